@@ -1,0 +1,91 @@
+import {
+  type DescField,
+  type DescMessage,
+  type Message,
+  getOption,
+  isFieldSet,
+} from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
+import { wire } from './gen/retail/v1/options_pb.js';
+
+/** JSON value of the wire format. */
+export type WireValue = null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
+export type WireObject = { [key: string]: WireValue };
+
+/** Name of the response field that carries ResponseMeta; it goes to headers, never into `data`. */
+export const META_FIELD = 'meta';
+
+/**
+ * Renders a response message as the wire JSON of CONTRACT.md, which differs from proto3 JSON:
+ * unset optional fields are omitted (or `null` where the field is marked nullable), `false` and `0`
+ * that were set are present, 64-bit counts are JSON numbers, enums lose their prefix and repeated
+ * fields are always arrays.
+ */
+export function renderMessage(desc: DescMessage, message: Message): WireObject {
+  const out: WireObject = {};
+  const record = message as unknown as Record<string, unknown>;
+  for (const field of desc.fields) {
+    const value = renderField(field, message, record[field.localName]);
+    if (value !== undefined) out[field.jsonName] = value;
+  }
+  return out;
+}
+
+/** The `data` object of a response: every field but `meta`, keyed by its wire name. */
+export function renderData(desc: DescMessage, response: Message): WireObject {
+  const all = renderMessage(desc, response);
+  const meta = desc.fields.find((f) => f.name === META_FIELD);
+  if (meta) delete all[meta.jsonName];
+  return all;
+}
+
+function renderField(field: DescField, owner: Message, value: unknown): WireValue | undefined {
+  switch (field.fieldKind) {
+    case 'list':
+      return (value as unknown[]).map((item) => renderListItem(field, item));
+    case 'map': {
+      const out: WireObject = {};
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        out[k] = field.mapKind === 'message' ? renderMessage(field.message, v as Message) : renderScalar(v);
+      }
+      return out;
+    }
+    case 'message':
+      if (value === undefined) return isNullable(field) ? null : undefined;
+      return renderMessage(field.message, value as Message);
+    case 'enum':
+    case 'scalar': {
+      const present = field.presence === FieldPresence.IMPLICIT || isFieldSet(owner, field);
+      if (!present) return isNullable(field) ? null : undefined;
+      if (field.fieldKind === 'enum') return enumName(field.enum.values, value as number);
+      return renderScalar(value);
+    }
+  }
+}
+
+function renderListItem(field: DescField & { fieldKind: 'list' }, item: unknown): WireValue {
+  switch (field.listKind) {
+    case 'message':
+      return renderMessage(field.message, item as Message);
+    case 'enum':
+      return enumName(field.enum.values, item as number);
+    default:
+      return renderScalar(item);
+  }
+}
+
+function enumName(values: readonly { number: number; localName: string; name: string }[], n: number): string {
+  // protoc-gen-es already strips the enum's prefix in localName (DOMAIN_US → US).
+  const value = values.find((v) => v.number === n);
+  return value ? value.localName : String(n);
+}
+
+function renderScalar(value: unknown): WireValue {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return value as WireValue;
+}
+
+function isNullable(field: DescField): boolean {
+  return getOption(field, wire).nullable;
+}
