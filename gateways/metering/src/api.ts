@@ -1,0 +1,158 @@
+/**
+ * The public surface of the metering library: what gateways and the console program against.
+ * The implementation (key store, Lua admit/settle scripts, memory store) lives beside this file.
+ */
+import type { ErrorReason } from '@retail/contract';
+
+/** A client-facing interface; each accepts its own set of credential headers (SPEC.md). */
+export type Interface = 'rest' | 'graphql' | 'mcp';
+
+/** Headers as Node gives them (lower-case names). */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** Result of reading the API key from request headers. */
+export type CredentialResult =
+  | { readonly ok: true; readonly key: string }
+  | { readonly ok: false; readonly denial: Denial };
+
+/** State of the caller's rate-limit window, rendered as RateLimit-Policy / RateLimit headers. */
+export interface RateLimitState {
+  readonly policyName: string;
+  /** Requests allowed per window (quota). Infinity for unlimited plans. */
+  readonly limit: number;
+  readonly windowSeconds: number;
+  readonly remaining: number;
+  /** Seconds until the window frees capacity. */
+  readonly resetSeconds: number;
+}
+
+/** A refusal decided by the library: a value, not an exception. */
+export interface Denial {
+  readonly reason: ErrorReason;
+  readonly httpStatus: number;
+  readonly message: string;
+  readonly retryAfterSeconds?: number;
+  readonly rateLimit?: RateLimitState;
+}
+
+/** Units set aside for a call until it settles. */
+export interface Hold {
+  readonly holdId: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly units: number;
+  readonly interface: Interface;
+  readonly operations: readonly string[];
+}
+
+export interface AdmitRequest {
+  readonly key: string;
+  readonly interface: Interface;
+  /** RPC names the call will perform (one for REST/MCP; one per operation for GraphQL). */
+  readonly operations: readonly string[];
+  /**
+   * False when the gateway already found the parameters malformed: the script still checks
+   * scope and rate limit first (CONTRACT.md check order) but holds nothing and answers `shape`.
+   */
+  readonly shapeValid: boolean;
+  readonly requestId: string;
+}
+
+export type AdmitResult =
+  | { readonly ok: true; readonly hold: Hold; readonly rateLimit: RateLimitState; readonly balance: number }
+  | { readonly ok: false; readonly shape: true; readonly rateLimit: RateLimitState }
+  | { readonly ok: false; readonly shape?: false; readonly denial: Denial };
+
+export interface SettleResult {
+  readonly charged: number;
+  readonly remaining: number;
+}
+
+/** A free, authenticated call (tools/list, introspection, GET /api/account): key and scope only. */
+export type AuthenticateResult =
+  | { readonly ok: true; readonly accountId: string; readonly keyId: string; readonly rateLimit?: RateLimitState }
+  | { readonly ok: false; readonly denial: Denial };
+
+export interface UsageDay {
+  readonly date: string;
+  readonly operation: string;
+  readonly calls: number;
+}
+
+export interface AccountSummary {
+  readonly accountId: string;
+  readonly plan: string;
+  readonly balance: number;
+  readonly usage: readonly UsageDay[];
+}
+
+/** What gateways use per request. */
+export interface Meter {
+  /** Reads the key from exactly the headers `iface` accepts. */
+  readCredentials(headers: HeaderBag, iface: Interface): CredentialResult;
+  /** Round trip 1: key lookup, scope, rate limit, hold. */
+  admit(request: AdmitRequest): Promise<AdmitResult>;
+  /** Round trip 2: charge `succeeded` units of the hold and release the rest. */
+  settle(hold: Hold, succeeded: number): Promise<SettleResult>;
+  authenticate(key: string, iface: Interface): Promise<AuthenticateResult>;
+  accountSummary(key: string): Promise<AccountSummary | Denial>;
+  /** RateLimit-Policy and RateLimit header values for a state. */
+  rateLimitHeaders(state: RateLimitState): Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A key as listed to its owner: never the key itself, only its display prefix. */
+export interface KeyInfo {
+  readonly keyId: string;
+  /** First characters of the key, enough to recognise it ("rk_live_AbC1…"). */
+  readonly prefix: string;
+  readonly label?: string;
+  /** Operations (RPC names) and interfaces the key may use; empty means all. */
+  readonly scopes: { readonly operations: readonly string[]; readonly interfaces: readonly Interface[] };
+  readonly createdAt: string;
+  readonly lastUsedAt?: string;
+  readonly expiresAt?: string;
+  readonly revokedAt?: string;
+}
+
+/** A freshly created key: the only time the full value exists outside the caller's hands. */
+export interface CreatedKey {
+  readonly key: string;
+  readonly info: KeyInfo;
+}
+
+export interface AuditEntry {
+  readonly at: string;
+  readonly action: 'key.create' | 'key.revoke' | 'account.create' | 'account.grant' | 'account.plan' | 'account.disable' | 'account.enable';
+  readonly keyId?: string;
+  readonly detail?: string;
+}
+
+/** Account and key administration: used by the console and the admin CLI, never by gateways' hot path. */
+export interface AccountAdmin {
+  /** New accounts get 100 free units unless `units` says otherwise. */
+  createAccount(options?: { units?: number; plan?: string }): Promise<{ accountId: string }>;
+  grantUnits(accountId: string, units: number): Promise<{ balance: number }>;
+  setPlan(accountId: string, plan: string): Promise<void>;
+  setDisabled(accountId: string, disabled: boolean): Promise<void>;
+  /** Deletes the account with its keys and usage. */
+  deleteAccount(accountId: string): Promise<void>;
+  createKey(
+    accountId: string,
+    options?: { label?: string; scopes?: KeyInfo['scopes']; expiresAt?: string },
+  ): Promise<CreatedKey>;
+  listKeys(accountId: string): Promise<KeyInfo[]>;
+  revokeKey(accountId: string, keyId: string): Promise<boolean>;
+  summary(accountId: string): Promise<AccountSummary>;
+  audit(accountId: string): Promise<AuditEntry[]>;
+}
+
+/**
+ * What `createMetering` (gateways/metering/src/index.ts) returns: one ledger (Redis when a URL is
+ * given, memory otherwise) behind both faces.
+ */
+export interface Metering {
+  readonly meter: Meter;
+  readonly admin: AccountAdmin;
+  close(): Promise<void>;
+}
