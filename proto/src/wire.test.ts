@@ -23,7 +23,7 @@ describe('wire renderer', () => {
   it('keeps false and 0 that were set', () => {
     const data = renderData(
       GetProductResponseSchema,
-      create(GetProductResponseSchema, { retailProduct: { isPrime: false, ratingsTotal: 0, rating: 0 } }),
+      create(GetProductResponseSchema, { retailProduct: { isPrime: false, ratingsTotal: 0n, rating: 0 } }),
     );
     expect(data.retailProduct).toMatchObject({ isPrime: false, ratingsTotal: 0, rating: 0 });
   });
@@ -36,7 +36,7 @@ describe('wire renderer', () => {
   });
 
   it('writes 64-bit counts as JSON numbers', () => {
-    const page = renderMessage(PageInfoSchema, create(PageInfoSchema, { totalResults: 4503599627370495 }));
+    const page = renderMessage(PageInfoSchema, create(PageInfoSchema, { totalResults: 4503599627370495n }));
     expect(page.totalResults).toBe(4503599627370495);
     expect(typeof page.totalResults).toBe('number');
   });

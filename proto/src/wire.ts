@@ -12,6 +12,11 @@ import { wire } from './gen/retail/v1/options_pb.js';
 export type WireValue = null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
 export type WireObject = { [key: string]: WireValue };
 
+/**
+ * Note: protobuf-es honours only `jstype = JS_STRING`, so `[jstype = JS_NUMBER]` counts are `bigint`
+ * in TypeScript; the renderer below writes them as JSON numbers, as CONTRACT.md requires.
+ */
+
 /** Name of the response field that carries ResponseMeta; it goes to headers, never into `data`. */
 export const META_FIELD = 'meta';
 
