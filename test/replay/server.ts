@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadCorpusRoutes, matchRoute, type CorpusEntry, type ReplayRoute } from './corpus-index.js';
+import { notFoundPage } from './not-found-page.js';
+
+/** What the replay server knows about one incoming request. */
+export interface ReplayRequest {
+  /** Marketplace host the request is for (`X-Forwarded-Host`, else `Host`). */
+  readonly host: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingMessage['headers'];
+  /** The corpus entry that matched, if any. */
+  readonly entry?: CorpusEntry;
+}
+
+/** A response that replaces the matched page (status, body and headers). */
+export interface ReplayOverride {
+  readonly status: number;
+  readonly body: string;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * Seam for fault injection: called for every request after matching; returning an override answers
+ * with it instead of the page. (Delays, resets and truncation come with the resilience work.)
+ */
+export type ReplayFaults = (request: ReplayRequest) => ReplayOverride | undefined;
+
+export interface ReplayServerOptions {
+  /** Directories laid out as ../shared/corpus/README.md describes (index.json + pages/). */
+  readonly corpusDirs: readonly string[];
+  readonly faults?: ReplayFaults;
+  readonly port?: number;
+  readonly host?: string;
+}
+
+export interface ReplayServer {
+  /** `http://127.0.0.1:<port>`: the value for MARKETPLACE_ORIGIN. */
+  readonly origin: string;
+  readonly port: number;
+  /** Every request served, in order (for tests that count upstream fetches). */
+  readonly requests: readonly ReplayRequest[];
+  /** Number of routes (URLs incl. aliases) the server answers. */
+  readonly routeCount: number;
+  close(): Promise<void>;
+}
+
+/** Starts the marketplace replay server on a free port (or `port`). */
+export async function createReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {
+  // Earlier directories win on identical URLs: routes are matched in load order.
+  const routes: ReplayRoute[] = options.corpusDirs.flatMap((dir) => loadCorpusRoutes(dir));
+  const requests: ReplayRequest[] = [];
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`replay server error: ${String(error)}`);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://replay.invalid');
+    const forwarded = req.headers['x-forwarded-host'];
+    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded) ?? req.headers.host ?? '';
+    const route = matchRoute(routes, host, url.pathname, url.searchParams);
+    const request: ReplayRequest = {
+      host,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      ...(route ? { entry: route.entry } : {}),
+    };
+    requests.push(request);
+
+    const override = options.faults?.(request);
+    if (override) {
+      send(res, override.status, override.body, override.headers);
+      return;
+    }
+    if (!route) {
+      send(res, 404, notFoundPage(host || 'amazon.com'));
+      return;
+    }
+    send(res, route.entry.status, await readFile(route.file));
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const listenHost = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+
+  return {
+    origin: `http://${listenHost}:${port}`,
+    port,
+    requests,
+    routeCount: routes.length,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: string | Buffer, headers?: Record<string, string>): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+  res.end(body);
+}
