@@ -1,0 +1,3 @@
+export * from './registry.js';
+export * from './parameters.js';
+export * from './schemas.js';

@@ -1,0 +1,190 @@
+/**
+ * JSON Schemas (draft 2020-12, as OpenAPI 3.1 and MCP use) derived from the registry: the
+ * parameters of an operation (the MCP inputSchema, the OpenAPI parameters) and its 200 body
+ * (`{ data: ... }`) following the wire rules of CONTRACT.md and the renderer in @retail/contract.
+ */
+import { type DescField, type DescMessage, getOption } from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
+import { wire } from '@retail/contract';
+import { typedDefault } from './parameters.js';
+import { type Operation, type Parameter, scalarKind, wireEnumValues } from './registry.js';
+
+export type JsonSchema = { [key: string]: unknown };
+
+/** Largest count a 53-bit-safe client can hold exactly (CONTRACT.md: ratingsTotal). */
+export const MAX_COUNT = 4503599627370495;
+
+/**
+ * Refinements of single response fields that the descriptor cannot say, keyed by
+ * `<message type>.<field>` or `*.<field>` for every message.
+ */
+const FIELD_REFINEMENTS: Record<string, JsonSchema> = {
+  '*.ratings_total': { maximum: MAX_COUNT },
+  'retail.v1.IdentifierPair.asin': { pattern: '^[A-Z0-9]{10}$' },
+};
+
+/** Schema of one value of a parameter (a list item for lists). */
+function parameterItemSchema(p: Parameter): JsonSchema {
+  if (p.enumValues) return { type: 'string', enum: [...p.enumValues] };
+  const kind = p.kind === 'string-list' ? 'string' : p.kind;
+  const schema: JsonSchema = { type: kind };
+  if (kind === 'string') {
+    if (p.pattern) schema.pattern = p.pattern;
+    if (p.minLength !== undefined) schema.minLength = p.minLength;
+    if (p.maxLength !== undefined) schema.maxLength = p.maxLength;
+  } else {
+    if (p.minimum !== undefined) schema.minimum = p.minimum;
+    if (p.maximum !== undefined) schema.maximum = p.maximum;
+  }
+  return schema;
+}
+
+/** Schema of a parameter's value as JSON (arrays for lists). */
+export function parameterSchema(p: Parameter): JsonSchema {
+  const item = parameterItemSchema(p);
+  const schema: JsonSchema = p.kind.endsWith('-list') ? { type: 'array', items: item } : item;
+  const fallback = typedDefault(p);
+  if (fallback !== undefined) schema.default = fallback;
+  if (p.description) schema.description = p.description;
+  return schema;
+}
+
+/** The operation's parameters as one object schema: the MCP tool inputSchema. */
+export function parametersJsonSchema(op: Operation): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const p of op.parameters) properties[p.name] = parameterSchema(p);
+  const required = op.parameters.filter((p) => p.required).map((p) => p.name);
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+export interface SchemaOptions {
+  /** Prefix of references to message schemas; `#/$defs/` (default) or `#/components/schemas/`. */
+  readonly refBase?: string;
+}
+
+/** Collects one schema per message type, so recursive messages (the category tree) work. */
+export class MessageSchemas {
+  readonly defs: Record<string, JsonSchema> = {};
+  constructor(private readonly refBase = '#/$defs/') {}
+
+  static defName(desc: DescMessage): string {
+    return desc.typeName.replace(/^retail\.v1\./, '').replace(/\./g, '_');
+  }
+
+  ref(desc: DescMessage): JsonSchema {
+    const name = MessageSchemas.defName(desc);
+    if (!(name in this.defs)) {
+      this.defs[name] = {}; // placeholder first: a recursive field refers back to it
+      this.defs[name] = this.messageSchema(desc);
+    }
+    return { $ref: `${this.refBase}${name}` };
+  }
+
+  private messageSchema(desc: DescMessage): JsonSchema {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of desc.fields) {
+      const { schema, alwaysPresent } = this.fieldSchema(field);
+      properties[field.jsonName] = schema;
+      if (alwaysPresent) required.push(field.jsonName);
+    }
+    return {
+      type: 'object',
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    };
+  }
+
+  /** Schema of one field and whether the renderer always writes it. */
+  fieldSchema(field: DescField): { schema: JsonSchema; alwaysPresent: boolean } {
+    const nullable = getOption(field, wire).nullable;
+    const refinement = {
+      ...FIELD_REFINEMENTS[`*.${field.name}`],
+      ...FIELD_REFINEMENTS[`${field.parent.typeName}.${field.name}`],
+    };
+    switch (field.fieldKind) {
+      case 'list': {
+        const item =
+          field.listKind === 'message'
+            ? this.ref(field.message)
+            : field.listKind === 'enum'
+              ? { type: 'string', enum: wireEnumValues(field.enum) }
+              : { type: scalarKind(field.scalar), ...refinement };
+        return { schema: { type: 'array', items: item }, alwaysPresent: true };
+      }
+      case 'map': {
+        const value = field.mapKind === 'message' ? this.ref(field.message) : field.mapKind === 'enum' ? { type: 'string' } : { type: scalarKind(field.scalar) };
+        return { schema: { type: 'object', additionalProperties: value }, alwaysPresent: true };
+      }
+      case 'message': {
+        const ref = this.ref(field.message);
+        return nullable ? { schema: { anyOf: [ref, { type: 'null' }] }, alwaysPresent: true } : { schema: ref, alwaysPresent: false };
+      }
+      case 'enum':
+      case 'scalar': {
+        const base: JsonSchema =
+          field.fieldKind === 'enum' ? { type: 'string', enum: wireEnumValues(field.enum) } : { type: scalarKind(field.scalar), ...refinement };
+        const implicit = field.presence === FieldPresence.IMPLICIT;
+        if (!nullable) return { schema: base, alwaysPresent: implicit };
+        const schema: JsonSchema = { ...base, type: [base.type, 'null'] };
+        if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
+        return { schema, alwaysPresent: true };
+      }
+    }
+  }
+}
+
+/** Schema of the `data` object of an operation's response, references resolved by `schemas`. */
+export function dataSchema(op: Operation, schemas: MessageSchemas): JsonSchema {
+  const root = op.response.fields.find((f) => f.jsonName === op.dataRoot);
+  if (!root) throw new Error(`no data root on ${op.name}`);
+  const field = schemas.fieldSchema(root);
+  return {
+    type: 'object',
+    properties: { [op.dataRoot]: field.schema },
+    required: [op.dataRoot],
+    additionalProperties: false,
+  };
+}
+
+/** The REST 200 body `{ data: {...} }` (also the MCP outputSchema), self-contained with `$defs`. */
+export function responseJsonSchema(op: Operation, options: SchemaOptions = {}): JsonSchema {
+  const schemas = new MessageSchemas(options.refBase);
+  const data = dataSchema(op, schemas);
+  const body: JsonSchema = {
+    type: 'object',
+    properties: { data },
+    required: ['data'],
+    additionalProperties: false,
+  };
+  if (!options.refBase || options.refBase === '#/$defs/') body.$defs = schemas.defs;
+  return body;
+}
+
+/** The error envelope every interface returns (CONTRACT.md, Errors). */
+export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    success: { const: false },
+    errors: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          code: { type: 'integer', minimum: 400, maximum: 599 },
+          message: { type: 'string' },
+          path: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['code', 'message'],
+      },
+    },
+  },
+  required: ['success', 'errors'],
+};
