@@ -3,6 +3,7 @@
  * the shape (known name, type, enum name, bounds, pattern, length) is checked here; the core
  * remains the authority on meaning (check digits, marketplace hosts, exactly-one-of groups).
  */
+import { ScalarType } from '@bufbuild/protobuf';
 import type { Operation, Parameter } from './registry.js';
 
 /** Where the parameters came from: REST query strings, GraphQL arguments, MCP tool arguments. */
@@ -80,8 +81,16 @@ function checkNumber(p: Parameter, value: unknown, style: ParameterStyle, intege
   if ((p.minimum !== undefined && n < p.minimum) || (p.maximum !== undefined && n > p.maximum)) {
     return { ok: false, message: boundsMessage(p) };
   }
-  return { ok: true, value: n };
+  // protobuf-es holds 64-bit integers as bigint whatever the jstype (see @retail/contract wire.ts).
+  return { ok: true, value: integer && is64Bit(p) ? BigInt(n) : n };
 }
+
+function is64Bit(p: Parameter): boolean {
+  const f = p.field;
+  return f.fieldKind === 'scalar' && SIXTY_FOUR_BIT.has(f.scalar) && !f.longAsString;
+}
+
+const SIXTY_FOUR_BIT = new Set<ScalarType>([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
 function checkBoolean(p: Parameter, value: unknown, style: ParameterStyle): Checked {
   if (typeof value === 'boolean') return { ok: true, value };

@@ -58,7 +58,7 @@ describe('parseParameters', () => {
     const parsed = parseParameters(search, { searchTerm: 'tea', page: '2', minPrice: '1.5', conditions: 'NEW,USED', sort: 'MOST_RECENT', domain: 'DE' }, 'rest');
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.request).toMatchObject({ searchTerm: 'tea', page: 2, minPrice: 1.5, conditions: [Condition.NEW, Condition.USED] });
+    expect(parsed.request).toMatchObject({ searchTerm: 'tea', page: 2n, minPrice: 1.5, conditions: [Condition.NEW, Condition.USED] });
     expect(() => create(search.request, parsed.request)).not.toThrow();
   });
 
@@ -102,7 +102,7 @@ describe('JSON Schemas', () => {
     const product = responseJsonSchema(registryOperation('GetProduct'));
     const validate = ajv.compile(product);
     const message = create(GetProductResponseSchema, {
-      retailProduct: create(ProductSchema, { asin: 'B0TEST0001', title: 'Kettle', ratingsTotal: 12, isPrime: false }),
+      retailProduct: create(ProductSchema, { asin: 'B0TEST0001', title: 'Kettle', ratingsTotal: 12n, isPrime: false }),
     });
     const body = { data: renderData(GetProductResponseSchema, message) };
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
