@@ -1,0 +1,150 @@
+# syntax=docker/dockerfile:1
+#
+# One multi-stage Dockerfile, one target per deployable:
+#
+#   docker build --target core    -t retail-data/core .
+#   docker build --target rest    -t retail-data/rest .
+#   docker build --target graphql -t retail-data/graphql .
+#   docker build --target mcp     -t retail-data/mcp .
+#   docker build --target console -t retail-data/console .
+#
+# Stages: `manifests` (every workspace's package.json and the lock file) → `build` (all deps, tsc of
+# every package into <pkg>/dist) → `dist` (only package.json + dist of each package) and
+# `deps-<name>` (production dependencies of one workspace) → the runtime target `<name>`, which
+# copies its own node_modules and the dist of its package and of its workspace dependencies only.
+# Runtime images: non-root numeric user, tini as PID 1, nothing written outside /tmp (so
+# readOnlyRootFilesystem works), no HEALTHCHECK (Kubernetes probes do that). See docs/deploy.md.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY proto/package.json proto/
+COPY core/package.json core/
+COPY gateways/shared/package.json gateways/shared/
+COPY gateways/metering/package.json gateways/metering/
+COPY gateways/rest/package.json gateways/rest/
+COPY gateways/graphql/package.json gateways/graphql/
+COPY gateways/mcp/package.json gateways/mcp/
+COPY gateways/console/package.json gateways/console/
+COPY app/package.json app/
+
+# ---------------------------------------------------------------------------------------------
+FROM manifests AS build
+# Install scripts are skipped: no production dependency needs one (buf's is dev-only).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY proto/tsconfig.build.json proto/
+COPY proto/src proto/src
+COPY core/tsconfig.build.json core/
+COPY core/src core/src
+COPY gateways/ gateways/
+# Dependency order: the contract first, then the libraries, then the deployables (each package
+# resolves its workspace dependencies through their dist/ type declarations).
+RUN set -eux; \
+    for pkg in proto gateways/metering gateways/shared core \
+               gateways/rest gateways/graphql gateways/mcp gateways/console; do \
+      npx tsc -p "$pkg/tsconfig.build.json"; \
+    done; \
+    # The console serves static files beside its compiled code.
+    if [ -d gateways/console/src/public ]; then cp -R gateways/console/src/public gateways/console/dist/public; fi
+
+# ---------------------------------------------------------------------------------------------
+# package.json + dist of every package, nothing else (no sources, no tests).
+FROM ${NODE_IMAGE} AS dist
+WORKDIR /app
+COPY --from=build /app/proto/package.json proto/
+COPY --from=build /app/proto/dist proto/dist
+COPY --from=build /app/core/package.json core/
+COPY --from=build /app/core/dist core/dist
+COPY --from=build /app/gateways/shared/package.json gateways/shared/
+COPY --from=build /app/gateways/shared/dist gateways/shared/dist
+COPY --from=build /app/gateways/metering/package.json gateways/metering/
+COPY --from=build /app/gateways/metering/dist gateways/metering/dist
+COPY --from=build /app/gateways/rest/package.json gateways/rest/
+COPY --from=build /app/gateways/rest/dist gateways/rest/dist
+COPY --from=build /app/gateways/graphql/package.json gateways/graphql/
+COPY --from=build /app/gateways/graphql/dist gateways/graphql/dist
+COPY --from=build /app/gateways/mcp/package.json gateways/mcp/
+COPY --from=build /app/gateways/mcp/dist gateways/mcp/dist
+COPY --from=build /app/gateways/console/package.json gateways/console/
+COPY --from=build /app/gateways/console/dist gateways/console/dist
+
+# ---------------------------------------------------------------------------------------------
+# Production dependencies of one workspace each; workspace dependencies become symlinks into the
+# package folders, which the runtime stage fills from `dist`.
+FROM manifests AS deps-core
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/core
+
+FROM manifests AS deps-rest
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/rest
+
+FROM manifests AS deps-graphql
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/graphql
+
+FROM manifests AS deps-mcp
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/mcp
+
+FROM manifests AS deps-console
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/console
+
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# HOME in /tmp: the only writable path when the root filesystem is read-only.
+ENV NODE_ENV=production HOME=/tmp
+USER 10001:10001
+ENTRYPOINT ["/usr/bin/tini", "--"]
+
+# ---------------------------------------------------------------------------------------------
+FROM runtime AS core
+COPY --from=deps-core /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/core core
+ENV GRPC_PORT=50051
+EXPOSE 50051
+CMD ["node", "core/dist/main.js"]
+
+FROM runtime AS rest
+COPY --from=deps-rest /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
+COPY --from=dist /app/gateways/rest gateways/rest
+ENV PORT=8080
+EXPOSE 8080
+CMD ["node", "gateways/rest/dist/main.js"]
+
+FROM runtime AS graphql
+COPY --from=deps-graphql /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
+COPY --from=dist /app/gateways/graphql gateways/graphql
+ENV PORT=8080
+EXPOSE 8080
+CMD ["node", "gateways/graphql/dist/main.js"]
+
+FROM runtime AS mcp
+COPY --from=deps-mcp /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
+COPY --from=dist /app/gateways/mcp gateways/mcp
+ENV PORT=8080
+EXPOSE 8080
+CMD ["node", "gateways/mcp/dist/main.js"]
+
+FROM runtime AS console
+COPY --from=deps-console /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/console gateways/console
+ENV PORT=8080
+EXPOSE 8080
+CMD ["node", "gateways/console/dist/main.js"]

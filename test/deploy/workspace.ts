@@ -1,0 +1,63 @@
+/**
+ * Facts the deploy tests check the Dockerfile, the chart and skaffold.yaml against, derived from the
+ * npm workspace manifests (package names, folders, @retail/* dependencies) rather than typed again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../harness/helm.js';
+
+/** The five deployables: image/target name → workspace package and the port it serves. */
+export const DEPLOYABLES = {
+  core: { packageName: '@retail/core', port: 50051, protocol: 'grpc' },
+  rest: { packageName: '@retail/rest', port: 8080, protocol: 'http' },
+  graphql: { packageName: '@retail/graphql', port: 8080, protocol: 'http' },
+  mcp: { packageName: '@retail/mcp', port: 8080, protocol: 'http' },
+  console: { packageName: '@retail/console', port: 8080, protocol: 'http' },
+} as const;
+
+export type DeployableName = keyof typeof DEPLOYABLES;
+export const DEPLOYABLE_NAMES = Object.keys(DEPLOYABLES) as DeployableName[];
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  workspaces?: string[];
+}
+
+function readManifest(folder: string): Manifest {
+  return JSON.parse(readFileSync(join(REPO_ROOT, folder, 'package.json'), 'utf8')) as Manifest;
+}
+
+/** Workspace package name → its folder relative to the repository root. */
+export function workspaceFolders(): Map<string, string> {
+  const root = readManifest('.');
+  return new Map((root.workspaces ?? []).map((folder) => [readManifest(folder).name, folder]));
+}
+
+/**
+ * The folders a deployable needs at run time: its own and those of every workspace package it
+ * depends on, transitively, in dependency order (dependencies first).
+ */
+export function workspaceClosure(packageName: string): string[] {
+  const folders = workspaceFolders();
+  const ordered: string[] = [];
+  const visit = (name: string, path: string[]): void => {
+    const folder = folders.get(name);
+    if (folder === undefined || ordered.includes(folder)) return;
+    if (path.includes(name)) throw new Error(`workspace cycle: ${[...path, name].join(' → ')}`);
+    for (const dependency of Object.keys(readManifest(folder).dependencies ?? {})) {
+      visit(dependency, [...path, name]);
+    }
+    ordered.push(folder);
+  };
+  visit(packageName, []);
+  return ordered;
+}
+
+/** The folders of the workspace packages a package folder depends on directly. */
+export function directWorkspaceDependencies(folder: string): string[] {
+  const folders = workspaceFolders();
+  return Object.keys(readManifest(folder).dependencies ?? {})
+    .map((name) => folders.get(name))
+    .filter((dependency): dependency is string => dependency !== undefined);
+}
