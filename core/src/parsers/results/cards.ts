@@ -1,0 +1,27 @@
+import type { AnyNode, CheerioAPI } from './dom.js';
+import { isAsin } from './dom.js';
+
+/*
+ * The main result list of a search-style page (search, seller storefront, category, author), in
+ * page order. Widgets outside it (carousels, "related searches", sponsored-brand banners) carry
+ * `data-asin` too, so only the result containers each layout uses are taken.
+ */
+const CARD_SELECTORS = [
+  // 2020+: every main-results card declares itself.
+  '[data-component-type="s-search-result"]',
+  // 2018–19: list items of the results list.
+  'li.s-result-item[data-asin]',
+  '.s-result-list .s-result-item[data-asin]',
+];
+
+export function findResultCards($: CheerioAPI): AnyNode[] {
+  for (const selector of CARD_SELECTORS) {
+    const cards = $(selector)
+      .toArray()
+      .filter((el) => isAsin(($(el).attr('data-asin') ?? '').trim().toUpperCase()));
+    // Drop cards nested inside another card (some layouts wrap a card in a card-like container).
+    const top = cards.filter((el) => !cards.some((other) => other !== el && $(other).find(el as never).length > 0));
+    if (top.length > 0) return top;
+  }
+  return [];
+}
