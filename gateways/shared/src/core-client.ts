@@ -1,0 +1,94 @@
+/**
+ * The gateways' client of the core: one gRPC transport (HTTP/2, Connect's gRPC protocol) with the
+ * service token, request id and trace context on every call, and a deadline on every call.
+ */
+import { type DescMessage, type Message, create } from '@bufbuild/protobuf';
+import { type Interceptor, createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { context, propagation } from '@opentelemetry/api';
+import { CacheStatus, RetailService } from '@retail/contract';
+import { checkCoreHealth } from './health.js';
+import type { Operation } from './registry.js';
+
+export interface CoreClientOptions {
+  /** host:port of the core's gRPC server. */
+  readonly address: string;
+  readonly serviceToken: string;
+  /** Deadline of every call (CORE_DEADLINE_MS, default 10000). */
+  readonly deadlineMs?: number;
+}
+
+/** How the response was produced, from the response's `meta` (never part of `data`). */
+export interface ResponseInfo {
+  readonly cache?: 'HIT' | 'MISS' | 'STALE';
+  /** ISO 8601 time the (oldest) page behind the response was retrieved. */
+  readonly retrievedAt?: string;
+}
+
+export interface CallOptions {
+  readonly requestId: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface CoreClient {
+  /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
+  callOperation(op: Operation, request: Record<string, unknown>, options: CallOptions): Promise<{ response: Message; meta: ResponseInfo }>;
+  /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
+  ping(signal?: AbortSignal): Promise<boolean>;
+}
+
+const CACHE_NAMES: Partial<Record<CacheStatus, ResponseInfo['cache']>> = {
+  [CacheStatus.HIT]: 'HIT',
+  [CacheStatus.MISS]: 'MISS',
+  [CacheStatus.STALE]: 'STALE',
+};
+
+/** Reads `meta` (ResponseMeta) off a response message. */
+export function responseInfo(response: Message): ResponseInfo {
+  const meta = (response as unknown as { meta?: { cache: CacheStatus; retrievedAt?: { seconds: bigint; nanos: number } } }).meta;
+  if (!meta) return {};
+  const cache = CACHE_NAMES[meta.cache];
+  const at = meta.retrievedAt;
+  const retrievedAt = at ? new Date(Number(at.seconds) * 1000 + Math.floor(at.nanos / 1e6)).toISOString() : undefined;
+  return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}) };
+}
+
+export function createCoreClient(options: CoreClientOptions): CoreClient {
+  const authorization = `Bearer ${options.serviceToken}`;
+  const serviceHeaders: Interceptor = (next) => async (req) => {
+    req.header.set('authorization', authorization);
+    // Forwards the active trace context (a no-op unless the app registered a propagator).
+    propagation.inject(context.active(), req.header, {
+      set: (carrier, key, value) => carrier.set(key, value),
+    });
+    return next(req);
+  };
+  const transport = createGrpcTransport({
+    baseUrl: `http://${options.address}`,
+    interceptors: [serviceHeaders],
+    defaultTimeoutMs: options.deadlineMs ?? 10_000,
+    pingIntervalMs: 30_000,
+  });
+  const client = createClient(RetailService, transport) as unknown as Record<
+    string,
+    (request: Message, callOptions: object) => Promise<Message>
+  >;
+  const deadlineMs = options.deadlineMs ?? 10_000;
+
+  return {
+    async callOperation(op, request, { requestId, signal }) {
+      const call = client[op.method.localName];
+      if (!call) throw new Error(`the client has no method ${op.method.localName}`);
+      const message = create(op.request as DescMessage, request);
+      const response = await call(message, {
+        timeoutMs: deadlineMs,
+        headers: { 'x-request-id': requestId },
+        ...(signal ? { signal } : {}),
+      });
+      return { response, meta: responseInfo(response) };
+    },
+    ping(signal) {
+      return checkCoreHealth(options.address, authorization, signal);
+    },
+  };
+}

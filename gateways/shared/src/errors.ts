@@ -1,0 +1,81 @@
+/**
+ * Maps failures of a core call to the client-facing error of CONTRACT.md: by the ErrorDetail's
+ * reason when the core sent one; a status without the detail is a 500 (a crash in the core never
+ * reads as "retry the marketplace"), except the transport's own failures: our deadline → 504,
+ * core unreachable → 503.
+ */
+import { fromBinary } from '@bufbuild/protobuf';
+import { Code, ConnectError, decodeBinaryHeader } from '@connectrpc/connect';
+import { ERROR_DETAIL_METADATA_KEY, type ErrorDetail, ErrorDetailSchema, ErrorReason, errorRow } from '@retail/contract';
+import type { ParameterStyle } from './parameters.js';
+import type { Operation } from './registry.js';
+
+export interface ClientError {
+  readonly status: number;
+  readonly message: string;
+  readonly path?: string[];
+  readonly reason: ErrorReason;
+  readonly retryAfterSeconds?: number;
+}
+
+/** Node error codes meaning the core's socket could not be opened or was lost. */
+const TRANSPORT_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ETIMEDOUT', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_GOAWAY_SESSION']);
+
+function causeCode(err: unknown): string | undefined {
+  for (let cause: unknown = err, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The ErrorDetail the core attached to a failed call, if any. */
+export function errorDetailOf(err: ConnectError): ErrorDetail | undefined {
+  const value = err.metadata.get(ERROR_DETAIL_METADATA_KEY);
+  if (!value) return undefined;
+  try {
+    return fromBinary(ErrorDetailSchema, decodeBinaryHeader(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Request-message field names ("search_term") → client parameter path for the interface. */
+function clientPath(fieldPath: readonly string[], op: Operation | undefined, style: ParameterStyle): string[] | undefined {
+  if (fieldPath.length === 0) return undefined;
+  const names = fieldPath.map((name) => op?.request.fields.find((f) => f.name === name || f.jsonName === name)?.jsonName ?? name);
+  return style === 'rest' ? ['query', ...names] : names;
+}
+
+function fromReason(reason: ErrorReason, message?: string, extra: Partial<ClientError> = {}): ClientError {
+  const row = errorRow(reason);
+  return { status: row.httpStatus, message: message || row.defaultMessage, reason, ...extra };
+}
+
+/** Maps anything a core call threw to the client-facing error. */
+export function mapCoreError(err: unknown, op: Operation | undefined, style: ParameterStyle): ClientError {
+  const connectErr = ConnectError.from(err);
+  const detail = errorDetailOf(connectErr);
+  if (detail && detail.reason !== ErrorReason.UNSPECIFIED) {
+    const path = clientPath(detail.fieldPath, op, style);
+    // A fault of the service keeps its generic message: its text may carry internals.
+    const internal = errorRow(detail.reason).httpStatus === 500;
+    return fromReason(detail.reason, internal ? undefined : detail.message, {
+      ...(path ? { path } : {}),
+      ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
+    });
+  }
+  if (connectErr.code === Code.DeadlineExceeded) {
+    return fromReason(ErrorReason.UPSTREAM_TIMEOUT, 'the service did not answer in time');
+  }
+  if (connectErr.code === Code.Unavailable || connectErr.code === Code.Canceled) {
+    const code = causeCode(connectErr.cause);
+    // No response metadata at all: the core was never reached (or the connection broke).
+    const noResponse = [...connectErr.metadata.keys()].length === 0;
+    if ((code && TRANSPORT_FAILURES.has(code)) || (connectErr.code === Code.Unavailable && noResponse)) {
+      return { status: 503, message: 'the service is temporarily unavailable; retry later', reason: ErrorReason.INTERNAL, retryAfterSeconds: 1 };
+    }
+  }
+  return fromReason(ErrorReason.INTERNAL);
+}
