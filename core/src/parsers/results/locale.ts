@@ -1,6 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PriceSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
+import { formatPriceDisplay } from '../../marketplaces/price.js';
 
 export type PriceInit = MessageInitShape<typeof PriceSchema>;
 
@@ -69,18 +70,9 @@ function clampRating(value: number): number | undefined {
   return Number.isFinite(value) && value >= 0 && value <= 5 ? value : undefined;
 }
 
-/** Formats a value the way the marketplace shows prices (`1.226,00 €`, `￥1,280`, `₹1,23,456.00`). */
+/** Formats a value the way the marketplace shows prices (the registry's one formatter). */
 export function formatDisplay(value: number, m: Marketplace): string {
-  const f = m.priceFormat;
-  const parts = new Intl.NumberFormat(f.numberLocale, {
-    minimumFractionDigits: f.fractionDigits,
-    maximumFractionDigits: f.fractionDigits,
-    useGrouping: 'always',
-  }).formatToParts(value);
-  const number = parts
-    .map((p) => (p.type === 'group' ? f.group : p.type === 'decimal' ? f.decimal : p.type === 'integer' || p.type === 'fraction' ? p.value : ''))
-    .join('');
-  return f.pattern.replace('{number}', number);
+  return formatPriceDisplay(value, m);
 }
 
 /**
