@@ -1,0 +1,141 @@
+{{/*
+The one Deployment shape of every deployable. Args: (list $ "rest"). What differs between them
+comes from retail-data.deployables (protocol, which secrets it needs) and .Values.<name>.
+*/}}
+{{- define "retail-data.deployment" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- $values := index $root.Values $name }}
+{{- $traits := index (include "retail-data.deployables" $root | fromYaml) $name }}
+{{- $pods := $root.Values.pods }}
+{{- $fullName := include "retail-data.componentName" (list $root $name) }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $fullName }}
+  labels:
+    {{- include "retail-data.labels" (list $root $name) | nindent 4 }}
+spec:
+  {{- if not $values.autoscaling.enabled }}
+  replicas: {{ $values.replicaCount }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      {{- include "retail-data.selectorLabels" (list $root $name) | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "retail-data.labels" (list $root $name) | nindent 8 }}
+      annotations:
+        {{- /* Roll the pods when their configuration changes. */}}
+        checksum/config: {{ include "retail-data.config" (list $root $name) | sha256sum }}
+        {{- with $values.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ include "retail-data.serviceAccountName" $root }}
+      automountServiceAccountToken: false
+      enableServiceLinks: false
+      terminationGracePeriodSeconds: {{ $pods.terminationGracePeriodSeconds }}
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- range . }}
+        - name: {{ . }}
+        {{- end }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $pods.securityContext | nindent 8 }}
+      {{- if $pods.topologySpread.enabled }}
+      topologySpreadConstraints:
+        {{- range $pods.topologySpread.topologyKeys }}
+        - maxSkew: {{ $pods.topologySpread.maxSkew }}
+          topologyKey: {{ . }}
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "retail-data.selectorLabels" (list $root $name) | nindent 14 }}
+        {{- end }}
+      {{- end }}
+      containers:
+        - name: {{ $name }}
+          image: {{ include "retail-data.image" (list $root $name) | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          securityContext:
+            {{- toYaml $pods.containerSecurityContext | nindent 12 }}
+          ports:
+            - name: {{ $traits.protocol }}
+              containerPort: {{ $values.port }}
+              protocol: TCP
+          envFrom:
+            - configMapRef:
+                name: {{ $fullName }}
+            {{- if include "retail-data.secretData" (list $root $name) }}
+            - secretRef:
+                name: {{ $fullName }}
+            {{- end }}
+          env:
+            {{- if or (eq $name "core") $traits.callsCore }}
+            - name: SERVICE_TOKEN
+              valueFrom:
+                secretKeyRef: {{ include "retail-data.serviceTokenRef" $root }}
+            {{- end }}
+            {{- if $traits.ledger }}
+            - name: LEDGER_REDIS_URL
+              valueFrom:
+                secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "ledger") }}
+            {{- end }}
+            {{- if $traits.cache }}
+            - name: CACHE_REDIS_URL
+              valueFrom:
+                secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "cache") }}
+            {{- end }}
+            {{- if eq $name "console" }}
+            - name: CONSOLE_SESSION_SECRET
+              valueFrom:
+                secretKeyRef: {{ include "retail-data.sessionSecretRef" $root }}
+            {{- end }}
+          {{- if eq $traits.protocol "grpc" }}
+          {{- /* Native gRPC probes on grpc.health.v1 (Kubernetes >= 1.27). */}}
+          readinessProbe:
+            grpc: { port: {{ $values.port }} }
+            periodSeconds: 5
+            failureThreshold: 3
+          livenessProbe:
+            grpc: { port: {{ $values.port }} }
+            initialDelaySeconds: 10
+            periodSeconds: 10
+            failureThreshold: 3
+          {{- else }}
+          readinessProbe:
+            httpGet: { path: /readyz, port: http }
+            periodSeconds: 5
+            failureThreshold: 3
+          livenessProbe:
+            httpGet: { path: /healthz, port: http }
+            initialDelaySeconds: 10
+            periodSeconds: 10
+            failureThreshold: 3
+          {{- end }}
+          resources:
+            {{- toYaml $values.resources | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: {{ $pods.tmpSizeLimit }}
+      {{- with $values.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $values.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $values.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end }}

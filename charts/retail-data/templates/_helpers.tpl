@@ -1,0 +1,133 @@
+{{/*
+Names, labels and the facts every template shares. The list of deployables and the routes are
+declared here once; the templates range over them.
+*/}}
+
+{{- define "retail-data.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "retail-data.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* "<fullname>-<component>", e.g. myrelease-retail-data-core. Args: (list $ "core"). */}}
+{{- define "retail-data.componentName" -}}
+{{- $root := index . 0 }}
+{{- printf "%s-%s" (include "retail-data.fullname" $root | trunc 50 | trimSuffix "-") (index . 1) }}
+{{- end }}
+
+{{- define "retail-data.selectorLabels" -}}
+{{- $root := index . 0 -}}
+app.kubernetes.io/name: {{ include "retail-data.name" $root }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{- define "retail-data.labels" -}}
+{{- $root := index . 0 -}}
+helm.sh/chart: {{ printf "%s-%s" $root.Chart.Name $root.Chart.Version | replace "+" "_" }}
+{{ include "retail-data.selectorLabels" . }}
+app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
+app.kubernetes.io/part-of: retail-data
+{{- end }}
+
+{{/* The five deployables and what distinguishes them; everything else comes from .Values.<name>. */}}
+{{- define "retail-data.deployables" -}}
+core: { protocol: grpc, callsCore: false, ledger: false, cache: true }
+rest: { protocol: http, callsCore: true, ledger: true, cache: false }
+graphql: { protocol: http, callsCore: true, ledger: true, cache: false }
+mcp: { protocol: http, callsCore: true, ledger: true, cache: false }
+console: { protocol: http, callsCore: false, ledger: true, cache: false }
+{{- end }}
+
+{{/* Ordered names, since dict iteration order is alphabetical. */}}
+{{- define "retail-data.deployableNames" -}}
+core rest graphql mcp console
+{{- end }}
+
+{{/* The public routes (Ingress and HTTPRoute): path, match type, deployable. */}}
+{{- define "retail-data.routes" -}}
+- { path: /api/retail, type: Prefix, component: rest }
+- { path: /api/openapi.json, type: Exact, component: rest }
+- { path: /api/account, type: Prefix, component: rest }
+- { path: /api/graphql, type: Prefix, component: graphql }
+- { path: /api/mcp, type: Prefix, component: mcp }
+- { path: /console, type: Prefix, component: console }
+{{- end }}
+
+{{/* Image reference of a deployable. Args: (list $ "core"). */}}
+{{- define "retail-data.image" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- $image := (index $root.Values $name).image }}
+{{- $repository := $image.repository | default (printf "%s/%s" $root.Values.image.repositoryPrefix $name) }}
+{{- $tag := $image.tag | default $root.Values.image.tag | default $root.Chart.AppVersion }}
+{{- printf "%s:%s" $repository $tag }}
+{{- end }}
+
+{{- define "retail-data.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- .Values.serviceAccount.name | default (include "retail-data.fullname" .) }}
+{{- else }}
+{{- .Values.serviceAccount.name | default "default" }}
+{{- end }}
+{{- end }}
+
+{{/* Secret name and key of the service token, the Redis URLs and the console session secret. */}}
+{{- define "retail-data.serviceTokenRef" -}}
+{{- if .Values.serviceToken.existingSecret -}}
+{ name: {{ .Values.serviceToken.existingSecret | quote }}, key: {{ .Values.serviceToken.existingSecretKey | quote }} }
+{{- else -}}
+{ name: {{ include "retail-data.componentName" (list . "service-token") | quote }}, key: service-token }
+{{- end }}
+{{- end }}
+
+{{- define "retail-data.redisUrlRef" -}}
+{{- $root := index . 0 }}
+{{- $role := index . 1 }}
+{{- $external := $root.Values.redis.external }}
+{{- if and (eq $root.Values.redis.mode "external") $external.existingSecret -}}
+{ name: {{ $external.existingSecret | quote }}, key: {{ index $external (printf "%sUrlKey" $role) | quote }} }
+{{- else -}}
+{ name: {{ include "retail-data.componentName" (list $root "redis") | quote }}, key: {{ printf "%s-url" $role }} }
+{{- end }}
+{{- end }}
+
+{{- define "retail-data.sessionSecretRef" -}}
+{{- if .Values.console.sessionSecret.existingSecret -}}
+{ name: {{ .Values.console.sessionSecret.existingSecret | quote }}, key: {{ .Values.console.sessionSecret.existingSecretKey | quote }} }
+{{- else -}}
+{ name: {{ include "retail-data.componentName" (list . "console") | quote }}, key: CONSOLE_SESSION_SECRET }
+{{- end }}
+{{- end }}
+
+{{/*
+A generated secret that survives upgrades: the value already in the cluster when there is one
+(lookup answers nothing under `helm template`), else a new random one. Args: (list $ secretName key).
+*/}}
+{{- define "retail-data.generatedSecret" -}}
+{{- $root := index . 0 }}
+{{- $existing := lookup "v1" "Secret" $root.Release.Namespace (index . 1) }}
+{{- if and $existing $existing.data (hasKey $existing.data (index . 2)) }}
+{{- index $existing.data (index . 2) }}
+{{- else }}
+{{- randAlphaNum 48 | b64enc }}
+{{- end }}
+{{- end }}
+
+{{/* Replicas a deployable runs at least: for deciding whether a PDB makes sense. Args: (list $ "core"). */}}
+{{- define "retail-data.minReplicas" -}}
+{{- $values := index (index . 0).Values (index . 1) }}
+{{- if $values.autoscaling.enabled }}{{ $values.autoscaling.minReplicas }}{{ else }}{{ $values.replicaCount }}{{ end }}
+{{- end }}
