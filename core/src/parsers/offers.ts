@@ -1,0 +1,163 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { OfferSchema, OffersPageSchema } from '@retail/contract';
+import type { Marketplace } from '../marketplaces/types.js';
+import { cleanText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
+import { parsePageInfo } from './results/page-info.js';
+
+export type OffersPageInit = MessageInitShape<typeof OffersPageSchema>;
+type OfferInit = MessageInitShape<typeof OfferSchema>;
+
+export interface OffersParseContext {
+  readonly marketplace: Marketplace;
+  readonly asin: string;
+  readonly page?: number;
+}
+
+/*
+ * The all-offers display in its two layouts:
+ * - the current ajax display (`/gp/product/ajax/aodAjaxMain`, "AOD"): `#aod-pinned-offer` is the
+ *   featured (buy-box) offer, each `#aod-offer` another one;
+ * - the legacy `/gp/offer-listing/ASIN` page (retired ~2020): one `.olpOffer` row per offer.
+ * Seller ids come from the `seller=` parameter of the seller link (stable), the rest from text read
+ * with the marketplace's locale.
+ */
+export function parseOffersPage(html: string, ctx: OffersParseContext): OffersPageInit {
+  const $ = loadPage(html);
+  const m = ctx.marketplace;
+  const offers: OfferInit[] = [];
+  const pinned = $('#aod-pinned-offer').toArray();
+  const aod = $('[id="aod-offer"]').toArray();
+  if (pinned.length > 0 || aod.length > 0) {
+    for (const el of pinned) offers.push(parseAodOffer($, el, m, true));
+    for (const el of aod) offers.push(parseAodOffer($, el, m, false));
+  } else {
+    for (const el of $('.olpOffer').toArray()) offers.push(parseLegacyOffer($, el, m));
+  }
+  const pageInfo = parsePageInfo($, ctx.page ?? 1, offers.length);
+  const total = Number(cleanText($('#aod-total-offer-count').attr('value')));
+  if (Number.isInteger(total) && total > 0) pageInfo.totalResults = BigInt(total + (pinned.length > 0 ? 1 : 0));
+  return { offers, pageInfo };
+}
+
+/** Words meaning "new" as the condition headings write it (first word of the heading). */
+const NEW_WORDS = /^(new|neu|nuevo|neuf|nuovo|novo|nowy|新品)\b/i;
+/** Words meaning free delivery. */
+const FREE_WORDS = /(free|gratis|grátis|gratuit|kostenlos|gratuita|darmowa|無料)/i;
+
+function conditionIsNew(text: string | undefined): boolean | undefined {
+  if (!text) return undefined;
+  return NEW_WORDS.test(text.replace(/^[^\p{L}]+/u, ''));
+}
+
+function sellerIdFromHref(href: string | undefined): string | undefined {
+  if (!href) return undefined;
+  return /[?&]seller=([A-Z0-9]{6,20})/i.exec(href)?.[1];
+}
+
+function percentPositive(text: string | undefined): number | undefined {
+  const pct = /(\d{1,3})\s*%/.exec(text ?? '')?.[1];
+  return pct === undefined ? undefined : Number(pct);
+}
+
+/** The count in parentheses ("(623,885 total ratings)", "(2982 avaliações)"). */
+function ratingsTotal(text: string | undefined): number | undefined {
+  const inParens = /\(([^)]*\d[^)]*)\)/.exec(text ?? '')?.[1];
+  return readCount(inParens);
+}
+
+/** Delivery price from a delivery line: 0 for "FREE Shipping"/"Entrega GRÁTIS", else the amount shown. */
+function deliveryPrice(text: string | undefined, m: Marketplace): PriceInit | undefined {
+  if (!text) return undefined;
+  if (FREE_WORDS.test(text)) return readPrice('0', m);
+  const symbol = m.currencySymbol.replace(/[$]/g, '\\$');
+  const amount = new RegExp(`(?:${symbol}|${m.currency})\\s*\\d[\\d.,\\u00a0\\u202f]*|\\d[\\d.,\\u00a0\\u202f]*\\s*(?:${symbol}|${m.currency})`).exec(text)?.[0];
+  return amount ? readPrice(amount, m) : undefined;
+}
+
+function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferInit {
+  const $row = $(row);
+  const offer: OfferInit = { isPrime: $row.find('i.a-icon-prime, .supersaver').length > 0 };
+  const id = cleanText($row.find('input[name^="offeringID"]').first().attr('value'));
+  if (id) offer.id = id;
+  const price = readPrice(firstText($, row, ['.olpOfferPrice']), m);
+  if (price) offer.price = price;
+  const isNew = conditionIsNew(firstText($, row, ['.olpCondition']));
+  if (isNew !== undefined) offer.conditionIsNew = isNew;
+  const delivery: NonNullable<OfferInit['delivery']> = {};
+  const shipping = firstText($, row, ['.olpShippingInfo']);
+  const shippingPrice = shipping ? deliveryPrice(shipping.replace(/\+?\s*[^+]*estimated tax.*/i, ''), m) : undefined;
+  if (shippingPrice) delivery.price = shippingPrice;
+  const comments = firstText($, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
+  if (comments) delivery.comments = comments;
+  const sellerLink = $row.find('.olpSellerName a').first();
+  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(sellerLink.attr('href') ?? '') || $row.find('.olpBadge, [data-fba]').length > 0;
+  offer.delivery = delivery;
+  const seller: NonNullable<OfferInit['seller']> = {};
+  const sellerName = cleanText(sellerLink.text()) ?? cleanText($row.find('.olpSellerName img').attr('alt'));
+  if (sellerName) seller.name = sellerName;
+  const sellerId = sellerIdFromHref(sellerLink.attr('href'));
+  if (sellerId) {
+    seller.id = sellerId;
+    seller.link = `${m.origin}/sp?seller=${sellerId}`;
+  }
+  const ratingBlock = cleanText($row.find('.olpSellerColumn p').first().text());
+  const stars = readRating(firstText($, row, ['.olpSellerColumn .a-icon-alt']), m);
+  if (stars !== undefined) seller.rating = stars;
+  const pct = percentPositive(ratingBlock);
+  if (pct !== undefined) seller.ratingsPercentagePositive = pct;
+  const total = ratingsTotal(ratingBlock);
+  if (total !== undefined) seller.ratingsTotal = BigInt(total);
+  offer.seller = seller;
+  return offer;
+}
+
+function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: boolean): OfferInit {
+  const $block = $(block);
+  const offer: OfferInit = { buyboxWinner: pinned, isPrime: $block.find('i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
+  const id = cleanText($block.find('input[name^="offeringID"]').first().attr('value'));
+  if (id) offer.id = id;
+  const priceText =
+    firstText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
+    assembledPrice($, block);
+  const price = readPrice(priceText, m);
+  if (price) offer.price = price;
+  const isNew = conditionIsNew(firstText($, block, ['#aod-offer-heading']));
+  if (isNew !== undefined) offer.conditionIsNew = isNew;
+  const delivery: NonNullable<OfferInit['delivery']> = {};
+  const deliveryText = firstText($, block, ['#mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE', '#mir-layout-DELIVERY_BLOCK', '.aod-delivery-promise']);
+  const shipping = deliveryPrice(firstText($, block, ['.aod-ship-charge']) ?? deliveryText, m);
+  if (shipping) delivery.price = shipping;
+  if (deliveryText) delivery.comments = deliveryText;
+  const soldBy = $block.find('#aod-offer-soldBy a[href]').first();
+  const shipsFrom = firstText($, block, ['#aod-offer-shipsFrom .a-col-right']);
+  delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(soldBy.attr('href') ?? '');
+  offer.delivery = delivery;
+  const seller: NonNullable<OfferInit['seller']> = {};
+  const name = cleanText(soldBy.text()) ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
+  if (name) seller.name = name;
+  const sellerId = sellerIdFromHref(soldBy.attr('href'));
+  if (sellerId) {
+    seller.id = sellerId;
+    seller.link = `${m.origin}/sp?seller=${sellerId}`;
+  }
+  const ratingArea = $block.find('#aod-offer-seller-rating').first();
+  const stars = readRating(cleanText(ratingArea.find('.a-icon-alt').text()), m);
+  if (stars !== undefined) seller.rating = stars;
+  const ratingText = cleanText(ratingArea.text());
+  const pct = percentPositive(ratingText);
+  if (pct !== undefined) seller.ratingsPercentagePositive = pct;
+  const total = ratingsTotal(ratingText);
+  if (total !== undefined) seller.ratingsTotal = BigInt(total);
+  offer.seller = seller;
+  return offer;
+}
+
+/** "R$" + "3.374" + "," + "10" from the visible price spans when no offscreen label exists. */
+function assembledPrice($: CheerioAPI, block: AnyNode): string | undefined {
+  const price = $(block).find('[id^="aod-price-"] .a-price').first();
+  if (price.length === 0) return undefined;
+  const whole = cleanText(price.find('.a-price-whole').text());
+  if (!whole) return undefined;
+  return `${cleanText(price.find('.a-price-symbol').text()) ?? ''}${whole}${cleanText(price.find('.a-price-fraction').text()) ?? ''}`;
+}
