@@ -1,0 +1,13 @@
+import { invalidArgument } from '../errors.js';
+
+const ASIN = /^[A-Za-z0-9]{10}$/;
+
+/** An ASIN parameter (`^[A-Za-z0-9]{10}$`), returned upper case (CONTRACT.md). */
+export function validateAsin(raw: string, field = 'asin'): string {
+  if (!ASIN.test(raw)) throw invalidArgument(`${field} must be 10 letters or digits`, field);
+  return raw.toUpperCase();
+}
+
+export function isAsin(value: string): boolean {
+  return ASIN.test(value);
+}
