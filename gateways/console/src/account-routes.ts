@@ -60,7 +60,7 @@ export function createAccountRoutes(ctx: ConsoleContext): Router {
     const keyId = String(req.params.keyId);
     if (!KEY_ID_PATTERN.test(keyId)) throw new ConsoleError(400, 'Key id is not valid', { path: ['keyId'] });
     const revoked = await ctx.metering.admin.revokeKey(accountOf(res), keyId);
-    if (!revoked) throw new ConsoleError(404, 'No active key with this id', { path: ['keyId'] });
+    if (!revoked) throw new ConsoleError(404, 'No key with this id', { path: ['keyId'] });
     res.json({ data: { keyId, revoked: true } });
   });
 
@@ -72,11 +72,13 @@ export function createAccountRoutes(ctx: ConsoleContext): Router {
   return router;
 }
 
-/** The library refuses a key beyond the account's maximum: that is the user's 409, not our 500. */
+/**
+ * The library's admin calls throw a MeteringAdminError (code KEY_LIMIT, NOT_FOUND or INVALID) for
+ * misuse: those are the user's 4xx with the library's public message, not our 500.
+ */
 function keyCreationError(error: unknown): unknown {
-  const message = error instanceof Error ? error.message : '';
-  if (/maximum|too many|limit/i.test(message)) {
-    return new ConsoleError(409, 'This account has the maximum number of active keys; revoke one first', { cause: error });
-  }
-  return error;
+  if (!(error instanceof Error) || error.name !== 'MeteringAdminError') return error;
+  const code = (error as Error & { code?: string }).code;
+  const status = code === 'KEY_LIMIT' ? 409 : code === 'NOT_FOUND' ? 404 : code === 'INVALID' ? 400 : 500;
+  return status === 500 ? error : new ConsoleError(status, status === 409 ? 'This account has the maximum number of active keys; revoke one first' : error.message, { cause: error });
 }
