@@ -92,8 +92,13 @@ export interface Meter {
   readCredentials(headers: HeaderBag, iface: Interface): CredentialResult;
   /** Round trip 1: key lookup, scope, rate limit, hold. */
   admit(request: AdmitRequest): Promise<AdmitResult>;
-  /** Round trip 2: charge `succeeded` units of the hold and release the rest. */
-  settle(hold: Hold, succeeded: number): Promise<SettleResult>;
+  /**
+   * Round trip 2: charge `succeeded` units of the hold and release the rest. `succeededOperations`
+   * (optional) names the operations that succeeded, for the usage records of a partly failed GraphQL
+   * request; without it the first `succeeded` of `hold.operations` are recorded. Never throws: with
+   * the ledger down it answers `{ charged: 0, remaining: 0 }` and the hold is released on expiry.
+   */
+  settle(hold: Hold, succeeded: number, succeededOperations?: readonly string[]): Promise<SettleResult>;
   authenticate(key: string, iface: Interface): Promise<AuthenticateResult>;
   accountSummary(key: string): Promise<AccountSummary | Denial>;
   /** RateLimit-Policy and RateLimit header values for a state. */

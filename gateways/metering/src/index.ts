@@ -1,0 +1,89 @@
+/**
+ * The auth and metering library: `createMetering` builds one ledger (Redis single node or Cluster
+ * when configured, memory otherwise) behind the gateways' Meter and the console's AccountAdmin.
+ */
+import type { Metering } from './api.js';
+import { createAccountAdmin } from './admin.js';
+import { createMemoryStore } from './memory-store.js';
+import { createMeter } from './meter.js';
+import { createCounters, type MeteringCounters } from './metrics.js';
+import { DEFAULT_PLAN, DEFAULT_PLANS, type PlanTable } from './plans.js';
+import { createRedisStore } from './redis-store.js';
+import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
+
+export type * from './api.js';
+export { readCredentials, KEY_HEADERS, INVALID_KEY_MESSAGE } from './credentials.js';
+export { rateLimitHeaders, DEFAULT_PLANS, DEFAULT_PLAN, type Plan, type PlanTable } from './plans.js';
+export { meteringCounters, type MeteringCounters } from './metrics.js';
+export { MeteringAdminError, FREE_UNITS } from './admin.js';
+export { parseKey } from './keys.js';
+
+export interface MeteringOptions {
+  /** Single-node Redis URL (redis://host:port/db). */
+  readonly redisUrl?: string;
+  /** Redis Cluster startup nodes ("host:port"); takes precedence over redisUrl. */
+  readonly cluster?: readonly string[];
+  /** Epoch milliseconds; injectable so tests move time instead of sleeping. */
+  readonly clock?: () => number;
+  /** Plans by name; merged over DEFAULT_PLANS. */
+  readonly plans?: PlanTable;
+  /** Plan of new accounts and fallback for an account whose plan left the table (default `free`). */
+  readonly defaultPlan?: string;
+  /** Cache for free-call authentication, capped at 1000 ms (revocations must show within a second). Default 0. */
+  readonly keyCacheMs?: number;
+  /** How long a hold lives before any script may release it; must exceed the gateways' core deadline. */
+  readonly holdTtlMs?: number;
+  readonly maxActiveKeys?: number;
+  /** Prefix of every Redis key (default `ledger:`). */
+  readonly keyPrefix?: string;
+}
+
+export interface MeteringInstance extends Metering {
+  readonly counters: MeteringCounters;
+  /** 'memory' or 'redis' (single node or Cluster). */
+  readonly storeKind: LedgerStore['kind'];
+  /** True when the store answers (for /readyz). */
+  ready(): Promise<boolean>;
+}
+
+export const DEFAULT_HOLD_TTL_MS = 60_000;
+export const DEFAULT_MAX_ACTIVE_KEYS = 20;
+
+export async function createMetering(options: MeteringOptions = {}): Promise<MeteringInstance> {
+  const clock = options.clock ?? Date.now;
+  const plans: PlanTable = { ...DEFAULT_PLANS, ...options.plans };
+  const defaultPlan = options.defaultPlan ?? DEFAULT_PLAN;
+  if (!plans[defaultPlan]) throw new Error(`default plan ${defaultPlan} is not in the plan table`);
+  const storeOptions: StoreOptions = {
+    plans, defaultPlan, lastUsedIntervalMs: LAST_USED_INTERVAL_MS, usageRetention: USAGE_RETENTION, auditRetention: AUDIT_RETENTION,
+  };
+  const useRedis = Boolean(options.redisUrl) || Boolean(options.cluster?.length);
+  const store = useRedis
+    ? createRedisStore({ ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:' })
+    : createMemoryStore(storeOptions);
+  // A ledger that is down at start-up is not fatal: calls answer 503 until it is back.
+  await store.ready();
+  const counters = createCounters();
+  const meter = createMeter({
+    store, clock, plans, defaultPlan, counters,
+    holdTtlMs: options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
+    keyCacheMs: options.keyCacheMs ?? 0,
+  });
+  const admin = createAccountAdmin({ store, clock, plans, defaultPlan, maxActiveKeys: options.maxActiveKeys ?? DEFAULT_MAX_ACTIVE_KEYS });
+  return {
+    meter, admin, counters,
+    storeKind: store.kind,
+    ready: () => store.ready(),
+    close: () => store.close(),
+  };
+}
+
+/** LEDGER_REDIS_URL, else REDIS_URL; memory store when neither is set. LEDGER_REDIS_CLUSTER: comma list of nodes. */
+export function createMeteringFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  overrides: MeteringOptions = {},
+): Promise<MeteringInstance> {
+  const cluster = env.LEDGER_REDIS_CLUSTER?.split(',').map((n) => n.trim()).filter(Boolean);
+  const redisUrl = env.LEDGER_REDIS_URL || env.REDIS_URL || undefined;
+  return createMetering({ redisUrl, cluster, ...overrides });
+}

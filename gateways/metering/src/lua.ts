@@ -1,0 +1,227 @@
+/**
+ * The ledger's Lua scripts. Every script gets KEYS[1] = the account hash (`<prefix>{<accountId>}:acct`,
+ * which routes it to the account's Cluster slot) and ARGV[1] = the account's key base
+ * (`<prefix>{<accountId>}:`); the other keys it touches share the `{accountId}` hash tag, so they
+ * live in the same slot. Times are epoch milliseconds of the caller's (injectable) clock.
+ *
+ * Layout under the base: acct (HASH balance plan disabled createdAt), holds (HASH holdId → units),
+ * holdexp (ZSET holdId by expiry), rate (HASH tokens ts), keyhash (HASH sha256 → keyId),
+ * key:<keyId> (HASH), usage (STREAM), day:<YYYY-MM-DD> (HASH operation → calls), days (SET), audit (LIST).
+ */
+
+/** Shared helpers, prepended to every script. */
+const PRELUDE = `
+local base = ARGV[1]
+local acct = KEYS[1]
+-- Expired holds (a gateway that died between admit and settle) go back to the balance.
+local function release_expired(now)
+  local expired = redis.call('ZRANGEBYSCORE', base .. 'holdexp', '-inf', now, 'LIMIT', 0, 1000)
+  if #expired == 0 then return end
+  local total = 0
+  for _, id in ipairs(expired) do
+    total = total + tonumber(redis.call('HGET', base .. 'holds', id) or '0')
+    redis.call('HDEL', base .. 'holds', id)
+  end
+  redis.call('ZREM', base .. 'holdexp', unpack(expired))
+  if total > 0 and redis.call('EXISTS', acct) == 1 then redis.call('HINCRBY', acct, 'balance', total) end
+end
+local function audit(entry, keep)
+  redis.call('LPUSH', base .. 'audit', entry)
+  redis.call('LTRIM', base .. 'audit', 0, keep - 1)
+end
+local function in_list(list, item)
+  return string.find(',' .. list .. ',', ',' .. item .. ',', 1, true) ~= nil
+end
+`;
+
+/**
+ * ARGV: base, keyHash, iface ('' = any), operations (comma list), shapeValid (1/0), now, holdId, holdExpiresAt,
+ * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek).
+ * Returns {code, keyId, plan, tokens, balance}. Check order: key → disabled → scope → rate → shape → units.
+ */
+const ADMIT = `
+local now = tonumber(ARGV[6])
+local keyId = redis.call('HGET', base .. 'keyhash', ARGV[2])
+if not keyId then return {'unknown'} end
+local k = redis.call('HMGET', base .. 'key:' .. keyId, 'ops', 'ifaces', 'expiresAt', 'revokedAt')
+if k[4] or (k[3] and tonumber(k[3]) <= now) then return {'unknown'} end
+local a = redis.call('HMGET', acct, 'plan', 'disabled')
+if not a[1] then return {'unknown'} end
+release_expired(now)
+if a[2] == '1' then return {'disabled', keyId} end
+if ARGV[3] ~= '' and k[2] and k[2] ~= '' and not in_list(k[2], ARGV[3]) then return {'scope', keyId} end
+if k[1] and k[1] ~= '' then
+  for op in string.gmatch(ARGV[4], '[^,]+') do
+    if not in_list(k[1], op) then return {'scope', keyId} end
+  end
+end
+local plans = cjson.decode(ARGV[10])
+local planName = a[1]
+local plan = plans[planName]
+if not plan then planName = ARGV[11]; plan = plans[planName] end
+local tokens = -1
+if plan.r >= 0 then
+  local b = redis.call('HMGET', base .. 'rate', 'tokens', 'ts')
+  tokens = plan.b
+  if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
+  if ARGV[12] == 'admit' then
+    if tokens < 1 then return {'rate', keyId, planName, tostring(tokens)} end
+    tokens = tokens - 1
+    redis.call('HSET', base .. 'rate', 'tokens', tostring(tokens), 'ts', ARGV[6])
+    -- An idle bucket is full again after burst/rate seconds; let Redis drop it some time after that.
+    redis.call('PEXPIRE', base .. 'rate', math.ceil(plan.b / plan.r * 1000) + 60000)
+  end
+end
+local balance = tonumber(redis.call('HGET', acct, 'balance'))
+if ARGV[12] == 'peek' then return {'ok', keyId, planName, tostring(tokens), tostring(balance)} end
+if ARGV[5] ~= '1' then return {'shape', keyId, planName, tostring(tokens)} end
+local units = tonumber(ARGV[9])
+if balance < units then return {'units', keyId, planName, tostring(tokens), tostring(balance)} end
+redis.call('HINCRBY', acct, 'balance', -units)
+redis.call('HSET', base .. 'holds', ARGV[7], units)
+redis.call('ZADD', base .. 'holdexp', ARGV[8], ARGV[7])
+return {'ok', keyId, planName, tostring(tokens), tostring(balance - units)}
+`;
+
+/**
+ * ARGV: base, holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs,
+ * usageRetention, dayTtlMs. Returns {charged, balance}. A hold already released (expired) charges nothing.
+ */
+const SETTLE = `
+local now = tonumber(ARGV[6])
+local units = redis.call('HGET', base .. 'holds', ARGV[2])
+local charged = 0
+if units and redis.call('EXISTS', acct) == 1 then
+  units = tonumber(units)
+  redis.call('HDEL', base .. 'holds', ARGV[2])
+  redis.call('ZREM', base .. 'holdexp', ARGV[2])
+  local dayKey = base .. 'day:' .. ARGV[7]
+  for op in string.gmatch(ARGV[5], '[^,]+') do
+    if charged >= units then break end
+    charged = charged + 1
+    redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
+    redis.call('HINCRBY', dayKey, op, 1)
+  end
+  if charged > 0 then
+    redis.call('PEXPIRE', dayKey, ARGV[10])
+    redis.call('SADD', base .. 'days', ARGV[7])
+  end
+  redis.call('HINCRBY', acct, 'balance', units - charged)
+  local keyKey = base .. 'key:' .. ARGV[3]
+  local last = redis.call('HGET', keyKey, 'lastUsedAt')
+  if redis.call('EXISTS', keyKey) == 1 and (not last or now - tonumber(last) >= tonumber(ARGV[8])) then
+    redis.call('HSET', keyKey, 'lastUsedAt', ARGV[6])
+  end
+end
+release_expired(now)
+return {tostring(charged), redis.call('HGET', acct, 'balance') or '0'}
+`;
+
+/** ARGV: base, units, plan, createdAt, auditEntry, auditKeep. Returns 1, or 0 when it exists. */
+const CREATE_ACCOUNT = `
+if redis.call('EXISTS', acct) == 1 then return 0 end
+redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', '0', 'createdAt', ARGV[4])
+audit(ARGV[5], tonumber(ARGV[6]))
+return 1
+`;
+
+/** ARGV: base, units, now, auditEntry, auditKeep. Returns the new balance, or false when missing. */
+const GRANT = `
+if redis.call('EXISTS', acct) == 0 then return false end
+release_expired(tonumber(ARGV[3]))
+local balance = redis.call('HINCRBY', acct, 'balance', ARGV[2])
+audit(ARGV[4], tonumber(ARGV[5]))
+return balance
+`;
+
+/** ARGV: base, field, value, auditEntry, auditKeep. Returns 1, or 0 when missing. */
+const SET_FIELD = `
+if redis.call('EXISTS', acct) == 0 then return 0 end
+redis.call('HSET', acct, ARGV[2], ARGV[3])
+audit(ARGV[4], tonumber(ARGV[5]))
+return 1
+`;
+
+/** ARGV: base. Deletes the account with its keys, holds, usage and audit. Returns 1 or 0. */
+const DELETE_ACCOUNT = `
+local existed = redis.call('EXISTS', acct)
+local doomed = {acct, base .. 'holds', base .. 'holdexp', base .. 'rate', base .. 'keyhash', base .. 'usage', base .. 'days', base .. 'audit'}
+for _, id in ipairs(redis.call('HVALS', base .. 'keyhash')) do table.insert(doomed, base .. 'key:' .. id) end
+for _, day in ipairs(redis.call('SMEMBERS', base .. 'days')) do table.insert(doomed, base .. 'day:' .. day) end
+for _, name in ipairs(doomed) do redis.call('DEL', name) end
+return existed
+`;
+
+/**
+ * ARGV: base, keyId, hash, prefix, label, ops, ifaces, createdAt, expiresAt ('' none), maxActive, now,
+ * auditEntry, auditKeep. Returns 'ok', 'missing' or 'limit'.
+ */
+const CREATE_KEY = `
+if redis.call('EXISTS', acct) == 0 then return 'missing' end
+local now = tonumber(ARGV[11])
+local active = 0
+for _, id in ipairs(redis.call('HVALS', base .. 'keyhash')) do
+  local k = redis.call('HMGET', base .. 'key:' .. id, 'expiresAt', 'revokedAt')
+  if not k[2] and (not k[1] or tonumber(k[1]) > now) then active = active + 1 end
+end
+if active >= tonumber(ARGV[10]) then return 'limit' end
+local keyKey = base .. 'key:' .. ARGV[2]
+redis.call('HSET', keyKey, 'keyId', ARGV[2], 'hash', ARGV[3], 'prefix', ARGV[4], 'label', ARGV[5], 'ops', ARGV[6], 'ifaces', ARGV[7], 'createdAt', ARGV[8])
+if ARGV[9] ~= '' then redis.call('HSET', keyKey, 'expiresAt', ARGV[9]) end
+redis.call('HSET', base .. 'keyhash', ARGV[3], ARGV[2])
+audit(ARGV[12], tonumber(ARGV[13]))
+return 'ok'
+`;
+
+/** ARGV: base. Returns false when the account is missing, else a list of flat HGETALL replies. */
+const LIST_KEYS = `
+if redis.call('EXISTS', acct) == 0 then return false end
+local out = {}
+for _, id in ipairs(redis.call('HVALS', base .. 'keyhash')) do
+  table.insert(out, redis.call('HGETALL', base .. 'key:' .. id))
+end
+return out
+`;
+
+/** ARGV: base, keyId, now, auditEntry, auditKeep. Returns 1 when the key is (now or already) revoked. */
+const REVOKE_KEY = `
+local keyKey = base .. 'key:' .. ARGV[2]
+if redis.call('EXISTS', keyKey) == 0 then return 0 end
+if redis.call('HEXISTS', keyKey, 'revokedAt') == 0 then
+  redis.call('HSET', keyKey, 'revokedAt', ARGV[3])
+  audit(ARGV[4], tonumber(ARGV[5]))
+end
+return 1
+`;
+
+/** ARGV: base, now, day1, day2, ... Returns false, or {balance, plan, day1, {op, calls, ...}, ...}. */
+const SUMMARY = `
+if redis.call('EXISTS', acct) == 0 then return false end
+release_expired(tonumber(ARGV[2]))
+local a = redis.call('HMGET', acct, 'balance', 'plan')
+local out = {a[1], a[2]}
+for i = 3, #ARGV do
+  table.insert(out, ARGV[i])
+  table.insert(out, redis.call('HGETALL', base .. 'day:' .. ARGV[i]))
+end
+return out
+`;
+
+export const LEDGER_SCRIPTS = {
+  ledgerAdmit: ADMIT,
+  ledgerSettle: SETTLE,
+  ledgerCreateAccount: CREATE_ACCOUNT,
+  ledgerGrant: GRANT,
+  ledgerSetField: SET_FIELD,
+  ledgerDeleteAccount: DELETE_ACCOUNT,
+  ledgerCreateKey: CREATE_KEY,
+  ledgerListKeys: LIST_KEYS,
+  ledgerRevokeKey: REVOKE_KEY,
+  ledgerSummary: SUMMARY,
+} as const;
+
+export type LedgerScriptName = keyof typeof LEDGER_SCRIPTS;
+
+export function scriptSource(name: LedgerScriptName): string {
+  return PRELUDE + LEDGER_SCRIPTS[name];
+}

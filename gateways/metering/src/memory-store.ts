@@ -1,0 +1,189 @@
+/**
+ * The in-memory ledger: the embedded default (`npm start` without Redis). Same semantics as the Lua
+ * scripts in lua.ts, step for step; each method runs synchronously so it is atomic like a script.
+ */
+import type { AuditEntry } from './api.js';
+import { isUnlimited, refill, type Bucket } from './plans.js';
+import {
+  isKeyActive,
+  type LedgerStore,
+  type StoreAdmitInput,
+  type StoreAdmitOutcome,
+  type StoreOptions,
+  type StoreSettleInput,
+  type StoreSettleOutcome,
+  type StoreSummary,
+  type StoredKey,
+} from './store.js';
+
+interface HeldUnits {
+  units: number;
+  expiresAt: number;
+}
+
+interface UsageRecord {
+  operation: string;
+  iface: string;
+  at: number;
+  keyId: string;
+}
+
+interface AccountState {
+  balance: number;
+  plan: string;
+  disabled: boolean;
+  holds: Map<string, HeldUnits>;
+  bucket?: Bucket;
+  keys: Map<string, StoredKey>; // by keyId
+  keyByHash: Map<string, string>;
+  usage: UsageRecord[];
+  days: Map<string, Map<string, number>>;
+  audit: AuditEntry[];
+}
+
+export function createMemoryStore(options: StoreOptions): LedgerStore {
+  const accounts = new Map<string, AccountState>();
+
+  function releaseExpired(account: AccountState, now: number): void {
+    for (const [id, hold] of account.holds) {
+      if (hold.expiresAt <= now) {
+        account.balance += hold.units;
+        account.holds.delete(id);
+      }
+    }
+  }
+
+  function pushAudit(account: AccountState, entry: AuditEntry): void {
+    account.audit.unshift(entry);
+    account.audit.length = Math.min(account.audit.length, options.auditRetention);
+  }
+
+  function admitNow(input: StoreAdmitInput): StoreAdmitOutcome {
+    const account = accounts.get(input.accountId);
+    const keyId = account?.keyByHash.get(input.keyHash);
+    const key = keyId === undefined ? undefined : account?.keys.get(keyId);
+    if (!account || !key || !isKeyActive(key, input.now)) return { code: 'unknown' };
+    releaseExpired(account, input.now);
+    if (account.disabled) return { code: 'disabled', keyId: key.keyId };
+    if (input.iface !== '' && key.interfaces.length > 0 && !key.interfaces.includes(input.iface)) return { code: 'scope', keyId: key.keyId };
+    if (key.operations.length > 0 && input.operations.some((op) => !key.operations.includes(op))) {
+      return { code: 'scope', keyId: key.keyId };
+    }
+    const planName = options.plans[account.plan] ? account.plan : options.defaultPlan;
+    const plan = options.plans[planName]!;
+    let tokens = -1;
+    if (!isUnlimited(plan)) {
+      tokens = refill(account.bucket, plan, input.now);
+      if (input.mode === 'admit') {
+        if (tokens < 1) return { code: 'rate', keyId: key.keyId, plan: planName, tokens };
+        tokens -= 1;
+        account.bucket = { tokens, updatedAt: input.now };
+      }
+    }
+    const base = { keyId: key.keyId, plan: planName, tokens };
+    if (input.mode === 'peek') return { code: 'ok', ...base, balance: account.balance };
+    if (!input.shapeValid) return { code: 'shape', ...base };
+    if (account.balance < input.units) return { code: 'units', ...base, balance: account.balance };
+    account.balance -= input.units;
+    account.holds.set(input.holdId, { units: input.units, expiresAt: input.holdExpiresAt });
+    return { code: 'ok', ...base, balance: account.balance };
+  }
+
+  function settleNow(input: StoreSettleInput): StoreSettleOutcome {
+    const account = accounts.get(input.accountId);
+    if (!account) return { charged: 0, balance: 0 };
+    const hold = account.holds.get(input.holdId);
+    let charged = 0;
+    if (hold) {
+      account.holds.delete(input.holdId);
+      charged = Math.min(hold.units, input.chargedOperations.length);
+      account.balance += hold.units - charged;
+      for (const operation of input.chargedOperations.slice(0, charged)) {
+        account.usage.push({ operation, iface: input.iface, at: input.now, keyId: input.keyId });
+        const day = account.days.get(input.day) ?? new Map<string, number>();
+        day.set(operation, (day.get(operation) ?? 0) + 1);
+        account.days.set(input.day, day);
+      }
+      if (account.usage.length > options.usageRetention) account.usage.splice(0, account.usage.length - options.usageRetention);
+      const key = account.keys.get(input.keyId);
+      if (key && (key.lastUsedAt === undefined || input.now - key.lastUsedAt >= options.lastUsedIntervalMs)) {
+        account.keys.set(key.keyId, { ...key, lastUsedAt: input.now });
+      }
+    }
+    releaseExpired(account, input.now);
+    return { charged, balance: account.balance };
+  }
+
+  return {
+    kind: 'memory',
+    admit: async (input) => admitNow(input),
+    settle: async (input) => settleNow(input),
+    async createAccount(accountId, units, plan, audit) {
+      if (accounts.has(accountId)) return false;
+      accounts.set(accountId, {
+        balance: units, plan, disabled: false, holds: new Map(), keys: new Map(), keyByHash: new Map(),
+        usage: [], days: new Map(), audit: [],
+      });
+      pushAudit(accounts.get(accountId)!, audit);
+      return true;
+    },
+    async grantUnits(accountId, units, now, audit) {
+      const account = accounts.get(accountId);
+      if (!account) return null;
+      releaseExpired(account, now);
+      account.balance += units;
+      pushAudit(account, audit);
+      return account.balance;
+    },
+    async setAccountField(accountId, field, value, audit) {
+      const account = accounts.get(accountId);
+      if (!account) return false;
+      if (field === 'plan') account.plan = value;
+      else account.disabled = value === '1';
+      pushAudit(account, audit);
+      return true;
+    },
+    async deleteAccount(accountId) {
+      return accounts.delete(accountId);
+    },
+    async createKey(accountId, key, maxActiveKeys, now, audit) {
+      const account = accounts.get(accountId);
+      if (!account) return 'missing';
+      const active = [...account.keys.values()].filter((k) => isKeyActive(k, now)).length;
+      if (active >= maxActiveKeys) return 'limit';
+      account.keys.set(key.keyId, key);
+      account.keyByHash.set(key.hash, key.keyId);
+      pushAudit(account, audit);
+      return 'ok';
+    },
+    async listKeys(accountId) {
+      const account = accounts.get(accountId);
+      return account ? [...account.keys.values()] : null;
+    },
+    async revokeKey(accountId, keyId, now, audit) {
+      const key = accounts.get(accountId)?.keys.get(keyId);
+      if (!key) return false;
+      if (key.revokedAt === undefined) {
+        accounts.get(accountId)!.keys.set(keyId, { ...key, revokedAt: now });
+        pushAudit(accounts.get(accountId)!, audit);
+      }
+      return true;
+    },
+    async summary(accountId, now, days): Promise<StoreSummary | null> {
+      const account = accounts.get(accountId);
+      if (!account) return null;
+      releaseExpired(account, now);
+      const keep = new Set(days);
+      for (const day of account.days.keys()) if (day < days[days.length - 1]! && !keep.has(day)) account.days.delete(day);
+      const usage = days.flatMap((date) =>
+        [...(account.days.get(date) ?? new Map<string, number>())].map(([operation, calls]) => ({ date, operation, calls })),
+      );
+      return { plan: account.plan, balance: account.balance, usage };
+    },
+    async audit(accountId) {
+      return [...(accounts.get(accountId)?.audit ?? [])];
+    },
+    ready: async () => true,
+    close: async () => {},
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The gateways' per-request face of the ledger: credentials, admit (round trip 1), settle (round trip 2),
+ * free authenticated calls and the account summary. Every refusal is a Denial value; a store failure
+ * becomes 503 LEDGER_UNAVAILABLE with nothing charged (fail closed).
+ */
+import { ErrorReason } from '@retail/contract';
+import type { AccountSummary, AdmitResult, AuthenticateResult, Denial, Hold, Interface, Meter, RateLimitState } from './api.js';
+import { denial, readCredentials } from './credentials.js';
+import { newHoldId, parseKey, type ParsedKey } from './keys.js';
+import { bump, bumpDenied, type MeteringCounters } from './metrics.js';
+import { rateLimitHeaders, rateLimitState, retryAfterSeconds, type PlanTable } from './plans.js';
+import type { LedgerStore, StoreAdmitOutcome } from './store.js';
+
+export interface MeterOptions {
+  readonly store: LedgerStore;
+  readonly clock: () => number;
+  readonly plans: PlanTable;
+  readonly defaultPlan: string;
+  readonly holdTtlMs: number;
+  /** Cache for `authenticate` (free calls) in ms, capped at 1000 so a revocation is seen within a second. */
+  readonly keyCacheMs: number;
+  readonly counters: MeteringCounters;
+}
+
+/** Days shown by the account summary (UTC dates, newest first). */
+export const SUMMARY_DAYS = 30;
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function recentDays(now: number, count = SUMMARY_DAYS): string[] {
+  return Array.from({ length: count }, (_, i) => utcDay(now - i * 86_400_000));
+}
+
+const UNAVAILABLE = Symbol('ledger unavailable');
+
+export function createMeter(options: MeterOptions): Meter {
+  const { store, clock, plans, counters } = options;
+  const cacheMs = Math.min(Math.max(0, options.keyCacheMs), 1000);
+  const authCache = new Map<string, { at: number; result: AuthenticateResult }>();
+
+  function refuse(reason: ErrorReason, extra: Partial<Denial> = {}): { ok: false; denial: Denial } {
+    bumpDenied(counters, ErrorReason[reason] ?? String(reason));
+    return { ok: false, denial: denial(reason, extra) };
+  }
+
+  function stateOf(outcome: StoreAdmitOutcome): RateLimitState {
+    const name = outcome.plan && plans[outcome.plan] ? outcome.plan : options.defaultPlan;
+    return rateLimitState(name, plans[name]!, outcome.tokens ?? -1);
+  }
+
+  /** Parses the key locally; a malformed one never reaches the store. */
+  function parse(key: string): ParsedKey | null {
+    const parsed = parseKey(key);
+    if (!parsed) bump(counters, 'malformedKeys');
+    return parsed;
+  }
+
+  async function ask<T>(step: () => Promise<T>): Promise<T | typeof UNAVAILABLE> {
+    bump(counters, 'storeCalls');
+    try {
+      return await step();
+    } catch {
+      // The cause (connection refused, timeout) is not the client's business; the counter records it.
+      bump(counters, 'ledgerUnavailable');
+      return UNAVAILABLE;
+    }
+  }
+
+  /** Maps the refusals shared by admit, authenticate and summary; null when the outcome passed them. */
+  function earlyRefusal(outcome: StoreAdmitOutcome): { ok: false; denial: Denial } | null {
+    if (outcome.code === 'unknown') return refuse(ErrorReason.INVALID_API_KEY);
+    if (outcome.code === 'disabled') return refuse(ErrorReason.ACCOUNT_DISABLED);
+    if (outcome.code === 'scope') return refuse(ErrorReason.PERMISSION_DENIED);
+    return null;
+  }
+
+  async function peek(key: string, iface: Interface | ''): Promise<AuthenticateResult> {
+    const parsed = parse(key);
+    if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
+    const outcome = await ask(() =>
+      store.admit({
+        accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
+        now: clock(), holdId: '', holdExpiresAt: 0, units: 0, mode: 'peek',
+      }),
+    );
+    if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
+    return earlyRefusal(outcome) ?? { ok: true, accountId: parsed.accountId, keyId: outcome.keyId ?? '', rateLimit: stateOf(outcome) };
+  }
+
+  return {
+    readCredentials,
+    rateLimitHeaders,
+
+    async admit(request): Promise<AdmitResult> {
+      const parsed = parse(request.key);
+      if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
+      const now = clock();
+      const holdId = newHoldId();
+      const units = request.operations.length;
+      const outcome = await ask(() =>
+        store.admit({
+          accountId: parsed.accountId, keyHash: parsed.hash, iface: request.interface, operations: request.operations,
+          shapeValid: request.shapeValid, now, holdId, holdExpiresAt: now + options.holdTtlMs, units, mode: 'admit',
+        }),
+      );
+      if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
+      const early = earlyRefusal(outcome);
+      if (early) return early;
+      const rateLimit = stateOf(outcome);
+      const plan = plans[rateLimit.policyName]!;
+      switch (outcome.code) {
+        case 'rate':
+          return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plan, outcome.tokens ?? 0) });
+        case 'shape':
+          return { ok: false, shape: true, rateLimit };
+        case 'units':
+          return refuse(ErrorReason.INSUFFICIENT_UNITS, { rateLimit });
+        default: {
+          bump(counters, 'admitted');
+          const hold: Hold = {
+            holdId, accountId: parsed.accountId, keyId: outcome.keyId ?? '', units,
+            interface: request.interface, operations: [...request.operations],
+          };
+          return { ok: true, hold, rateLimit, balance: outcome.balance ?? 0 };
+        }
+      }
+    },
+
+    async settle(hold, succeeded, succeededOperations?: readonly string[]) {
+      const now = clock();
+      const charged = (succeededOperations ?? hold.operations).slice(0, Math.max(0, Math.min(succeeded, hold.units)));
+      const outcome = await ask(() =>
+        store.settle({
+          accountId: hold.accountId, holdId: hold.holdId, keyId: hold.keyId, iface: hold.interface,
+          chargedOperations: charged, now, day: utcDay(now),
+        }),
+      );
+      // Ledger down: the hold stays and is released when it expires, so nothing is charged.
+      if (outcome === UNAVAILABLE) return { charged: 0, remaining: 0 };
+      bump(counters, 'settled');
+      bump(counters, 'unitsCharged', outcome.charged);
+      return { charged: outcome.charged, remaining: outcome.balance };
+    },
+
+    async authenticate(key, iface) {
+      if (cacheMs === 0) return peek(key, iface);
+      const cacheKey = `${iface}\u0000${key}`;
+      const hit = authCache.get(cacheKey);
+      if (hit && clock() - hit.at < cacheMs) return hit.result;
+      const result = await peek(key, iface);
+      if (result.ok || result.denial.reason !== ErrorReason.LEDGER_UNAVAILABLE) {
+        if (authCache.size > 10_000) authCache.clear();
+        authCache.set(cacheKey, { at: clock(), result });
+      }
+      return result;
+    },
+
+    async accountSummary(key): Promise<AccountSummary | Denial> {
+      const auth = await peek(key, '');
+      if (!auth.ok) return auth.denial;
+      const now = clock();
+      const summary = await ask(() => store.summary(auth.accountId, now, recentDays(now)));
+      if (summary === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE).denial;
+      if (!summary) return refuse(ErrorReason.INVALID_API_KEY).denial; // deleted in between
+      return { accountId: auth.accountId, plan: summary.plan, balance: summary.balance, usage: summary.usage };
+    },
+
+    close: () => store.close(),
+  };
+}

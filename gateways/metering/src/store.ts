@@ -1,0 +1,110 @@
+/**
+ * The ledger store: what the Redis store (Lua scripts) and the memory store both implement, with the
+ * same semantics. Everything an account owns is addressed by its accountId (the Redis hash tag), and
+ * every method is one atomic step (one script on Redis).
+ */
+import type { AuditEntry, Interface } from './api.js';
+import type { PlanTable } from './plans.js';
+
+/** A key as stored: its SHA-256, never the key. Times are epoch milliseconds of the injected clock. */
+export interface StoredKey {
+  readonly keyId: string;
+  readonly hash: string;
+  readonly prefix: string;
+  readonly label?: string;
+  /** Empty means all operations / all interfaces. */
+  readonly operations: readonly string[];
+  readonly interfaces: readonly Interface[];
+  readonly createdAt: number;
+  readonly lastUsedAt?: number;
+  readonly expiresAt?: number;
+  readonly revokedAt?: number;
+}
+
+export type AdmitCode = 'ok' | 'unknown' | 'disabled' | 'scope' | 'rate' | 'shape' | 'units';
+
+export interface StoreAdmitInput {
+  readonly accountId: string;
+  readonly keyHash: string;
+  /** '' skips the interface scope (GET /api/account is open to any valid key). */
+  readonly iface: Interface | '';
+  readonly operations: readonly string[];
+  readonly shapeValid: boolean;
+  readonly now: number;
+  readonly holdId: string;
+  readonly holdExpiresAt: number;
+  readonly units: number;
+  /** 'peek': key, disabled and scope checks and the rate state without taking a token or holding. */
+  readonly mode: 'admit' | 'peek';
+}
+
+export interface StoreAdmitOutcome {
+  readonly code: AdmitCode;
+  readonly keyId?: string;
+  readonly plan?: string;
+  /** Tokens left in the bucket after the decision; -1 for an unlimited plan. */
+  readonly tokens?: number;
+  /** Balance after the hold (or the balance that was too low). */
+  readonly balance?: number;
+}
+
+export interface StoreSettleInput {
+  readonly accountId: string;
+  readonly holdId: string;
+  readonly keyId: string;
+  readonly iface: Interface;
+  /** Operations to record as charged, in order; at most the hold's units are charged. */
+  readonly chargedOperations: readonly string[];
+  readonly now: number;
+  /** UTC date (YYYY-MM-DD) of `now`, for the per-day counters. */
+  readonly day: string;
+}
+
+export interface StoreSettleOutcome {
+  readonly charged: number;
+  readonly balance: number;
+}
+
+export interface StoreSummary {
+  readonly plan: string;
+  readonly balance: number;
+  readonly usage: ReadonlyArray<{ date: string; operation: string; calls: number }>;
+}
+
+export interface LedgerStore {
+  readonly kind: 'memory' | 'redis';
+  admit(input: StoreAdmitInput): Promise<StoreAdmitOutcome>;
+  settle(input: StoreSettleInput): Promise<StoreSettleOutcome>;
+  createAccount(accountId: string, units: number, plan: string, audit: AuditEntry): Promise<boolean>;
+  grantUnits(accountId: string, units: number, now: number, audit: AuditEntry): Promise<number | null>;
+  setAccountField(accountId: string, field: 'plan' | 'disabled', value: string, audit: AuditEntry): Promise<boolean>;
+  deleteAccount(accountId: string): Promise<boolean>;
+  createKey(accountId: string, key: StoredKey, maxActiveKeys: number, now: number, audit: AuditEntry): Promise<'ok' | 'missing' | 'limit'>;
+  listKeys(accountId: string): Promise<StoredKey[] | null>;
+  revokeKey(accountId: string, keyId: string, now: number, audit: AuditEntry): Promise<boolean>;
+  summary(accountId: string, now: number, days: readonly string[]): Promise<StoreSummary | null>;
+  audit(accountId: string): Promise<AuditEntry[]>;
+  /** Resolves when the store can answer (Redis connected); never rejects. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  readonly plans: PlanTable;
+  readonly defaultPlan: string;
+  /** Settle writes lastUsedAt at most this often per key. */
+  readonly lastUsedIntervalMs: number;
+  /** Usage stream length kept per account (approximate on Redis). */
+  readonly usageRetention: number;
+  readonly auditRetention: number;
+}
+
+export const LAST_USED_INTERVAL_MS = 60_000;
+export const USAGE_RETENTION = 10_000;
+export const AUDIT_RETENTION = 1_000;
+/** Per-day counters live this long (Redis PEXPIRE; the memory store prunes by date). */
+export const DAY_COUNTER_TTL_MS = 90 * 86_400_000;
+
+export function isKeyActive(key: StoredKey, now: number): boolean {
+  return key.revokedAt === undefined && (key.expiresAt === undefined || key.expiresAt > now);
+}
