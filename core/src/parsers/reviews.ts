@@ -1,0 +1,113 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { ReviewSchema, ReviewsPageSchema } from '@retail/contract';
+import type { Marketplace } from '../marketplaces/types.js';
+import { cleanText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { readCount, readRating } from './results/locale.js';
+import { parsePageInfo } from './results/page-info.js';
+import { ONE_PERSON, reviewDate } from './review-words.js';
+
+export type ReviewInit = MessageInitShape<typeof ReviewSchema>;
+export type ReviewsPageInit = MessageInitShape<typeof ReviewsPageSchema>;
+
+export interface ReviewsParseContext {
+  readonly marketplace: Marketplace;
+  readonly asin: string;
+  readonly page?: number;
+}
+
+/*
+ * Reviews as the marketplace renders them on the product-reviews page and in the product page's
+ * "top reviews" block: one `[data-hook="review"]` element each, its id the review id. Every field is
+ * read from a `data-hook` (the marketplace's stable test hooks), text read with the locale words.
+ */
+export function parseReviewsPage(html: string, ctx: ReviewsParseContext): ReviewsPageInit {
+  const $ = loadPage(html);
+  const reviews = readReviews($, $('#cm_cr-review_list [data-hook="review"]').toArray(), ctx.marketplace);
+  const list = reviews.length > 0 ? reviews : readReviews($, $('[data-hook="review"]').toArray(), ctx.marketplace);
+  const pageInfo = parsePageInfo($, ctx.page ?? 1, list.length);
+  const filterInfo = firstText($, undefined, ['[data-hook="cr-filter-info-review-rating-count"]', '[data-hook="total-review-count"]']);
+  const numbers = (filterInfo ?? '').match(/\d[\d.,\u00a0\u202f]*/g) ?? [];
+  // "1,234 total ratings, 456 with reviews": the reviews count is the last number.
+  const total = readCount(numbers[numbers.length - 1]);
+  if (total !== undefined) {
+    pageInfo.totalResults = BigInt(total);
+    const pages = Math.max(1, Math.ceil(total / 10));
+    const current = Number(pageInfo.currentPage ?? 1n);
+    pageInfo.totalPages = BigInt(Math.max(pages, current));
+    pageInfo.hasNextPage = current < pages;
+  }
+  return { reviews: list, pageInfo };
+}
+
+/** The top reviews a product page shows (`#cm-cr-dp-review-list`, the global list on some marketplaces). */
+export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewInit[] {
+  const $ = loadPage(html);
+  return readReviews($, $('#cm-cr-dp-review-list [data-hook="review"], #cm-cr-global-review-list [data-hook="review"], [data-hook="top-customer-reviews-widget"] [data-hook="review"]').toArray(), ctx.marketplace);
+}
+
+function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
+  const seen = new Set<string>();
+  const out: ReviewInit[] = [];
+  for (const node of nodes) {
+    const review = readReview($, node, m);
+    if (review.id && seen.has(review.id)) continue;
+    if (review.id) seen.add(review.id);
+    out.push(review);
+  }
+  return out;
+}
+
+function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
+  const $node = $(node);
+  const review: ReviewInit = {
+    verifiedPurchase: $node.find('[data-hook="avp-badge"], [data-hook="avp-badge-linkless"]').length > 0,
+    imageUrls: [],
+    videos: [],
+  };
+  const id = cleanText($node.attr('id'))?.replace(/-review-card$/, '');
+  if (id) review.id = id;
+  const titleEl = $node.find('[data-hook="review-title"]').first().clone();
+  titleEl.find('i, .a-icon-alt, .a-letter-space, script').remove();
+  const title = cleanText(titleEl.text());
+  if (title) review.title = title;
+  const bodyEl = $node.find('[data-hook="review-body"]').first().clone();
+  bodyEl.find('input, script, style, .video-block, [data-hook="review-body-read-more"]').remove();
+  const body = cleanText(bodyEl.text());
+  if (body) review.body = body;
+  const rating = readRating(
+    firstText($, node, ['[data-hook="review-star-rating"] .a-icon-alt', '[data-hook="cmps-review-star-rating"] .a-icon-alt', '.review-rating .a-icon-alt']),
+    m,
+  );
+  if (rating !== undefined) review.rating = rating;
+  const date = reviewDate(firstText($, node, ['[data-hook="review-date"]']), m.language);
+  if (date) review.date = date;
+  const helpful = firstText($, node, ['[data-hook="helpful-vote-statement"]']);
+  if (helpful) {
+    const votes = ONE_PERSON.test(helpful) ? 1 : readCount(helpful);
+    if (votes !== undefined) review.helpfulVotes = BigInt(votes);
+  }
+  review.imageUrls = $node
+    .find('img[data-hook="review-image-tile"], .review-image-tile')
+    .toArray()
+    .map((img) => cleanText($(img).attr('data-src')) ?? cleanText($(img).attr('src')))
+    .filter((src): src is string => src !== undefined && !src.includes('grey-pixel'));
+  const videoUrl = cleanText($node.find('input.video-url').first().attr('value'));
+  if (videoUrl) {
+    const video: NonNullable<ReviewInit['videos']>[number] = { url: videoUrl };
+    const poster = cleanText($node.find('input.video-slate-img-url').first().attr('value'));
+    if (poster) video.posterImageUrl = poster;
+    review.videos = [video];
+  }
+  const profile = $node.find('a.a-profile').first();
+  const reviewer: NonNullable<ReviewInit['reviewer']> = {};
+  const name = cleanText($node.find('.a-profile-name').first().text());
+  if (name) reviewer.name = name;
+  const href = profile.attr('href');
+  const account = /amzn1\.account\.[A-Z0-9]+/.exec(href ?? '')?.[0];
+  if (account) {
+    reviewer.id = account;
+    reviewer.url = `${m.origin}/gp/profile/${account}`;
+  }
+  review.reviewer = reviewer;
+  return review;
+}
