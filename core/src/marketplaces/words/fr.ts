@@ -3,7 +3,7 @@ import type { LocaleWords } from '../types.js';
 /** French: FR. Labels exist with both the straight (') and the typographic (’) apostrophe. */
 export const fr: LocaleWords = {
   language: 'fr',
-  ratingPatterns: [/(?<value>\d+(?:[.,]\d+)?) sur 5 étoiles/i, /(?<value>\d+(?:[.,]\d+)?) sur 5\b/i],
+  ratingPatterns: [/(?<value>\d+(?:[.,]\d+)?) sur 5 étoiles/i, /(?<value>\d+(?:[.,]\d+)?) étoiles sur 5/i, /(?<value>\d+(?:[.,]\d+)?) sur 5\b/i],
   ratingsCountWords: ['évaluations', 'évaluation', 'commentaires client', 'commentaires', 'notes'],
   availability: {
     inStock: ['En stock', 'Habituellement expédié sous'],

@@ -1,0 +1,78 @@
+import { load, type CheerioAPI, type Cheerio } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+
+export type { CheerioAPI, Cheerio, AnyNode, Element };
+
+/**
+ * Loads a marketplace page with cheerio on the htmlparser2 back end (`cheerio/slim` never loads
+ * parse5; about half the parse time on a 1 MB page). HTML mode: void elements and entities as
+ * browsers read them.
+ */
+export function loadHtml(html: string): CheerioAPI {
+  return load(html, { xml: { xmlMode: false, decodeEntities: true } });
+}
+
+/** Invisible direction marks and zero-width characters the marketplace sprinkles into labels. */
+const INVISIBLES = /[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g;
+
+/** Removes invisible marks, collapses white space (no-break kinds included) and trims; undefined when empty. */
+export function cleanText(text: string | undefined | null): string | undefined {
+  if (text == null) return undefined;
+  const out = text.replace(INVISIBLES, '').replace(/\s+/g, ' ').trim();
+  return out === '' ? undefined : out;
+}
+
+/**
+ * The visible text of an element: script, style and noscript content left out (old pages inline
+ * scripts inside the byline and availability blocks).
+ */
+export function visibleText($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): string | undefined {
+  const node = $(el as AnyNode).first();
+  if (node.length === 0) return undefined;
+  const copy = node.clone();
+  copy.find('script, style, noscript').remove();
+  return cleanText(copy.text());
+}
+
+/** Visible text of the first element, among selectors tried in order, that has some. */
+export function firstVisibleText($: CheerioAPI, selectors: readonly string[]): string | undefined {
+  for (const selector of selectors) {
+    for (const el of $(selector).toArray()) {
+      const text = visibleText($, el);
+      if (text) return text;
+    }
+  }
+  return undefined;
+}
+
+/** First non-empty attribute value among elements matching selectors tried in order. */
+export function firstAttr($: CheerioAPI, selectors: readonly string[], name: string): string | undefined {
+  for (const selector of selectors) {
+    for (const el of $(selector).toArray()) {
+      const value = cleanText($(el).attr(name));
+      if (value) return value;
+    }
+  }
+  return undefined;
+}
+
+/** JSON.parse that answers undefined for malformed input (embedded page data may be cut off). */
+export function tryJson<T = unknown>(text: string | undefined): T | undefined {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Absolute URL on the marketplace for an href found on its page; undefined for other hosts or junk. */
+export function absoluteUrl(href: string | undefined, origin: string): string | undefined {
+  if (!href) return undefined;
+  try {
+    const url = new URL(href, origin);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
