@@ -1,0 +1,42 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { RetailService } from '@retail/contract';
+import type { RpcName, ValidatedRequests } from '../validation/index.js';
+import type { OperationHandler } from './types.js';
+
+export type { FetchedPage, OperationContext, OperationHandler, PageFetcher, PageKind, PageRequest } from './types.js';
+
+/** The response message init of RPC `K` (RetailService's methods are keyed by lower-camel name). */
+export type ResponseInit<K extends RpcName> = MessageInitShape<(typeof RetailService)['method'][Uncapitalize<K>]['output']>;
+
+/** The handler of RPC `K`: its validated request in, its response message init out. */
+export type HandlerFor<K extends RpcName> = OperationHandler<ValidatedRequests[K], ResponseInit<K>>;
+
+/** Marks an RPC that exists (validated) but is not built yet: it answers UNIMPLEMENTED. */
+export const UNIMPLEMENTED = Symbol('unimplemented');
+
+export type HandlerTable = { readonly [K in RpcName]: HandlerFor<K> | typeof UNIMPLEMENTED };
+
+/**
+ * Every RPC of RetailService and its handler, keyed by RPC name. Adding an operation is one line
+ * here (plus its import). An RPC marked UNIMPLEMENTED is still validated first, then answers
+ * CoreError(UNIMPLEMENTED, "<RPC> is not implemented yet").
+ */
+export const HANDLERS: HandlerTable = {
+  GetProduct: UNIMPLEMENTED,
+  GetAsinFromGtin: UNIMPLEMENTED,
+  GetGtinFromAsin: UNIMPLEMENTED,
+  GetProductVariants: UNIMPLEMENTED,
+  GetProductOffers: UNIMPLEMENTED,
+  GetProductReviews: UNIMPLEMENTED,
+  GetStockEstimate: UNIMPLEMENTED,
+  GetSalesEstimate: UNIMPLEMENTED,
+  SearchProducts: UNIMPLEMENTED,
+  GetAutocompleteSuggestions: UNIMPLEMENTED,
+  GetDeals: UNIMPLEMENTED,
+  GetBestSellers: UNIMPLEMENTED,
+  GetBestSellerCategories: UNIMPLEMENTED,
+  GetSeller: UNIMPLEMENTED,
+  GetAuthor: UNIMPLEMENTED,
+  GetCategoryTaxonomy: UNIMPLEMENTED,
+  GetCategory: UNIMPLEMENTED,
+};
