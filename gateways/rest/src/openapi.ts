@@ -1,0 +1,155 @@
+/**
+ * The OpenAPI 3.1.0 description of the REST interface, generated from the operation registry:
+ * paths, operationIds, parameters with their rules, response schemas from the response message
+ * descriptors, both security schemes and every error status with the envelope schema.
+ */
+import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, REGISTRY, dataSchema, parameterSchema } from '@retail/gateway-shared';
+
+/** Error statuses every metered operation can answer, with what they mean (CONTRACT.md, Errors). */
+export const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Missing, malformed or unknown parameter, or conflicting credentials.',
+  '401': 'API key is invalid or missing.',
+  '402': 'The unit balance cannot cover the call.',
+  '403': 'The key may not use this operation or interface, or the account is disabled.',
+  '404': 'The marketplace has no such item.',
+  '429': 'Rate limit of the plan exceeded; see Retry-After.',
+  '500': 'A fault of the service itself.',
+  '501': 'The operation is not implemented yet.',
+  '502': 'The marketplace answered something unexpected; retry with exponential back-off.',
+  '503': 'The marketplace blocked the request, its circuit is open, or the ledger is unavailable; see Retry-After.',
+  '504': 'The marketplace did not answer within the deadline.',
+};
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+
+const METERED_HEADERS = {
+  'X-Request-Id': header('Identifier of this request (echoed when the client sent a well-formed one).'),
+  'RateLimit-Policy': header('Rate-limit policy of the plan (IETF draft).'),
+  RateLimit: header('Remaining quota of the current window (IETF draft).'),
+  'X-Units-Charged': header('Units charged for this call (1 on success, 0 on any error).', { type: 'string', pattern: '^[0-9]+$' }),
+  'X-Units-Remaining': header('Units left on the account.', { type: 'string', pattern: '^-?[0-9]+$' }),
+};
+
+const SUCCESS_HEADERS = {
+  ...METERED_HEADERS,
+  'X-Cache': header('Whether the answer came from the page cache.', { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }),
+  'X-Retrieved-At': header('When the page behind the answer was retrieved from the marketplace.', { type: 'string', format: 'date-time' }),
+};
+
+function errorResponse(status: string) {
+  const headers: Record<string, unknown> = { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] };
+  if (status === '429' || status === '503') headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' });
+  return {
+    description: ERROR_STATUSES[status],
+    headers,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
+}
+
+function queryParameters(op: Operation) {
+  return op.parameters.map((p) => {
+    const list = p.kind.endsWith('-list');
+    return {
+      name: p.name,
+      in: 'query',
+      required: p.required,
+      ...(p.description ? { description: list ? `${p.description} Comma-separated list.` : p.description } : {}),
+      schema: parameterSchema(p),
+      ...(list ? { style: 'form', explode: false } : {}),
+    };
+  });
+}
+
+const errorRefs = (statuses: readonly string[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Error${s}` }]));
+
+function operationObject(op: Operation, schemas: MessageSchemas) {
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: ['retail'],
+    parameters: queryParameters(op),
+    responses: {
+      '200': {
+        description: 'The operation\'s data, under its root.',
+        headers: SUCCESS_HEADERS,
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { data: dataSchema(op, schemas) }, required: ['data'], additionalProperties: false },
+          },
+        },
+      },
+      ...errorRefs(Object.keys(ERROR_STATUSES)),
+    },
+  };
+}
+
+const ACCOUNT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    data: {
+      type: 'object',
+      properties: {
+        accountId: { type: 'string' },
+        plan: { type: 'string' },
+        balance: { type: 'number' },
+        usage: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { date: { type: 'string' }, operation: { type: 'string' }, calls: { type: 'integer' } },
+            required: ['date', 'operation', 'calls'],
+          },
+        },
+      },
+      required: ['accountId', 'plan', 'balance', 'usage'],
+    },
+  },
+  required: ['data'],
+};
+
+/** Builds the document (the same object for the same registry). */
+export function buildOpenApi(operations: readonly Operation[] = REGISTRY): Record<string, unknown> {
+  const schemas = new MessageSchemas('#/components/schemas/');
+  const paths: Record<string, unknown> = {};
+  for (const op of operations) paths[op.restPath] = { get: operationObject(op, schemas) };
+  paths['/api/account'] = {
+    get: {
+      operationId: 'get_Account',
+      summary: 'Plan, unit balance and recent usage of the calling key\'s account (free).',
+      tags: ['account'],
+      responses: {
+        '200': { description: 'The account summary.', headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] }, content: { 'application/json': { schema: ACCOUNT_SCHEMA } } },
+        ...errorRefs(['400', '401', '403', '429', '500', '503']),
+      },
+    },
+  };
+  paths['/api/openapi.json'] = {
+    get: {
+      operationId: 'get_OpenApi',
+      summary: 'This document (free, no key).',
+      tags: ['meta'],
+      security: [],
+      responses: { '200': { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Retail product data API',
+      version: '1.0.0',
+      description: 'Normalized product data from 13 regional marketplaces. One unit per successful call; errors are free.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+    tags: [{ name: 'retail' }, { name: 'account' }, { name: 'meta' }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'API-KEY' },
+        BearerAuth: { type: 'http', scheme: 'bearer' },
+      },
+      schemas: { ...schemas.defs, ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
+      responses: Object.fromEntries(Object.keys(ERROR_STATUSES).map((s) => [`Error${s}`, errorResponse(s)])),
+    },
+  };
+}

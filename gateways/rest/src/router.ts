@@ -1,0 +1,103 @@
+/**
+ * The REST gateway: one GET route per registry operation, all served by the same bind → call →
+ * map function, plus the free OpenAPI document and the account summary. Every answer under its
+ * paths is JSON: data as `{ data }`, failures as the envelope, never express's HTML pages.
+ */
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { errorEnvelope } from '@retail/contract';
+import { type CoreClient, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
+import type { Meter } from '@retail/metering/api';
+import { createCors } from './cors.js';
+import { buildOpenApi } from './openapi.js';
+import { readQuery } from './query.js';
+
+export interface RestGatewayOptions {
+  readonly core: CoreClient;
+  readonly metering: { readonly meter: Meter };
+  /** Origins allowed to call from browsers; CORS stays closed when empty. */
+  readonly corsOrigins?: readonly string[];
+  readonly operations?: readonly Operation[];
+}
+
+/** Paths this router owns; anything else passes to the next router (GraphQL, MCP, console). */
+const PREFIX = '/api/retail';
+const OPENAPI_PATH = '/api/openapi.json';
+const ACCOUNT_PATH = '/api/account';
+
+function sendError(res: Response, status: number, message: string, path?: string[], headers: Record<string, string> = {}): void {
+  res.status(status).set(headers).set('Cache-Control', 'no-store').json(errorEnvelope(status, message, path));
+}
+
+export function createRestGateway(options: RestGatewayOptions): express.Router {
+  const { core } = options;
+  const meter = options.metering.meter;
+  const operations = options.operations ?? REGISTRY;
+  const router = express.Router();
+  const owned = new Set([...operations.map((op) => op.restPath), OPENAPI_PATH, ACCOUNT_PATH]);
+  const isOwned = (path: string) => owned.has(path) || path === PREFIX || path.startsWith(`${PREFIX}/`);
+
+  router.use((req, res, next) => {
+    if (!isOwned(req.path)) return next();
+    res.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
+  router.use(createCors(options.corsOrigins ?? [], isOwned));
+  router.use((req, res, next) => (isOwned(req.path) ? compressor(req, res, next) : next()));
+
+  const openApiBody = JSON.stringify(buildOpenApi(operations));
+  router.get(OPENAPI_PATH, (_req, res) => {
+    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(openApiBody);
+  });
+
+  router.get(ACCOUNT_PATH, async (req, res) => {
+    const requestId = requestIdFrom(req.headers);
+    res.set('X-Request-Id', requestId);
+    const credentials = meter.readCredentials(req.headers, 'rest');
+    if (!credentials.ok) return sendError(res, credentials.denial.httpStatus, credentials.denial.message);
+    try {
+      const summary = await meter.accountSummary(credentials.key);
+      if ('httpStatus' in summary) return sendError(res, summary.httpStatus, summary.message);
+      res.set('Cache-Control', 'no-store').json({ data: summary });
+    } catch {
+      sendError(res, 503, 'the unit ledger is unavailable', undefined, { 'Retry-After': '1' });
+    }
+  });
+
+  for (const op of operations) {
+    router.get(op.restPath, async (req, res) => {
+      const query = readQuery(req.originalUrl);
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const result = await runMeteredCall({ core, meter }, { op, params: query, style: 'rest', headers: req.headers, signal: controller.signal });
+      res.status(result.status).set(result.headers).set('Cache-Control', 'no-store');
+      if (result.ok) res.json({ data: result.data });
+      else res.json({ success: false, errors: result.errors });
+    });
+  }
+
+  // Known path, other method: 405 with Allow; unknown path under the prefix: 404. Both JSON.
+  router.all(/.*/, (req, res, next) => {
+    if (!isOwned(req.path)) return next();
+    res.set('X-Request-Id', requestIdFrom(req.headers));
+    if (owned.has(req.path)) {
+      res.set('Allow', 'GET, HEAD');
+      return sendError(res, 405, `method ${req.method} is not allowed here; use GET`);
+    }
+    return sendError(res, 404, 'no such operation; see /api/openapi.json');
+  });
+
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!isOwned(req.path) || res.headersSent) return next(err);
+    const status = (err as { status?: number }).status;
+    if (status && status >= 400 && status < 500) return sendError(res, status, 'malformed request');
+    return sendError(res, 500, 'internal error');
+  });
+
+  return router;
+}
+
+/** gzip and br for JSON bodies (compression 1.8 negotiates br). */
+const compressor = compression({ threshold: 1024 });

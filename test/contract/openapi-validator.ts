@@ -1,0 +1,40 @@
+/**
+ * Validates real REST responses against the served OpenAPI document with Ajv (draft 2020-12, as
+ * OpenAPI 3.1 uses): the document is added whole under an id so its local $refs resolve.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const DOC_ID = 'https://retail.invalid/openapi.json';
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+export interface ResponseValidator {
+  /** Errors (empty when valid) of a body for `GET path` answering `status`. */
+  check(path: string, status: number, body: unknown): string[];
+}
+
+export function createResponseValidator(doc: Record<string, unknown>): ResponseValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...doc, $id: DOC_ID });
+  const cache = new Map<string, ValidateFunction>();
+  const paths = doc.paths as Record<string, { get: { responses: Record<string, { $ref?: string }> } }>;
+  return {
+    check(path, status, body) {
+      const op = paths[path]?.get;
+      if (!op) return [`${path} is not in the document`];
+      const entry = op.responses[String(status)];
+      if (!entry) return [`status ${status} of ${path} is not documented`];
+      const base = entry.$ref ? entry.$ref : `#/${pointer('paths', path, 'get', 'responses', String(status))}`;
+      const ref = `${DOC_ID}${base}/content/application~1json/schema`;
+      let validate = cache.get(ref);
+      if (!validate) {
+        validate = ajv.compile({ $ref: ref });
+        cache.set(ref, validate);
+      }
+      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    },
+  };
+}
