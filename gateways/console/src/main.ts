@@ -2,6 +2,7 @@
  * The console as its own deployment: `/console` (page + API), `/healthz`, `/readyz`.
  * Run: node --conditions=source --import tsx gateways/console/src/main.ts
  */
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createMeteringFromEnv } from '@retail/metering';
 import { createConsole } from './console.js';
@@ -50,7 +51,8 @@ app.use(
 app.get('/', (_req, res) => res.redirect('/console/'));
 
 const server = app.listen(config.port, config.host, () => {
-  log('info', 'console listening', { address: `http://${config.host}:${config.port}/console/`, signupMode: config.signupMode });
+  const { port } = server.address() as AddressInfo;
+  log('info', 'console listening', { address: `http://${config.host}:${port}/console/`, port, signupMode: config.signupMode });
 });
 
 const shutdown = () => {

@@ -1,0 +1,134 @@
+/**
+ * The console in a real browser (Debian chromium via playwright-core): sign up, create a labelled
+ * key and see it once, reload and see only its prefix, use it in a metered call through the
+ * library (admit + settle, as a gateway does), see last-used and the balance update, revoke it
+ * through the confirmation dialog, and see the library refuse it.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Metering } from '@retail/metering/api';
+import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
+import { createTestMetering } from './metering.js';
+import { GOOD_PASSWORD, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
+
+const missing = chromiumMissing();
+if (missing) console.warn(missing);
+
+describe.skipIf(missing !== null)('the console in chromium', () => {
+  let metering: Metering;
+  let server: RunningConsole;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    metering = await createTestMetering();
+    server = await startConsole({ metering, signupMode: 'open' });
+    browser = await launchChromium();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    page = await browser.context.newPage();
+    // CSP violations and script errors show up here: the page must produce none.
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await metering?.close();
+  });
+
+  const keyRow = (label: string) => page.getByRole('row').filter({ hasText: label });
+
+  it('runs the whole key lifecycle', async () => {
+    await page.goto(`${server.base}`);
+    expect(page.url()).toBe(`${server.base}/`);
+
+    // Sign up with the keyboard-reachable, labelled form.
+    const email = uniqueEmail('browser');
+    await page.getByLabel('Email', { exact: true }).last().fill(email);
+    await page.getByLabel('Password', { exact: true }).last().fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    await expect.poll(() => page.locator('#user-email').textContent()).toBe(email);
+    expect(await page.locator('#balance').textContent()).toBe('100');
+    expect(await page.getByText('No keys yet').isVisible()).toBe(true);
+
+    // Create a labelled key: the full value is shown once, in the live region, with a Copy button.
+    await page.getByLabel('Label (optional)').fill('ci pipeline');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const keyInput = page.getByLabel(/New API key/);
+    await keyInput.waitFor();
+    const key = await keyInput.inputValue();
+    expect(key).toMatch(/^rk_[a-z0-9]{12}_[0-9A-Za-z]{38}$/);
+    expect(await page.locator('#new-key-live').getAttribute('aria-live')).toBe('polite');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
+    // Runs in the page, where navigator exists (this file is typed for Node).
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+
+    const row = keyRow('ci pipeline');
+    await row.waitFor();
+    const prefix = (await row.locator('code').textContent())!.replace('…', '');
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(prefix.length).toBeLessThan(key.length);
+    expect(await row.getByRole('cell', { name: 'Never' }).count()).toBe(1);
+
+    // Reload: the key is gone for good; only its prefix remains.
+    await page.reload();
+    await keyRow('ci pipeline').waitFor();
+    expect(await page.content()).not.toContain(key);
+    expect(await page.locator('#new-key').isHidden()).toBe(true);
+    expect(await keyRow('ci pipeline').locator('code').textContent()).toBe(`${prefix}…`);
+
+    // A metered call with the key, as a gateway makes it.
+    const admitted = await metering.meter.admit({ key, interface: 'rest', operations: ['GetProduct'], shapeValid: true, requestId: 'browser-1' });
+    expect(admitted.ok).toBe(true);
+    if (!admitted.ok) return;
+    expect(await metering.meter.settle(admitted.hold, 1)).toMatchObject({ charged: 1, remaining: 99 });
+
+    await page.reload();
+    const usedRow = keyRow('ci pipeline');
+    await usedRow.waitFor();
+    const lastUsed = usedRow.locator('td').nth(3).locator('time');
+    await lastUsed.waitFor();
+    const lastUsedAt = Date.parse((await lastUsed.getAttribute('datetime'))!);
+    expect(Math.abs(Date.now() - lastUsedAt)).toBeLessThan(5 * 60_000);
+    expect(await page.locator('#balance').textContent()).toBe('99');
+    expect(await page.getByRole('row').filter({ hasText: 'GetProduct' }).locator('td').last().textContent()).toBe('1');
+
+    const shotDir = mkdtempSync(join(tmpdir(), 'console-screenshot-'));
+    const shot = join(shotDir, 'console.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`console screenshot: ${shot}`);
+
+    // Revoke through the confirmation dialog; Cancel first leaves the key alone.
+    await usedRow.getByRole('button', { name: /^Revoke ci pipeline/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await usedRow.getByText('Active').count()).toBe(1);
+    await usedRow.getByRole('button', { name: /^Revoke ci pipeline/ }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await keyRow('ci pipeline').getByText(/^Revoked/).waitFor();
+    await expect.poll(() => page.locator('#notice').textContent()).toContain('revoked');
+
+    const refused = await metering.meter.admit({ key, interface: 'rest', operations: ['GetProduct'], shapeValid: true, requestId: 'browser-2' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok && !refused.shape) expect(refused.denial.httpStatus).toBe(401);
+
+    // Sign out, sign back in: the page returns to the same account.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.locator('#signin-email').fill(email);
+    await page.locator('#signin-password').fill(GOOD_PASSWORD);
+    await page.locator('#signin-password').press('Enter');
+    await keyRow('ci pipeline').getByText(/^Revoked/).waitFor();
+
+    expect(problems).toEqual([]);
+  });
+});
