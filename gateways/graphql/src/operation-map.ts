@@ -1,0 +1,60 @@
+/**
+ * Where each of the 17 operations appears in the GraphQL schema, read from the registry (the
+ * proto's `graphql_fields` on the RPC and `graphql_argument_of` on request fields). Nothing here
+ * names an operation: the schema, the planner and the resolvers all ask this module.
+ */
+import { type Operation, type Parameter, REGISTRY } from '@retail/gateway-shared';
+
+/** The root field of GraphQL (and of REST `data`) that the product-level operations share. */
+export const PRODUCT_ROOT = 'retailProduct';
+
+/** Parameters that are arguments of the root field (no `graphql_argument_of`). */
+export function rootParameters(op: Operation): Parameter[] {
+  return op.parameters.filter((p) => p.graphqlArgumentOf === undefined);
+}
+
+/** Parameters that are arguments of the nested field named `nested`. */
+export function nestedParameters(op: Operation, nested: string): Parameter[] {
+  return op.parameters.filter((p) => p.graphqlArgumentOf === nested);
+}
+
+/** Names of the nested fields that take arguments of the operation (e.g. `productResults`). */
+export function argumentCarryingFields(op: Operation): Set<string> {
+  return new Set(op.parameters.flatMap((p) => (p.graphqlArgumentOf ? [p.graphqlArgumentOf] : [])));
+}
+
+export interface GraphqlOperationMap {
+  /** Root query fields other than the product root, by field name. */
+  readonly roots: ReadonlyMap<string, Operation>;
+  /** The operation that fills the whole product record (`graphql_fields: "retailProduct"`). */
+  readonly product: Operation;
+  /** Fields of RetailProduct filled by another operation, by field name (`retailProduct.<field>`). */
+  readonly productFields: ReadonlyMap<string, Operation>;
+}
+
+function build(): GraphqlOperationMap {
+  const roots = new Map<string, Operation>();
+  const productFields = new Map<string, Operation>();
+  let product: Operation | undefined;
+  for (const op of REGISTRY) {
+    for (const path of op.graphqlFields) {
+      const [root, field, ...rest] = path.split('.');
+      if (!root || rest.length > 0) throw new Error(`${op.name}: unsupported graphql field ${path}`);
+      if (field === undefined && root === PRODUCT_ROOT) product = op;
+      else if (field === undefined) roots.set(root, op);
+      else if (root === PRODUCT_ROOT) productFields.set(field, op);
+      else throw new Error(`${op.name}: nested graphql field ${path} outside ${PRODUCT_ROOT}`);
+    }
+  }
+  if (!product) throw new Error(`no operation fills ${PRODUCT_ROOT}`);
+  return { roots, product, productFields };
+}
+
+export const GRAPHQL_OPERATIONS: GraphqlOperationMap = build();
+
+/** The response field of `op` that holds its data root. */
+export function dataRootField(op: Operation) {
+  const field = op.response.fields.find((f) => f.jsonName === op.dataRoot);
+  if (!field) throw new Error(`${op.name}: no data root field ${op.dataRoot}`);
+  return field;
+}
