@@ -74,35 +74,47 @@ function hasUnzip(): boolean {
   }
 }
 
-/**
- * Minimal zip reader: finds `entry` in the central directory and inflates it. Handles the stored
- * (0) and deflate (8) methods, which is all the layer uses; no ZIP64 (the archive is < 4 GiB).
- */
-export function readZipEntry(zip: Buffer, entry: string): Buffer {
+export interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  localHeader: number;
+}
+
+/** The central directory of a zip archive (no ZIP64: the layer is < 4 GiB). */
+export function listZipEntries(zip: Buffer): ZipEntry[] {
   const endOfCentralDirectory = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (endOfCentralDirectory < 0) throw new Error('not a zip file');
-  const entries = zip.readUInt16LE(endOfCentralDirectory + 10);
+  const count = zip.readUInt16LE(endOfCentralDirectory + 10);
   let offset = zip.readUInt32LE(endOfCentralDirectory + 16);
-  for (let i = 0; i < entries; i++) {
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
     if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error('corrupt central directory');
-    const method = zip.readUInt16LE(offset + 10);
-    const compressedSize = zip.readUInt32LE(offset + 20);
     const nameLength = zip.readUInt16LE(offset + 28);
-    const extraLength = zip.readUInt16LE(offset + 30);
-    const commentLength = zip.readUInt16LE(offset + 32);
-    const localHeader = zip.readUInt32LE(offset + 42);
-    const name = zip.toString('utf8', offset + 46, offset + 46 + nameLength);
-    if (name === entry) {
-      const dataStart =
-        localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
-      const data = zip.subarray(dataStart, dataStart + compressedSize);
-      if (method === 0) return Buffer.from(data);
-      if (method === 8) return inflateRawSync(data);
-      throw new Error(`unsupported zip method ${method} for ${entry}`);
-    }
-    offset += 46 + nameLength + extraLength + commentLength;
+    entries.push({
+      name: zip.toString('utf8', offset + 46, offset + 46 + nameLength),
+      method: zip.readUInt16LE(offset + 10),
+      compressedSize: zip.readUInt32LE(offset + 20),
+      size: zip.readUInt32LE(offset + 24),
+      localHeader: zip.readUInt32LE(offset + 42),
+    });
+    offset += 46 + nameLength + zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
   }
-  throw new Error(`${entry} not found in zip`);
+  return entries;
+}
+
+/** Inflates one entry; handles the stored (0) and deflate (8) methods, all the layer uses. */
+export function readZipEntry(zip: Buffer, name: string): Buffer {
+  const entry = listZipEntries(zip).find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`${name} not found in zip`);
+  const { localHeader } = entry;
+  const dataStart = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
+  const data = zip.subarray(dataStart, dataStart + entry.compressedSize);
+  const content = entry.method === 0 ? Buffer.from(data) : entry.method === 8 ? inflateRawSync(data) : undefined;
+  if (!content) throw new Error(`unsupported zip method ${entry.method} for ${name}`);
+  if (content.length !== entry.size) throw new Error(`${name}: inflated ${content.length} bytes, expected ${entry.size}`);
+  return content;
 }
 
 export interface HelmResult {

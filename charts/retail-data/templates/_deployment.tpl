@@ -90,7 +90,7 @@ spec:
               valueFrom:
                 secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "cache") }}
             {{- end }}
-            {{- if eq $name "console" }}
+            {{- if and (eq $name "console") $root.Values.console.sessionSecret.existingSecret }}
             - name: CONSOLE_SESSION_SECRET
               valueFrom:
                 secretKeyRef: {{ include "retail-data.sessionSecretRef" $root }}

@@ -105,11 +105,7 @@ core rest graphql mcp console
 {{- end }}
 
 {{- define "retail-data.sessionSecretRef" -}}
-{{- if .Values.console.sessionSecret.existingSecret -}}
 { name: {{ .Values.console.sessionSecret.existingSecret | quote }}, key: {{ .Values.console.sessionSecret.existingSecretKey | quote }} }
-{{- else -}}
-{ name: {{ include "retail-data.componentName" (list . "console") | quote }}, key: CONSOLE_SESSION_SECRET }
-{{- end }}
 {{- end }}
 
 {{/*

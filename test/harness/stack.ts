@@ -1,0 +1,166 @@
+/**
+ * The stack the contract suite runs against, on free loopback ports: the marketplace replay server
+ * (when RETAIL_CORPUS is set), the core (engineer A's harness when it exists, otherwise the stub
+ * core, which says so through `coreKind`), the metering library (memory store, or a real
+ * redis-server when asked and installed) and one express app hosting the gateways that the
+ * drivers mount (REST always; GraphQL and MCP when their drivers are registered).
+ */
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import express from 'express';
+import { errorEnvelope } from '@retail/contract';
+import { type CoreClient, createCoreClient } from '@retail/gateway-shared';
+import { type StubHandler, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type MeteringInstance, createMetering } from '@retail/metering';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export const SERVICE_TOKEN = 'contract-suite-service-token';
+
+/** What a gateway needs from the stack to mount itself. */
+export interface GatewayDeps {
+  readonly core: CoreClient;
+  readonly metering: MeteringInstance;
+}
+
+export type Mount = (app: express.Express, deps: GatewayDeps) => void | Promise<void>;
+
+export interface StackOptions {
+  /** Gateways to host, in order (each mounts its router on the shared app). */
+  readonly mounts: readonly Mount[];
+  /** 'redis' starts a real redis-server (skips to memory with a note when it is not installed). */
+  readonly ledger?: 'memory' | 'redis';
+  /** Handlers of the stub core when the real core harness is absent. */
+  readonly stubHandlers?: Record<string, StubHandler>;
+  readonly coreDeadlineMs?: number;
+}
+
+export interface Stack {
+  readonly baseUrl: string;
+  readonly metering: MeteringInstance;
+  readonly core: CoreClient;
+  readonly coreKind: 'real' | 'stub';
+  readonly ledgerKind: 'memory' | 'redis';
+  /** Replay server origin, when the corpus is available. */
+  readonly marketplaceOrigin?: string;
+  /** Why parts are missing (printed by the suite). */
+  readonly notes: readonly string[];
+  /** Moves the metering clock (rate-limit windows) without sleeping. */
+  advanceClock(ms: number): void;
+  close(): Promise<void>;
+}
+
+interface Closer {
+  close(): Promise<void> | void;
+}
+
+/** Engineer B's replay server over the corpus, when RETAIL_CORPUS points at it. */
+async function startReplay(notes: string[], closers: Closer[]): Promise<string | undefined> {
+  const corpus = process.env.RETAIL_CORPUS;
+  if (!corpus || !existsSync(join(corpus, 'index.json'))) {
+    notes.push('RETAIL_CORPUS is not set or has no index.json: no replay server, corpus cases skipped');
+    return undefined;
+  }
+  const { createReplayServer } = await import('../replay/server.js');
+  const replay = await createReplayServer({ corpusDirs: [corpus] });
+  closers.push(replay);
+  return replay.origin;
+}
+
+/** Engineer A's core harness, found by convention; undefined while it has not landed. */
+async function startRealCore(marketplaceOrigin: string | undefined, notes: string[], closers: Closer[]): Promise<string | undefined> {
+  const harness = join(here, 'core.ts');
+  if (!existsSync(harness)) {
+    notes.push('test/harness/core.ts is absent: the stub core answers (success cases use it only for gateway behaviour)');
+    return undefined;
+  }
+  const mod = (await import(pathToFileURL(harness).href)) as Record<string, unknown>;
+  const start = (mod.startCore ?? mod.startCoreServer ?? mod.createCoreHarness) as
+    | ((options: Record<string, unknown>) => Promise<{ address: string; close(): Promise<void> }>)
+    | undefined;
+  if (typeof start !== 'function') {
+    notes.push('test/harness/core.ts exports no startCore(): the stub core answers');
+    return undefined;
+  }
+  const core = await start({ serviceToken: SERVICE_TOKEN, marketplaceOrigin });
+  closers.push(core);
+  return core.address;
+}
+
+async function startLedger(kind: 'memory' | 'redis', clock: () => number, notes: string[], closers: Closer[]) {
+  if (kind === 'redis') {
+    const { redisMissing, startRedis } = await import('./redis.js');
+    const missing = redisMissing();
+    if (missing) notes.push(missing);
+    else {
+      const redis = await startRedis();
+      closers.push({ close: () => redis.stop() });
+      const metering = await createMetering({ redisUrl: redis.url, clock });
+      return { metering, ledgerKind: 'redis' as const };
+    }
+  }
+  return { metering: await createMetering({ clock }), ledgerKind: 'memory' as const };
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const notes: string[] = [];
+  const closers: Closer[] = [];
+  let now = Date.now();
+  const clock = () => now;
+  try {
+    const marketplaceOrigin = await startReplay(notes, closers);
+    let address = await startRealCore(marketplaceOrigin, notes, closers);
+    const coreKind = address ? 'real' : 'stub';
+    if (!address) {
+      const stub = await startStubCore({ serviceToken: SERVICE_TOKEN, handlers: options.stubHandlers ?? {} });
+      closers.push(stub);
+      address = stub.address;
+    }
+    const { metering, ledgerKind } = await startLedger(options.ledger ?? 'memory', clock, notes, closers);
+    closers.push(metering);
+    const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN, deadlineMs: options.coreDeadlineMs ?? 10_000 });
+
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('query parser', false);
+    for (const mount of options.mounts) await mount(app, { core, metering });
+    app.use((_req, res) => void res.status(404).json(errorEnvelope(404, 'not found')));
+    const server: Server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    closers.push({
+      close: () => new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    });
+    return {
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      metering,
+      core,
+      coreKind,
+      ledgerKind,
+      ...(marketplaceOrigin ? { marketplaceOrigin } : {}),
+      notes,
+      advanceClock: (ms) => {
+        now += ms;
+      },
+      close: () => closeAll(closers),
+    };
+  } catch (err) {
+    await closeAll(closers);
+    throw err;
+  }
+}
+
+async function closeAll(closers: Closer[]): Promise<void> {
+  for (const closer of closers.reverse()) {
+    try {
+      await closer.close();
+    } catch {
+      // keep closing the rest
+    }
+  }
+}
