@@ -1,0 +1,97 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { ErrorReason, ReviewRating, type GetProductReviewsResponseSchema } from '@retail/contract';
+import { CoreError } from '../errors.js';
+import { parseReviewsPage, parseTopReviews } from '../parsers/reviews.js';
+import type { ProductReviewsRequest } from '../validation/types.js';
+import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import type { OperationHandler } from './types.js';
+
+type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;
+
+/** The marketplace's `filterByStar` values. */
+const STAR_FILTERS: Partial<Record<ReviewRating, string>> = {
+  [ReviewRating.FIVE_STAR]: 'five_star',
+  [ReviewRating.FOUR_STAR]: 'four_star',
+  [ReviewRating.THREE_STAR]: 'three_star',
+  [ReviewRating.TWO_STAR]: 'two_star',
+  [ReviewRating.ONE_STAR]: 'one_star',
+};
+
+export const SESSION_REQUIRED_MESSAGE =
+  'Paginated and filtered reviews need a signed-in marketplace session, which this service has not been given ' +
+  '(REVIEWS_SESSION_COOKIE is not set). Top reviews (page 1, no filters) work without it.';
+
+/** The `/product-reviews/ASIN` query for the validated filters. */
+export function reviewsQuery(request: ProductReviewsRequest): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (request.page > 1) query.pageNumber = String(request.page);
+  const star = STAR_FILTERS[request.rating];
+  if (star) query.filterByStar = star;
+  if (request.onlyVerifiedReviews) query.reviewerType = 'avp_only_reviews';
+  if (request.search) query.filterByKeyword = request.search;
+  return query;
+}
+
+function wantsOnlyTopReviews(request: ProductReviewsRequest): boolean {
+  return request.page === 1 && request.rating === ReviewRating.ALL && !request.onlyVerifiedReviews && !request.search;
+}
+
+export interface ReviewsHandlerOptions {
+  readonly resolveAsin?: AsinResolver;
+  /**
+   * Whether a marketplace session is configured (the upstream client sends REVIEWS_SESSION_COOKIE
+   * with `reviews` page fetches). Several marketplaces answer /product-reviews only when signed in.
+   */
+  readonly sessionConfigured?: boolean;
+}
+
+/*
+ * Reviews = the product page's top reviews, plus the paginated review list when a session is
+ * configured. Without one, page 1 with no filters answers with the top reviews alone (the review
+ * list then holds those same reviews, marked as one page), and anything else is SESSION_REQUIRED
+ * (503) saying what is missing.
+ */
+export function createGetProductReviews(options: ReviewsHandlerOptions = {}): OperationHandler<ProductReviewsRequest, ReviewsResponseInit> {
+  const resolveAsin = options.resolveAsin ?? asinOnlyResolver;
+  return async (request, ctx) => {
+    const sessionConfigured = options.sessionConfigured ?? Boolean(process.env.REVIEWS_SESSION_COOKIE);
+    if (!sessionConfigured && !wantsOnlyTopReviews(request)) {
+      throw new CoreError(ErrorReason.SESSION_REQUIRED, SESSION_REQUIRED_MESSAGE);
+    }
+    const asin = await resolveAsin(request.lookup, ctx);
+    const productPage = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+    if (!looksLikeProductPage(productPage.html)) throw unparseable('product', 'no product markers on the page');
+    const parseCtx = { marketplace: request.marketplace, asin, page: request.page };
+    const topReviews = parseTopReviews(productPage.html, parseCtx);
+    if (!sessionConfigured) {
+      const count = BigInt(topReviews.length);
+      return {
+        retailProduct: {
+          topReviews,
+          reviewsPaginated: {
+            reviews: topReviews,
+            pageInfo: { currentPage: 1n, totalPages: 1n, totalResults: count, hasNextPage: false, hasPrevPage: false },
+          },
+        },
+        meta: metaOf(productPage),
+      };
+    }
+    const query = reviewsQuery(request);
+    const reviewsPage = await fetchPage(ctx, {
+      path: `/product-reviews/${asin}`,
+      ...(Object.keys(query).length > 0 ? { query } : {}),
+      kind: 'reviews',
+      what: 'product',
+    });
+    const paginated = parseReviewsPage(reviewsPage.html, parseCtx);
+    if ((paginated.reviews ?? []).length === 0 && !/cm_cr-review_list|data-hook="review"|no-reviews-section/.test(reviewsPage.html)) {
+      throw unparseable('reviews', 'no review list on the page');
+    }
+    return {
+      retailProduct: { topReviews, reviewsPaginated: { reviews: paginated.reviews ?? [], pageInfo: paginated.pageInfo ?? {} } },
+      meta: metaOf(productPage, reviewsPage),
+    };
+  };
+}
+
+export const getProductReviews = createGetProductReviews();
