@@ -26,7 +26,7 @@ async function start(options: Parameters<typeof startConsole>[0] extends infer O
 }
 
 describe('session cookie', () => {
-  it('is HttpOnly, SameSite=Strict, scoped to /console, not Secure on plain HTTP by default', async () => {
+  it('is HttpOnly, SameSite=Strict, scoped to /console/api, not Secure on plain HTTP by default', async () => {
     const server = await start();
     const client = new ConsoleClient(server.base);
     const response = await client.get('session');
@@ -37,7 +37,7 @@ describe('session cookie', () => {
     expect(cookie).toMatch(/^console_session=[^;]+\.[^;]+;/);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
-    expect(cookie).toContain('Path=/console');
+    expect(cookie).toContain('; Path=/console/api;');
     expect(cookie).not.toContain('Secure');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
@@ -340,6 +340,22 @@ describe('API keys', () => {
     expect((await bob.delete(`keys/${bobs.body.data.info.keyId}`)).status).toBe(200);
     expect((await bob.get('keys')).body.data.keys[0].revokedAt).toBe(revokedAt);
     expect((await bob.delete('keys/key_000000000000')).status).toBe(404);
+  });
+
+  it('refuses a key beyond the account’s maximum with 409 until one is revoked', async () => {
+    const limited = await createTestMetering({ maxActiveKeys: 2 });
+    const server = await startConsole({ metering: limited });
+    running.push(server);
+    const client = new ConsoleClient(server.base);
+    await client.signUp(uniqueEmail());
+    const first = await client.post('keys', { label: 'one' });
+    expect((await client.post('keys', { label: 'two' })).status).toBe(201);
+    const third = await client.post('keys', { label: 'three' });
+    expect(third.status).toBe(409);
+    expect(third.body.errors[0].message).toMatch(/revoke one/);
+    expect((await client.delete(`keys/${first.body.data.info.keyId}`)).status).toBe(200);
+    expect((await client.post('keys', { label: 'three' })).status).toBe(201);
+    await limited.close();
   });
 
   it('needs a signed-in session (401)', async () => {

@@ -26,6 +26,7 @@ describe.skipIf(missing !== null)('console on Redis (two replicas)', () => {
   beforeAll(async () => {
     redis = await startRedis();
     inspect = new Redis(redis.url);
+    inspect.on('error', () => {});
     metering = await createTestMetering({ redisUrl: redis.url });
     const replica = async () => {
       const users = createRedisUserStore({ url: redis.url });
@@ -112,5 +113,15 @@ describe.skipIf(missing !== null)('console on Redis (two replicas)', () => {
     for (const name of keys.filter((k) => k.startsWith('console:session:'))) {
       expect(await inspect.pttl(name)).toBeGreaterThan(0);
     }
+  });
+
+  it('answers 503 (not 500) while Redis is down', async () => {
+    const client = new ConsoleClient(a.base);
+    await client.get('session');
+    await redis.stop();
+    const response = await client.get('keys');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(response.body.errors[0].code).toBe(503);
   });
 });

@@ -46,12 +46,7 @@ export function createAccountRoutes(ctx: ConsoleContext): Router {
 
   router.post('/keys', requireAccount, async (req, res) => {
     const options = parseCreateKey(req.body);
-    let created;
-    try {
-      created = await ctx.metering.admin.createKey(accountOf(res), options);
-    } catch (error) {
-      throw keyCreationError(error);
-    }
+    const created = await ctx.metering.admin.createKey(accountOf(res), options);
     // The only response that ever carries the full key.
     res.status(201).json({ data: { key: created.key, info: publicKeyInfo(created.info) } });
   });
@@ -70,15 +65,4 @@ export function createAccountRoutes(ctx: ConsoleContext): Router {
   });
 
   return router;
-}
-
-/**
- * The library's admin calls throw a MeteringAdminError (code KEY_LIMIT, NOT_FOUND or INVALID) for
- * misuse: those are the user's 4xx with the library's public message, not our 500.
- */
-function keyCreationError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name !== 'MeteringAdminError') return error;
-  const code = (error as Error & { code?: string }).code;
-  const status = code === 'KEY_LIMIT' ? 409 : code === 'NOT_FOUND' ? 404 : code === 'INVALID' ? 400 : 500;
-  return status === 500 ? error : new ConsoleError(status, status === 409 ? 'This account has the maximum number of active keys; revoke one first' : error.message, { cause: error });
 }

@@ -105,6 +105,10 @@ export function createConsole(options: ConsoleOptions): Router {
 
   const router = Router();
   router.use(securityHeaders(options.secureCookies));
+  router.use((req, res, next) => {
+    res.locals.consoleBase = req.baseUrl; // where the console is mounted ('/console')
+    next();
+  });
   // `/console` → `/console/`, so the page's relative URLs resolve under the mount point.
   router.get('/', (req, res, next) => {
     if (req.originalUrl.split('?')[0]!.endsWith('/')) return next();

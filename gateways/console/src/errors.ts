@@ -51,6 +51,13 @@ export function createErrorHandler(log: ErrorLogger): ErrorRequestHandler {
       res.status(error.status).json(errorEnvelope(error.status, error.publicMessage, error.options.path));
       return;
     }
+    const mapped = libraryError(error);
+    if (mapped) {
+      if (mapped.status === 503) res.setHeader('Retry-After', '1');
+      if (mapped.status >= 500) log('console dependency failed', { method: req.method, path: req.path, error: String(error?.stack ?? error) });
+      res.status(mapped.status).json(errorEnvelope(mapped.status, mapped.message));
+      return;
+    }
     // Body parser failures (malformed JSON, too large, wrong charset) are the client's fault: 4xx.
     const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) {
@@ -60,4 +67,23 @@ export function createErrorHandler(log: ErrorLogger): ErrorRequestHandler {
     }
     res.status(status).json(errorEnvelope(status, status === 413 ? 'Request body too large' : 'Malformed request body'));
   };
+}
+
+/**
+ * Errors from the layers below, turned into what the user should see: the metering library's
+ * admin misuse errors (MeteringAdminError: KEY_LIMIT, NOT_FOUND, INVALID) are 4xx with its public
+ * message; a ledger that cannot be reached is 503 (try again), not 500.
+ */
+function libraryError(error: unknown): { status: number; message: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'MeteringAdminError') {
+    const code = (error as Error & { code?: string }).code;
+    if (code === 'KEY_LIMIT') return { status: 409, message: 'This account has the maximum number of active keys; revoke one first' };
+    if (code === 'NOT_FOUND') return { status: 404, message: 'This account no longer exists' };
+    if (code === 'INVALID') return { status: 400, message: error.message };
+  }
+  if (error.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|ETIMEDOUT|Connection is closed|Stream isn't writeable/.test(error.message)) {
+    return { status: 503, message: 'The account service is temporarily unavailable; try again shortly' };
+  }
+  return undefined;
 }

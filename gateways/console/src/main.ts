@@ -18,7 +18,7 @@ if (config.sessionSecretGenerated) {
   log('warn', 'CONSOLE_SESSION_SECRET is not set: using a random secret, sessions end with this process and are not shared across replicas');
 }
 const metering = await createMeteringFromEnv(process.env);
-const users = config.redisUrl ? createRedisUserStore({ url: config.redisUrl }) : createMemoryUserStore();
+const users = config.redisUrl ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) }) : createMemoryUserStore();
 
 const app = express();
 app.disable('x-powered-by');

@@ -21,6 +21,8 @@ export interface RedisUserStoreOptions {
   readonly url?: string;
   /** An existing client; the store will not close it. */
   readonly client?: Redis;
+  /** Told once per outage when the connection fails. */
+  readonly onError?: (error: Error) => void;
 }
 
 export function createRedisUserStore(options: RedisUserStoreOptions): UserStore {
@@ -28,6 +30,15 @@ export function createRedisUserStore(options: RedisUserStoreOptions): UserStore 
   const redis =
     options.client ??
     new Redis(options.url ?? 'redis://127.0.0.1:6379', { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+
+  // Connection errors surface on the commands that fail (→ 503); the event only needs a listener so
+  // ioredis does not report them as unhandled. Reported once per outage, not per retry.
+  let reported = false;
+  redis.on('error', (error: Error) => {
+    if (!reported) options.onError?.(error);
+    reported = true;
+  });
+  redis.on('ready', () => (reported = false));
 
   const readJson = async <T>(redisKey: string): Promise<T | undefined> => {
     const raw = await redis.get(redisKey);

@@ -66,9 +66,10 @@ export function createSessionManager(store: UserStore, settings: SessionSettings
     return safeEqual(value.slice(dot + 1), sign(id)) ? id : undefined;
   };
 
-  const cookieAttributes = (req: Request, maxAgeSeconds: number): string => {
-    // Scoped to where the console is mounted, so the API paths never receive it.
-    const path = req.baseUrl || '/';
+  const cookieAttributes = (req: Request, res: Response, maxAgeSeconds: number): string => {
+    // Scoped to the console's own JSON API (`<mount>/api`): the page's static files and every other
+    // path on the host (the data API included) never receive it.
+    const path = `${(res.locals.consoleBase as string | undefined) ?? ''}/api`;
     const secure = settings.secureCookies || req.secure;
     return [`Path=${path}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ');
   };
@@ -101,13 +102,13 @@ export function createSessionManager(store: UserStore, settings: SessionSettings
       };
       const idHash = hashId(id);
       await store.putSession(idHash, record, ttlMs);
-      res.append('Set-Cookie', `${SESSION_COOKIE}=${id}.${sign(id)}; ${cookieAttributes(req, Math.floor(ttlMs / 1000))}`);
+      res.append('Set-Cookie', `${SESSION_COOKIE}=${id}.${sign(id)}; ${cookieAttributes(req, res, Math.floor(ttlMs / 1000))}`);
       return { idHash, record };
     },
 
     async end(req, res, session) {
       if (session) await store.deleteSession(session.idHash);
-      res.append('Set-Cookie', `${SESSION_COOKIE}=; ${cookieAttributes(req, 0)}`);
+      res.append('Set-Cookie', `${SESSION_COOKIE}=; ${cookieAttributes(req, res, 0)}`);
     },
 
     csrfMatches(req, session) {
