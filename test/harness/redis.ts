@@ -90,11 +90,14 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** Starts redis-server on a free port, or on `port` (to bring a stopped server back at the same address). */
+export async function startRedis(port?: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
-  const port = await freePort();
+  port ??= await freePort();
+  if (port === 6379) throw new Error('6379 is the shared Redis; tests never use it');
   const child = spawnRedis(port, dir);
-  await waitFor(async () => (await rawCommand(port, 'PING')).startsWith('+PONG'), `redis-server on ${port}`);
+  const bound = port;
+  await waitFor(async () => (await rawCommand(bound, 'PING')).startsWith('+PONG'), `redis-server on ${port}`);
   return {
     port,
     url: `redis://127.0.0.1:${port}`,

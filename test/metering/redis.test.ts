@@ -5,7 +5,16 @@
 import { ErrorReason } from '@retail/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetering, type MeteringInstance, type MeteringOptions } from '../../gateways/metering/src/index.js';
-import { redisMissing, startRedis, type RedisServer } from '../harness/redis.js';
+import { freePort, redisMissing, startRedis, type RedisServer } from '../harness/redis.js';
+
+/** Polls (real time: reconnection is ioredis's own back-off) until `check` holds, at most 10 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached within 10 s');
+}
 import { fakeClock, ledgerSuite } from './ledger-suite.js';
 
 const missing = redisMissing();
@@ -67,9 +76,40 @@ describe.skipIf(missing !== null)('single-node Redis ledger', () => {
       expect(await metering.meter.accountSummary(key)).toMatchObject({ httpStatus: 503 });
       expect(metering.counters.ledgerUnavailable).toBe(4);
       expect(await metering.ready()).toBe(false);
+      // The same address comes back (empty: no persistence in tests): the instance reconnects by itself.
+      const back = await startRedis(own.port);
+      try {
+        await until(() => metering.ready());
+        const { accountId: fresh } = await metering.admin.createAccount();
+        const { key: freshKey } = await metering.admin.createKey(fresh);
+        expect((await metering.meter.admit({ ...request, key: freshKey })).ok).toBe(true);
+      } finally {
+        await back.stop();
+      }
     } finally {
       await metering.close();
       await own.stop();
+    }
+  });
+
+  it('starts while the ledger is down (503s) and serves once it comes up', async () => {
+    const port = await freePort();
+    const metering = await createMetering({ redisUrl: `redis://127.0.0.1:${port}` });
+    try {
+      expect(await metering.ready()).toBe(false);
+      expect(metering.storeKind).toBe('redis');
+      await expect(metering.admin.createAccount()).rejects.toThrow();
+      const server = await startRedis(port);
+      try {
+        await until(() => metering.ready());
+        const { accountId } = await metering.admin.createAccount();
+        const { key } = await metering.admin.createKey(accountId);
+        expect(await metering.meter.authenticate(key, 'rest')).toMatchObject({ ok: true, accountId });
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await metering.close();
     }
   });
 });

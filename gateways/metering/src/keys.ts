@@ -39,8 +39,13 @@ export function newKeyId(): string {
   return 'key_' + randomString(12, ID_ALPHABET);
 }
 
+// Hold ids only need to be unique among an account's open holds: a random per-process prefix plus a
+// counter is enough and keeps the hot path free of a crypto call per request.
+const HOLD_PREFIX = randomString(10, BASE62);
+let holdCounter = 0;
 export function newHoldId(): string {
-  return randomString(16, BASE62);
+  holdCounter = (holdCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${HOLD_PREFIX}.${holdCounter.toString(36)}`;
 }
 
 function checksum(body: string): string {
