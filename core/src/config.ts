@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/**
+ * The core's configuration, read once at start from the environment (names fixed by the
+ * deployment: the Helm chart's ConfigMap/Secret set the same variables). Invalid values stop the
+ * process with one message listing every bad variable.
+ */
+export interface CoreConfig {
+  /** GRPC_HOST: interface to bind (default 0.0.0.0). */
+  readonly grpcHost: string;
+  /** GRPC_PORT: port to bind (default 50051; 0 = any free port). */
+  readonly grpcPort: number;
+  /** SERVICE_TOKEN: required from every caller but health, as `authorization: Bearer <token>`. */
+  readonly serviceToken: string;
+  /** MARKETPLACE_ORIGIN: send every marketplace request to this origin (the replay server). */
+  readonly marketplaceOrigin: string | undefined;
+  /** CACHE_REDIS_URL, else REDIS_URL: the page cache; in-memory when neither is set. */
+  readonly cacheRedisUrl: string | undefined;
+  /** LOG_LEVEL (default info). */
+  readonly logLevel: LogLevel;
+  /** UPSTREAM_TIMEOUT_MS: longest single marketplace fetch (default 8000). */
+  readonly upstreamTimeoutMs: number;
+  /** REVIEWS_SESSION_COOKIE: marketplace session cookie for paginated reviews (optional). */
+  readonly reviewsSessionCookie: string | undefined;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const httpOrigin = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) origin')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const redisUrl = z.string().refine((value) => /^rediss?:\/\//i.test(value), 'must be a redis:// or rediss:// URL');
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const EnvSchema = z.object({
+  GRPC_HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  GRPC_PORT: z.preprocess(blankToUndefined, integer(0, 65535).default(50051)),
+  SERVICE_TOKEN: z.preprocess(
+    blankToUndefined,
+    z.string({ error: 'is required' }).min(8, 'must be at least 8 characters').refine((v) => !/\s/.test(v), 'must not contain whitespace'),
+  ),
+  MARKETPLACE_ORIGIN: z.preprocess(blankToUndefined, httpOrigin.optional()),
+  CACHE_REDIS_URL: z.preprocess(blankToUndefined, redisUrl.optional()),
+  REDIS_URL: z.preprocess(blankToUndefined, redisUrl.optional()),
+  LOG_LEVEL: z.preprocess((v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v), z.enum(LOG_LEVELS).default('info')),
+  UPSTREAM_TIMEOUT_MS: z.preprocess(blankToUndefined, integer(100, 120_000).default(8000)),
+  REVIEWS_SESSION_COOKIE: z.preprocess(blankToUndefined, z.string().optional()),
+});
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid core configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
+export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    grpcHost: e.GRPC_HOST,
+    grpcPort: e.GRPC_PORT,
+    serviceToken: e.SERVICE_TOKEN,
+    marketplaceOrigin: e.MARKETPLACE_ORIGIN,
+    cacheRedisUrl: e.CACHE_REDIS_URL ?? e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    reviewsSessionCookie: e.REVIEWS_SESSION_COOKIE,
+  });
+}

@@ -1,0 +1,56 @@
+import type { ServerUnaryCall } from '@grpc/grpc-js';
+
+type ServerSurfaceCall = ServerUnaryCall<unknown, unknown>;
+import { ErrorReason } from '@retail/contract';
+import { CoreError } from '../errors.js';
+
+/** Longest a call may run when the client set no deadline. */
+export const DEFAULT_CALL_BUDGET_MS = 30_000;
+
+export interface CallSignal {
+  readonly signal: AbortSignal;
+  /** True once the deadline (or the default budget) has passed. */
+  deadlinePassed(): boolean;
+  /** Stops the timer; call when the call ends. */
+  dispose(): void;
+}
+
+/**
+ * The call's deadline and cancellation as one AbortSignal, handed to handlers and on to every
+ * upstream fetch. Aborting at the deadline uses a CoreError(UPSTREAM_TIMEOUT) as the abort reason,
+ * so code that rethrows `signal.reason` reports the right status.
+ */
+export function callSignal(call: ServerSurfaceCall, defaultBudgetMs = DEFAULT_CALL_BUDGET_MS): CallSignal {
+  const controller = new AbortController();
+  const deadline = call.getDeadline();
+  const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+  const remaining = Number.isFinite(deadlineMs) ? Math.max(0, deadlineMs - Date.now()) : defaultBudgetMs;
+  let passed = false;
+  const timer = setTimeout(() => {
+    passed = true;
+    controller.abort(new CoreError(ErrorReason.UPSTREAM_TIMEOUT, undefined));
+  }, remaining);
+  timer.unref();
+  const onCancelled = () => controller.abort(new Error('the client cancelled the call'));
+  call.once('cancelled', onCancelled);
+  return {
+    signal: controller.signal,
+    deadlinePassed: () => passed,
+    dispose: () => {
+      clearTimeout(timer);
+      call.removeListener('cancelled', onCancelled);
+    },
+  };
+}
+
+/** Rejects when the signal aborts, so a handler that ignores its signal cannot hold the call open. */
+export function abortRejection(signal: AbortSignal): { promise: Promise<never>; dispose(): void } {
+  let onAbort: () => void = () => {};
+  const promise = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}

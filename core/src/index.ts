@@ -1,0 +1,8 @@
+export { createCoreServer, type CoreServer, type CoreServerOptions } from './server.js';
+export { loadCoreConfig, ConfigError, type CoreConfig, type LogLevel } from './config.js';
+export { createLogger, type Logger } from './logger.js';
+export { CoreError, isCoreError, invalidArgument } from './errors.js';
+export * as marketplaces from './marketplaces/index.js';
+export * as validation from './validation/index.js';
+export { HANDLERS, UNIMPLEMENTED, type HandlerTable, type HandlerFor, type ResponseInit } from './operations/index.js';
+export type { FetchedPage, OperationContext, OperationHandler, PageFetcher, PageKind, PageRequest } from './operations/types.js';
