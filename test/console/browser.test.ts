@@ -59,8 +59,9 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     expect(await page.getByText('No keys yet').isVisible()).toBe(true);
 
     // Create a labelled key: the full value is shown once, in the live region, with a Copy button.
+    // Keyboard only: type the label and press Enter.
     await page.getByLabel('Label (optional)').fill('ci pipeline');
-    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Label (optional)').press('Enter');
     const keyInput = page.getByLabel(/New API key/);
     await keyInput.waitFor();
     const key = await keyInput.inputValue();
@@ -106,11 +107,17 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`console screenshot: ${shot}`);
 
-    // Revoke through the confirmation dialog; Cancel first leaves the key alone.
-    await usedRow.getByRole('button', { name: /^Revoke ci pipeline/ }).click();
+    // Revoke through the confirmation dialog. With the keyboard: Enter opens it, Escape cancels and
+    // gives focus back to the Revoke button; the key stays active.
+    const revokeButton = usedRow.getByRole('button', { name: /^Revoke ci pipeline/ });
+    await revokeButton.focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toMatch(/^Revoke ci pipeline/);
     expect(await usedRow.getByText('Active').count()).toBe(1);
     await usedRow.getByRole('button', { name: /^Revoke ci pipeline/ }).click();
     await dialog.getByRole('button', { name: 'Revoke key' }).click();

@@ -34,6 +34,14 @@ function say(message) {
 function complain(error) {
   $('notice').textContent = '';
   $('problem').textContent = error.message;
+  // An ended session (expiry, sign-out elsewhere) or a stale CSRF token: show the current state.
+  if (error.status === 401 || error.status === 403) {
+    loadSession()
+      .then(() => {
+        if (error.status === 401) $('problem').textContent = 'Your session has ended. Please sign in again.';
+      })
+      .catch(() => {});
+  }
 }
 
 const formatDate = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
