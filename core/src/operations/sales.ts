@@ -1,0 +1,38 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { GetSalesEstimateResponseSchema } from '@retail/contract';
+import { estimateSales } from '../estimators/sales.js';
+import { parseBestSellersRanks } from '../parsers/sales.js';
+import type { ProductLookupRequest } from '../validation/types.js';
+import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import type { OperationHandler } from './types.js';
+
+type SalesResponseInit = MessageInitShape<typeof GetSalesEstimateResponseSchema>;
+
+/*
+ * Sales from the product page's best-sellers rank (estimators/sales.ts; docs/estimates.md). A
+ * product page without a rank (new or unranked listings) answers an empty estimate: the page was
+ * read correctly and there is nothing to estimate from.
+ */
+export function createGetSalesEstimate(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductLookupRequest, SalesResponseInit> {
+  return async (request, ctx) => {
+    const asin = await resolveAsin(request.lookup, ctx);
+    const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+    if (!looksLikeProductPage(page.html)) throw unparseable('product', 'no product markers on the page');
+    const estimate = estimateSales(parseBestSellersRanks(page.html, request.marketplace), request.marketplace.code);
+    if (!estimate) return { retailProduct: { salesEstimate: {} }, meta: metaOf(page) };
+    return {
+      retailProduct: {
+        salesEstimate: {
+          weeklyUnitSales: BigInt(estimate.weeklyUnitSales),
+          monthlyUnitSales: BigInt(estimate.monthlyUnitSales),
+          annualUnitSales: BigInt(estimate.annualUnitSales),
+          bestSellersRank: BigInt(estimate.bestSellersRank),
+          category: estimate.category,
+        },
+      },
+      meta: metaOf(page),
+    };
+  };
+}
+
+export const getSalesEstimate = createGetSalesEstimate();

@@ -1,0 +1,31 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { GetStockEstimateResponseSchema } from '@retail/contract';
+import { estimateStock } from '../estimators/stock.js';
+import { parseStockSignals } from '../parsers/stock.js';
+import type { ProductLookupRequest } from '../validation/types.js';
+import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import type { OperationHandler } from './types.js';
+
+type StockResponseInit = MessageInitShape<typeof GetStockEstimateResponseSchema>;
+
+/** Stock from the product page's buy box (estimators/stock.ts; docs/estimates.md). */
+export function createGetStockEstimate(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductLookupRequest, StockResponseInit> {
+  return async (request, ctx) => {
+    const asin = await resolveAsin(request.lookup, ctx);
+    const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+    if (!looksLikeProductPage(page.html)) throw unparseable('product', 'no product markers on the page');
+    const signals = parseStockSignals(page.html, request.marketplace);
+    // inStock is required: with neither an availability line nor a buy button there is nothing to read.
+    if (!signals.availabilityMessage && !signals.buyable && signals.quantityMax === undefined) {
+      throw unparseable('product', 'no availability line, buy button or quantity selector');
+    }
+    const estimate = estimateStock(signals, request.marketplace);
+    const stockEstimate: NonNullable<StockResponseInit['retailProduct']>['stockEstimate'] = { inStock: estimate.inStock };
+    if (estimate.offerId) stockEstimate.offerId = estimate.offerId;
+    if (estimate.stockLevel !== undefined) stockEstimate.stockLevel = BigInt(estimate.stockLevel);
+    if (estimate.availabilityMessage) stockEstimate.availabilityMessage = estimate.availabilityMessage;
+    return { retailProduct: { stockEstimate }, meta: metaOf(page) };
+  };
+}
+
+export const getStockEstimate = createGetStockEstimate();
