@@ -7,13 +7,13 @@ import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
 import { createMeter } from './meter.js';
 import { createCounters, type MeteringCounters } from './metrics.js';
-import { DEFAULT_PLAN, DEFAULT_PLANS, type PlanTable } from './plans.js';
+import { DEFAULT_PLAN, DEFAULT_PLANS, parsePlans, validatePlans, type PlanTable } from './plans.js';
 import { createRedisStore } from './redis-store.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
 export { readCredentials, KEY_HEADERS, INVALID_KEY_MESSAGE } from './credentials.js';
-export { rateLimitHeaders, DEFAULT_PLANS, DEFAULT_PLAN, type Plan, type PlanTable } from './plans.js';
+export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, type Plan, type PlanTable } from './plans.js';
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
@@ -52,6 +52,7 @@ export const DEFAULT_MAX_ACTIVE_KEYS = 20;
 export async function createMetering(options: MeteringOptions = {}): Promise<MeteringInstance> {
   const clock = options.clock ?? Date.now;
   const plans: PlanTable = { ...DEFAULT_PLANS, ...options.plans };
+  validatePlans(plans);
   const defaultPlan = options.defaultPlan ?? DEFAULT_PLAN;
   if (!plans[defaultPlan]) throw new Error(`default plan ${defaultPlan} is not in the plan table`);
   const storeOptions: StoreOptions = {
@@ -78,12 +79,17 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
 }
 
-/** LEDGER_REDIS_URL, else REDIS_URL; memory store when neither is set. LEDGER_REDIS_CLUSTER: comma list of nodes. */
+/**
+ * From the environment: LEDGER_REDIS_URL, else REDIS_URL (memory store when neither is set);
+ * LEDGER_REDIS_CLUSTER (comma list of host:port startup nodes) for a Cluster; METERING_PLANS (JSON,
+ * merged over the built-in plans, see parsePlans).
+ */
 export function createMeteringFromEnv(
   env: Record<string, string | undefined> = process.env,
   overrides: MeteringOptions = {},
 ): Promise<MeteringInstance> {
   const cluster = env.LEDGER_REDIS_CLUSTER?.split(',').map((n) => n.trim()).filter(Boolean);
   const redisUrl = env.LEDGER_REDIS_URL || env.REDIS_URL || undefined;
-  return createMetering({ redisUrl, cluster, ...overrides });
+  const plans = env.METERING_PLANS ? parsePlans(env.METERING_PLANS) : undefined;
+  return createMetering({ redisUrl, cluster, plans, ...overrides });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
+import { DEFAULT_PLANS, parsePlans, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
 
 const free = DEFAULT_PLANS.free!;
 
@@ -28,5 +28,17 @@ describe('token bucket and RateLimit headers', () => {
       'RateLimit-Policy': '"we\\"ird";q=5;w=1',
       'RateLimit': '"we\\"ird";r=5;t=0',
     });
+  });
+});
+
+describe('plan configuration', () => {
+  it('parses finite and unlimited plans and refuses ones the limiter cannot run', () => {
+    expect(parsePlans('{"pro":{"ratePerSecond":50,"burst":100},"internal":"unlimited"}')).toEqual({
+      pro: { ratePerSecond: 50, burst: 100 },
+      internal: { ratePerSecond: Infinity, burst: Infinity },
+    });
+    expect(() => parsePlans('{"zero":{"ratePerSecond":0,"burst":5}}')).toThrow(/ratePerSecond/);
+    expect(() => parsePlans('{"bad name":"unlimited"}')).toThrow(/plan name/);
+    expect(() => parsePlans('{"pro":5}')).toThrow(/expected/);
   });
 });

@@ -85,3 +85,27 @@ export function plansForLua(plans: PlanTable): string {
   }
   return JSON.stringify(out);
 }
+
+/** Throws on a plan the limiter cannot run (the Lua script divides by the rate). */
+export function validatePlans(plans: PlanTable): void {
+  for (const [name, plan] of Object.entries(plans)) {
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) throw new Error(`plan name ${JSON.stringify(name)} must be 1-40 of [A-Za-z0-9_-]`);
+    if (isUnlimited(plan)) continue;
+    if (!(plan.ratePerSecond > 0) || !(plan.burst >= 1)) throw new Error(`plan ${name}: ratePerSecond must be > 0 and burst ≥ 1`);
+  }
+}
+
+/** Plans from configuration text: JSON `{ "pro": { "ratePerSecond": 50, "burst": 100 }, "internal": "unlimited" }`. */
+export function parsePlans(text: string): PlanTable {
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  const plans: Record<string, Plan> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === 'unlimited') plans[name] = { ratePerSecond: Infinity, burst: Infinity };
+    else if (value && typeof value === 'object') {
+      const { ratePerSecond, burst } = value as Record<string, unknown>;
+      plans[name] = { ratePerSecond: Number(ratePerSecond), burst: Number(burst) };
+    } else throw new Error(`plan ${name}: expected {ratePerSecond, burst} or "unlimited"`);
+  }
+  validatePlans(plans);
+  return plans;
+}
