@@ -84,7 +84,7 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
  * LEDGER_REDIS_CLUSTER (comma list of host:port startup nodes) for a Cluster; METERING_PLANS (JSON,
  * merged over the built-in plans, see parsePlans).
  */
-export function createMeteringFromEnv(
+export async function createMeteringFromEnv(
   env: Record<string, string | undefined> = process.env,
   overrides: MeteringOptions = {},
 ): Promise<MeteringInstance> {
