@@ -2,6 +2,14 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RetailService } from '@retail/contract';
 import type { RpcName, ValidatedRequests } from '../validation/index.js';
 import type { OperationHandler } from './types.js';
+import { getBestSellers } from './bestsellers.js';
+import { getProductOffers } from './offers.js';
+import { getProductReviews } from './reviews.js';
+import { getProductVariants } from './variants.js';
+import { getSalesEstimate } from './sales.js';
+import { getSeller } from './seller.js';
+import { getStockEstimate } from './stock.js';
+import { searchProducts } from './search.js';
 
 export type { FetchedPage, OperationContext, OperationHandler, PageFetcher, PageKind, PageRequest } from './types.js';
 
@@ -25,17 +33,17 @@ export const HANDLERS: HandlerTable = {
   GetProduct: UNIMPLEMENTED,
   GetAsinFromGtin: UNIMPLEMENTED,
   GetGtinFromAsin: UNIMPLEMENTED,
-  GetProductVariants: UNIMPLEMENTED,
-  GetProductOffers: UNIMPLEMENTED,
-  GetProductReviews: UNIMPLEMENTED,
-  GetStockEstimate: UNIMPLEMENTED,
-  GetSalesEstimate: UNIMPLEMENTED,
-  SearchProducts: UNIMPLEMENTED,
+  GetProductVariants: getProductVariants,
+  GetProductOffers: getProductOffers,
+  GetProductReviews: getProductReviews,
+  GetStockEstimate: getStockEstimate,
+  GetSalesEstimate: getSalesEstimate,
+  SearchProducts: searchProducts,
   GetAutocompleteSuggestions: UNIMPLEMENTED,
   GetDeals: UNIMPLEMENTED,
-  GetBestSellers: UNIMPLEMENTED,
+  GetBestSellers: getBestSellers,
   GetBestSellerCategories: UNIMPLEMENTED,
-  GetSeller: UNIMPLEMENTED,
+  GetSeller: getSeller,
   GetAuthor: UNIMPLEMENTED,
   GetCategoryTaxonomy: UNIMPLEMENTED,
   GetCategory: UNIMPLEMENTED,
