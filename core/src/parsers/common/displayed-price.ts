@@ -1,5 +1,4 @@
 import { numberTokens, parsePrice, type Marketplace } from '../../marketplaces/index.js';
-import { cleanText } from './dom.js';
 
 /** A price as the page displays it (CONTRACT.md Price). */
 export interface DisplayedPrice {
@@ -15,12 +14,13 @@ const MARK = /[A-Za-z$€£₹¥\uffe5円zł]+\$?/u;
 /**
  * Reads the first price of a text exactly as displayed: "CDN$ 16.65", "EUR 10,99", "39,99€",
  * "R$ 29,90", "₹759.00", "AED330.00". The value and currency come from the marketplace module's
- * locale-aware reading; `display` is the page's own text of that price (white space collapsed) and
+ * locale-aware reading; `display` is the page's own text of that price (ordinary white space collapsed, no-break spaces kept) and
  * `symbol` the mark it shows, so "EUR 10,99" stays "EUR 10,99". A range ("$19.60 - $35.64") is no
  * single price and gives undefined, never a guess.
  */
 export function readDisplayedPrice(raw: string | undefined, m: Marketplace): DisplayedPrice | undefined {
-  const text = cleanText(raw);
+  // No-break spaces are part of how the marketplace writes a price ("1.226,00\u00a0€"): keep them.
+  const text = raw?.replace(/[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g, '').replace(/[ \t\r\n]+/g, ' ').trim();
   if (!text) return undefined;
   if (/\d\s*[-–]\s*[^\d\s]{0,5}\s?\d/.test(text)) return undefined;
   const [token] = numberTokens(text, m);

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ErrorReason } from '@retail/contract';
+import { CoreError } from '../errors.js';
+import { marketplaceByCode } from '../marketplaces/index.js';
+import { parseProduct, parseProductPage } from './product.js';
+
+const fixture = (path: string) =>
+  readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/pages/${path}`, import.meta.url)), 'utf8');
+const US = marketplaceByCode('US');
+const DE = marketplaceByCode('DE');
+
+describe('parseProduct on a current US detail page', () => {
+  const p = parseProduct(fixture('com/product/dp-B0FXTUS001-modern-espresso.html'), { marketplace: US, asin: 'b0fxtus001' });
+
+  it('reads title, brand from the store byline, asin and canonical url', () => {
+    expect(p.title).toBe('Acme Barista Pro Espresso Machine, 15 Bar, Stainless Steel');
+    expect(p.brand).toBe('Acme');
+    expect(p.asin).toBe('B0FXTUS001');
+    expect(p.url).toBe('https://www.amazon.com/dp/B0FXTUS001');
+  });
+  it('takes the price to pay, never the struck list price, with grouping', () => {
+    expect(p.price).toEqual({ symbol: '$', value: 1249.99, currency: 'USD', display: '$1,249.99' });
+    expect(p.isPrime).toBe(true);
+    expect(p.isNew).toBe(true);
+    expect(p.isInStock).toBe(true);
+  });
+  it('reads rating, ratings count, coupon and seller', () => {
+    expect(p.rating).toBe(4.6);
+    expect(p.ratingsTotal).toBe(12345n);
+    expect(p.coupon).toEqual({ label: 'Save $50.00 with coupon' });
+    expect(p.seller).toEqual({ sellerId: 'A1FIXTURESELLR', name: 'Acme Direct' });
+  });
+  it('reads images from the hi-res attribute and the gallery JSON', () => {
+    expect(p.mainImageUrl).toBe('https://m.media-amazon.com/images/I/71AcmeMainL._AC_SL1500_.jpg');
+    expect(p.imageUrls).toEqual([
+      'https://m.media-amazon.com/images/I/71AcmeMainL._AC_SL1500_.jpg',
+      'https://m.media-amazon.com/images/I/81AcmeSideL._AC_SL1500_.jpg',
+      'https://m.media-amazon.com/images/I/51AcmeBackL._AC_.jpg',
+    ]);
+  });
+  it('keeps visible bullets only and strips direction marks from detail rows', () => {
+    expect(p.featureBullets).toEqual([
+      '15-BAR ITALIAN PUMP: consistent pressure for rich crema.',
+      'BUILT-IN GRINDER with 30 settings & dosing control.',
+      'STEAM WAND for microfoam and latte art.',
+    ]);
+    expect(p.technicalSpecifications).toContainEqual({ name: 'Brand', value: 'Acme' });
+    expect(p.technicalSpecifications).toContainEqual({ name: 'UPC', value: '885734123450' });
+  });
+  it('builds breadcrumb categories with node ids and paths', () => {
+    expect(p.categories).toEqual([
+      { name: 'Home & Kitchen', id: '1055398', url: 'https://www.amazon.com/home-garden-kitchen-furniture-bedding/b/ref=dp_bc_aui_C_1?ie=UTF8&node=1055398', breadcrumbPath: 'Home & Kitchen' },
+      { name: 'Kitchen & Dining', id: '284507', url: 'https://www.amazon.com/kitchen-dining/b/ref=dp_bc_aui_C_2?ie=UTF8&node=284507', breadcrumbPath: 'Home & Kitchen > Kitchen & Dining' },
+      { name: 'Espresso Machines', id: '289745', url: 'https://www.amazon.com/Espresso-Machines/b/ref=dp_bc_aui_C_3?ie=UTF8&node=289745', breadcrumbPath: 'Home & Kitchen > Kitchen & Dining > Espresso Machines' },
+    ]);
+  });
+});
+
+describe('parseProduct on a book page', () => {
+  const { product: p, detailRows } = parseProductPage(fixture('com/product/dp-0316769487-book-paperback.html'), { marketplace: US, asin: '0316769487' });
+  it('has no brand (the byline names authors) and reads the selected format price', () => {
+    expect(p.brand).toBeUndefined();
+    expect(p.price).toEqual({ symbol: '$', value: 8.99, currency: 'USD', display: '$8.99' });
+    expect(p.mainImageUrl).toBe('https://m.media-amazon.com/images/I/91CatcherL._SY522_.jpg');
+  });
+  it('reads the detail bullets with their labels cleaned', () => {
+    expect(detailRows).toContainEqual({ name: 'ISBN-10', value: '0316769487' });
+    expect(detailRows).toContainEqual({ name: 'ISBN-13', value: '978-0316769488' });
+    expect(detailRows).toContainEqual({ name: 'Publisher', value: 'Little, Brown and Company; Reissue edition (January 30, 2001)' });
+  });
+});
+
+describe('parseProduct with German number formats', () => {
+  const p = parseProduct(fixture('de/product/dp-B0FXTDE001-kaffeevollautomat.html'), { marketplace: DE, asin: 'B0FXTDE001' });
+  it('reads 1.226,00 € as 1226, 4,5 von 5 Sternen as 4.5 and 1.234 ratings as 1234', () => {
+    expect(p.price).toEqual({ symbol: '€', value: 1226, currency: 'EUR', display: '1.226,00\u00a0€' });
+    expect(p.rating).toBe(4.5);
+    expect(p.ratingsTotal).toBe(1234n);
+  });
+  it('reads the German store byline and "Nur noch 3 auf Lager" as in stock', () => {
+    expect(p.brand).toBe('Acme');
+    expect(p.isInStock).toBe(true);
+  });
+});
+
+describe('parseProduct refuses pages it cannot read', () => {
+  it('a page without a title is UPSTREAM_ERROR, never a half-empty record', () => {
+    const run = () => parseProduct('<html><body><div id="dp">nothing here</div></body></html>', { marketplace: US, asin: 'B000000000' });
+    expect(run).toThrow(CoreError);
+    try {
+      run();
+    } catch (error) {
+      expect((error as CoreError).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    }
+  });
+});

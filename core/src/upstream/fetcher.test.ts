@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorReason } from '@retail/contract';
+import { createReplayServer, type ReplayServer } from '../../../test/replay/server.js';
+import type { CoreError } from '../errors.js';
+import { marketplaceByCode } from '../marketplaces/index.js';
+import type { PageRequest } from '../operations/types.js';
+import { createPageFetcher, type ClosablePageFetcher } from './fetcher.js';
+
+const fixtures = fileURLToPath(new URL('../../../test/fixtures/pages/', import.meta.url));
+const US = marketplaceByCode('US');
+const DE = marketplaceByCode('DE');
+
+let replay: ReplayServer;
+let fetcher: ClosablePageFetcher;
+beforeAll(async () => {
+  replay = await createReplayServer({
+    corpusDirs: [fixtures],
+    faults: (req) => {
+      if (req.path === '/gp/product/B0MOVED001') return { status: 301, body: '', headers: { location: 'https://www.amazon.com/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0FOREIGN1') return { status: 302, body: '', headers: { location: 'https://evil.example/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0LOOPING1') return { status: 302, body: '', headers: { location: '/dp/B0LOOPING1' } };
+      return undefined;
+    },
+  });
+  fetcher = createPageFetcher({ origin: replay.origin, timeoutMs: 5_000 });
+});
+afterAll(async () => {
+  await fetcher.close();
+  await replay.close();
+});
+
+const page = (m = US, path: string): PageRequest => ({ marketplace: m, path, kind: 'product', signal: new AbortController().signal });
+
+async function failure(promise: Promise<unknown>): Promise<CoreError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as CoreError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
+  it('sends the same path and query to the origin with the real host in X-Forwarded-Host', async () => {
+    const got = await fetcher.fetchPage({ ...page(US, '/dp/B0FXTUS001'), query: { th: '1' } });
+    expect(got.status).toBe(200);
+    expect(got.url).toBe('https://www.amazon.com/dp/B0FXTUS001?th=1');
+    expect(got.html).toContain('Acme Barista Pro');
+    expect(got.fromCache).toBe(false);
+    const seen = replay.requests.at(-1)!;
+    expect(seen.headers['x-forwarded-host']).toBe('www.amazon.com');
+    expect(seen.path).toBe('/dp/B0FXTUS001');
+    expect(seen.query.get('th')).toBe('1');
+  });
+
+  it('classifies captcha and sign-in pages as UPSTREAM_BLOCKED and unknown products as NOT_FOUND', async () => {
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0CAPTCHA1')))).reason).toBe(ErrorReason.UPSTREAM_BLOCKED);
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0SIGNIN01')))).reason).toBe(ErrorReason.UPSTREAM_BLOCKED);
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0NOTFOUND')))).reason).toBe(ErrorReason.NOT_FOUND);
+    // Same path, other marketplace: the replay server's own 404 page.
+    expect((await failure(fetcher.fetchPage(page(DE, '/dp/B0FXTUS001')))).reason).toBe(ErrorReason.NOT_FOUND);
+  });
+
+  it('follows redirects inside the marketplace and refuses any other host without fetching it', async () => {
+    const moved = await fetcher.fetchPage(page(US, '/gp/product/B0MOVED001'));
+    expect(moved.url).toBe('https://www.amazon.com/dp/B0FXTUS001');
+    const before = replay.requests.length;
+    const foreign = await failure(fetcher.fetchPage(page(US, '/dp/B0FOREIGN1')));
+    expect(foreign.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    expect(replay.requests.length).toBe(before + 1);
+    expect(replay.requests.every((r) => String(r.headers['x-forwarded-host']).endsWith('amazon.com') || String(r.headers['x-forwarded-host']).endsWith('amazon.de'))).toBe(true);
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+
+  it('rejects paths that are not absolute', async () => {
+    await expect(fetcher.fetchPage(page(US, 'https://evil.example/x'))).rejects.toThrow();
+  });
+});
+
+describe('createPageFetcher failures', () => {
+  let silent: Server;
+  let silentOrigin: string;
+  beforeAll(async () => {
+    // Accepts connections and never answers.
+    silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    silentOrigin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    silent.closeAllConnections();
+    await new Promise<void>((r) => silent.close(() => r()));
+  });
+
+  it('a marketplace that does not answer in time is UPSTREAM_TIMEOUT', async () => {
+    const slow = createPageFetcher({ origin: silentOrigin, timeoutMs: 150 });
+    expect((await failure(slow.fetchPage(page(US, '/dp/B0FXTUS001')))).reason).toBe(ErrorReason.UPSTREAM_TIMEOUT);
+    await slow.close();
+  });
+
+  it("the call's own deadline aborts the fetch", async () => {
+    const slow = createPageFetcher({ origin: silentOrigin, timeoutMs: 60_000 });
+    const controller = new AbortController();
+    const pending = failure(slow.fetchPage({ ...page(US, '/dp/B0FXTUS001'), signal: controller.signal }));
+    controller.abort();
+    expect((await pending).reason).toBe(ErrorReason.UPSTREAM_TIMEOUT);
+    await slow.close();
+  });
+
+  it('a connection failure is UPSTREAM_ERROR', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const refused = createPageFetcher({ origin: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+    expect((await failure(refused.fetchPage(page(US, '/dp/B0FXTUS001')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    await refused.close();
+  });
+});

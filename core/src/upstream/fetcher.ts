@@ -1,0 +1,142 @@
+import { ErrorReason } from '@retail/contract';
+import { Pool } from 'undici';
+import { CoreError, isCoreError } from '../errors.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import { classifyUpstream, outcomeError } from './classify.js';
+import { hostForKind, isAllowedHost, pathWithQuery } from './hosts.js';
+
+export interface PageFetcherOptions {
+  /** MARKETPLACE_ORIGIN: send every request to this origin (the replay server) with X-Forwarded-Host. */
+  readonly origin?: string;
+  /** Per-fetch time limit; the call's own deadline (signal) applies as well. */
+  readonly timeoutMs: number;
+  readonly userAgent?: string;
+  /** Cookie header sent to the marketplace (e.g. a session for paginated reviews). */
+  readonly cookies?: string;
+  /** Largest body read, in bytes; larger answers are an upstream error. */
+  readonly maxBodyBytes?: number;
+  /** Connections per origin pool. */
+  readonly connections?: number;
+}
+
+export interface ClosablePageFetcher extends PageFetcher {
+  close(): Promise<void>;
+}
+
+const MAX_REDIRECTS = 3;
+
+/** One HTTP exchange: a redirect to follow, or a body. */
+type Answer = { status: number; redirect: string; html?: undefined } | { status: number; redirect?: undefined; html: string };
+const DEFAULT_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/**
+ * The upstream client: one undici Pool (keep-alive) per origin, the marketplace allow-list, manual
+ * redirects within it, the call's deadline combined with a per-fetch timeout, and one classifier
+ * for every outcome. `fetchPage` is the single seam later layers (cache, retries, breaker) wrap.
+ */
+export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetcher {
+  const pools = new Map<string, Pool>();
+  const override = options.origin ? new URL(options.origin).origin : undefined;
+  const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
+
+  function poolFor(origin: string): Pool {
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: options.connections ?? 16, keepAliveTimeout: 10_000, pipelining: 1 });
+      pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async function fetchOnce(marketplaceUrl: URL, request: PageRequest, signal: AbortSignal): Promise<Answer> {
+    const origin = override ?? marketplaceUrl.origin;
+    const headers: Record<string, string> = {
+      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8',
+      'accept-language': `${request.marketplace.locale},${request.marketplace.language};q=0.9`,
+    };
+    if (override) headers['x-forwarded-host'] = marketplaceUrl.host;
+    if (options.cookies) headers.cookie = options.cookies;
+    const response = await poolFor(origin).request({
+      method: 'GET',
+      path: marketplaceUrl.pathname + marketplaceUrl.search,
+      headers,
+      signal,
+    });
+    const location = response.headers.location;
+    if (response.statusCode >= 300 && response.statusCode < 400 && location) {
+      await response.body.dump();
+      return { redirect: Array.isArray(location) ? location[0]! : location, status: response.statusCode };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBody) {
+        response.body.destroy();
+        throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`body over ${maxBody} bytes`) });
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const contentType = String(response.headers['content-type'] ?? '');
+    return { status: response.statusCode, html: decode(Buffer.concat(chunks), contentType) };
+  }
+
+  async function fetchPage(request: PageRequest): Promise<FetchedPage> {
+    const m = request.marketplace;
+    let url = new URL(pathWithQuery(request.path, request.query), `https://${hostForKind(m, request.kind)}`);
+    if (!isAllowedHost(m, url.hostname)) {
+      throw new CoreError(ErrorReason.INTERNAL, undefined, { cause: new Error(`refused to fetch ${url.hostname}: not a ${m.code} host`) });
+    }
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([request.signal, timeout]);
+    try {
+      for (let hop = 0; ; hop++) {
+        const answer = await fetchOnce(url, request, signal);
+        if (answer.redirect !== undefined) {
+          const next = new URL(answer.redirect, url);
+          // Redirects stay inside the marketplace's own hosts; anything else is never fetched.
+          if (next.protocol !== 'https:' || !isAllowedHost(m, next.hostname)) {
+            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`redirect to foreign URL ${next.origin} refused`) });
+          }
+          const outcome = classifyUpstream(answer.status, '', next.toString());
+          const error = outcomeError(outcome, request.kind, next.toString());
+          if (error && outcome.kind === 'blocked') throw error;
+          if (hop + 1 > MAX_REDIRECTS) {
+            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`more than ${MAX_REDIRECTS} redirects`) });
+          }
+          url = next;
+          continue;
+        }
+        const error = outcomeError(classifyUpstream(answer.status, answer.html, url.toString()), request.kind, url.toString());
+        if (error) throw error;
+        return { status: answer.status, html: answer.html, url: url.toString(), retrievedAt: new Date(), fromCache: false };
+      }
+    } catch (error) {
+      if (isCoreError(error)) throw error;
+      if (timeout.aborted || request.signal.aborted) {
+        throw new CoreError(ErrorReason.UPSTREAM_TIMEOUT, undefined, { cause: error });
+      }
+      throw new CoreError(ErrorReason.UPSTREAM_ERROR, 'the marketplace could not be reached; retry with exponential back-off', { cause: error });
+    }
+  }
+
+  return {
+    fetchPage,
+    async close() {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}
+
+/** Body text in the charset the answer declares (UTF-8 when none or unknown). */
+function decode(body: Buffer, contentType: string): string {
+  const charset = /charset=["']?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? 'utf-8';
+  try {
+    return new TextDecoder(charset).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
