@@ -5,20 +5,14 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createMeteringFromEnv } from '@retail/metering';
-import { createConsole } from './console.js';
-import { loadConsoleConfig } from './config.js';
-import { createMemoryUserStore } from './memory-store.js';
-import { createRedisUserStore } from './redis-store.js';
+import { createConsoleFromEnv } from './from-env.js';
 
 const log = (level: string, message: string, detail: Record<string, unknown> = {}) =>
   console.log(JSON.stringify({ level, time: new Date().toISOString(), message, ...detail }));
 
-const config = loadConsoleConfig();
-if (config.sessionSecretGenerated) {
-  log('warn', 'CONSOLE_SESSION_SECRET is not set: using a random secret, sessions end with this process and are not shared across replicas');
-}
 const metering = await createMeteringFromEnv(process.env);
-const users = config.redisUrl ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) }) : createMemoryUserStore();
+const consoleApp = createConsoleFromEnv({ metering, log });
+const { config } = consoleApp;
 
 const app = express();
 app.disable('x-powered-by');
@@ -29,25 +23,10 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
 app.get('/readyz', async (_req, res) => {
-  try {
-    await users.ping();
-    res.json({ status: 'ready' });
-  } catch {
-    res.status(503).json({ status: 'unavailable' });
-  }
+  const ready = await consoleApp.ready();
+  res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
 });
-app.use(
-  '/console',
-  createConsole({
-    metering,
-    users,
-    signupMode: config.signupMode,
-    sessionSecret: config.sessionSecret,
-    secureCookies: config.secureCookies,
-    invites: config.invites,
-    log: (message, detail) => log('error', message, detail),
-  }),
-);
+app.use('/console', consoleApp.router);
 app.get('/', (_req, res) => res.redirect('/console/'));
 
 const server = app.listen(config.port, config.host, () => {
@@ -57,7 +36,7 @@ const server = app.listen(config.port, config.host, () => {
 
 const shutdown = () => {
   server.close(() => {
-    void Promise.allSettled([users.close(), metering.close()]).then(() => process.exit(0));
+    void Promise.allSettled([consoleApp.close(), metering.close()]).then(() => process.exit(0));
   });
 };
 process.once('SIGTERM', shutdown);

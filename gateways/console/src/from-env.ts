@@ -1,0 +1,64 @@
+/**
+ * The console wired from the environment, for its own deployment (main.ts) and for the one-process
+ * composition (`npm start`), which passes `defaultSignupMode: 'open'` so development needs no setup.
+ */
+import type { Router } from 'express';
+import type { Metering } from '@retail/metering/api';
+import { createConsole } from './console.js';
+import { loadConsoleConfig, type ConsoleConfig } from './config.js';
+import type { ConsoleOptions, SignupMode } from './context.js';
+import { createMemoryUserStore } from './memory-store.js';
+import { createRedisUserStore } from './redis-store.js';
+import type { UserStore } from './store.js';
+
+export interface ConsoleFromEnvOptions {
+  readonly metering: Metering;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Used when CONSOLE_SIGNUP_MODE is unset (the deployment's default is `closed`). */
+  readonly defaultSignupMode?: SignupMode;
+  readonly log?: (level: 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
+  /** Anything else createConsole accepts (clock, limits, …). */
+  readonly overrides?: Partial<ConsoleOptions>;
+}
+
+export interface ConsoleDeployment {
+  /** Mount at `/console`. */
+  readonly router: Router;
+  readonly config: ConsoleConfig;
+  readonly users: UserStore;
+  /** For /readyz: the user store answers. */
+  ready(): Promise<boolean>;
+  /** Closes the user store (not the metering library, which the caller owns). */
+  close(): Promise<void>;
+}
+
+export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDeployment {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((level, message, detail = {}) => console.error(JSON.stringify({ level, message, ...detail })));
+  const config = loadConsoleConfig(
+    env.CONSOLE_SIGNUP_MODE || !options.defaultSignupMode ? env : { ...env, CONSOLE_SIGNUP_MODE: options.defaultSignupMode },
+  );
+  if (config.sessionSecretGenerated) {
+    log('warn', 'CONSOLE_SESSION_SECRET is not set: using a random secret; sessions end with this process and are not shared across replicas');
+  }
+  const users = config.redisUrl
+    ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) })
+    : createMemoryUserStore();
+  const router = createConsole({
+    metering: options.metering,
+    users,
+    signupMode: config.signupMode,
+    sessionSecret: config.sessionSecret,
+    secureCookies: config.secureCookies,
+    invites: config.invites,
+    log: (message, detail) => log('error', message, detail),
+    ...options.overrides,
+  });
+  return {
+    router,
+    config,
+    users,
+    ready: () => users.ping().then(() => true, () => false),
+    close: () => users.close(),
+  };
+}

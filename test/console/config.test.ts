@@ -1,0 +1,58 @@
+/** Environment parsing of the console deployment and the env-wired console. */
+import { describe, expect, it } from 'vitest';
+import { createConsoleFromEnv, loadConsoleConfig } from '@retail/console';
+import { createTestMetering } from './metering.js';
+
+describe('loadConsoleConfig', () => {
+  it('defaults to closed sign-up, insecure cookies off TLS, memory store and a generated secret', () => {
+    const config = loadConsoleConfig({});
+    expect(config).toMatchObject({ signupMode: 'closed', secureCookies: false, port: 8080, invites: [], sessionSecretGenerated: true });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConsoleConfig({}).sessionSecret).not.toBe(config.sessionSecret);
+  });
+
+  it('reads every variable, LEDGER_REDIS_URL before REDIS_URL', () => {
+    const config = loadConsoleConfig({
+      PORT: '9001',
+      CONSOLE_SIGNUP_MODE: 'Invite',
+      CONSOLE_SESSION_SECRET: 's'.repeat(40),
+      CONSOLE_SECURE_COOKIES: 'true',
+      CONSOLE_INVITE_CODES: ' A1 ,,B2 ',
+      LEDGER_REDIS_URL: 'redis://ledger:6379',
+      REDIS_URL: 'redis://other:6379',
+    });
+    expect(config).toMatchObject({
+      port: 9001,
+      signupMode: 'invite',
+      sessionSecret: 's'.repeat(40),
+      sessionSecretGenerated: false,
+      secureCookies: true,
+      invites: ['A1', 'B2'],
+      redisUrl: 'redis://ledger:6379',
+    });
+    expect(loadConsoleConfig({ REDIS_URL: 'redis://other:6379' }).redisUrl).toBe('redis://other:6379');
+  });
+
+  it('refuses an unknown mode, a short secret and a bad port', () => {
+    expect(() => loadConsoleConfig({ CONSOLE_SIGNUP_MODE: 'public' })).toThrow(/CONSOLE_SIGNUP_MODE/);
+    expect(() => loadConsoleConfig({ CONSOLE_SESSION_SECRET: 'short' })).toThrow(/at least 32/);
+    expect(() => loadConsoleConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});
+
+describe('createConsoleFromEnv', () => {
+  it('uses the caller’s default mode only when CONSOLE_SIGNUP_MODE is unset, and warns about a missing secret', async () => {
+    const metering = await createTestMetering();
+    const warnings: string[] = [];
+    const log = (level: string, message: string) => warnings.push(`${level}: ${message}`);
+    const dev = createConsoleFromEnv({ metering, env: {}, defaultSignupMode: 'open', log });
+    expect(dev.config.signupMode).toBe('open');
+    expect(warnings).toEqual([expect.stringMatching(/^warn: CONSOLE_SESSION_SECRET is not set/)]);
+    expect(await dev.ready()).toBe(true);
+    const configured = createConsoleFromEnv({ metering, env: { CONSOLE_SIGNUP_MODE: 'closed', CONSOLE_SESSION_SECRET: 'x'.repeat(32) }, defaultSignupMode: 'open', log });
+    expect(configured.config.signupMode).toBe('closed');
+    expect(warnings).toHaveLength(1);
+    await Promise.all([dev.close(), configured.close(), metering.close()]);
+  });
+});
