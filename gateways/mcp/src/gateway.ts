@@ -1,0 +1,120 @@
+/**
+ * `POST /api/mcp`: MCP Streamable HTTP, stateless (a new Server and transport per request, no
+ * session), JSON responses. Every message needs a valid key (`API-KEY`, `SERVICE-API-KEY`,
+ * `X-API-KEY` or Bearer); `initialize`, `tools/list` and `ping` are free, `tools/call` is metered.
+ * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
+ * carried over the SDK's 200 by rewriting the status line; protocol misuse keeps JSON-RPC's codes.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type CoreClient, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
+import type { Denial, Meter, Metering } from '@retail/metering/api';
+import { RequestLevelError, envelope, jsonRpcError, rpcCodeFor } from './rpc-errors.js';
+import { createRequestServer } from './server.js';
+
+export const MCP_PATH = '/api/mcp';
+/** Tool arguments are small; 64 KiB leaves ample room and bounds what a request can cost. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface McpGatewayOptions {
+  readonly core: CoreClient;
+  readonly metering: Pick<Metering, 'meter'>;
+  readonly bodyLimitBytes?: number;
+}
+
+function firstId(body: unknown): unknown {
+  const first = Array.isArray(body) ? body[0] : body;
+  return first && typeof first === 'object' && 'id' in first ? (first as { id: unknown }).id : null;
+}
+
+function methodsOf(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.map((m) => (m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string' ? (m as { method: string }).method : ''));
+}
+
+function denialError(denial: Denial): RequestLevelError {
+  return new RequestLevelError(denial.httpStatus, rpcCodeFor(denial.httpStatus), denial.message, envelope([{ code: denial.httpStatus, message: denial.message }]));
+}
+
+function jsonBody(limitBytes: number) {
+  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') {
+        const message = `the request body exceeds the limit of ${limitBytes} bytes`;
+        res.status(413).json(jsonRpcError(null, -32600, message, envelope([{ code: 413, message }])));
+        return;
+      }
+      res.status(400).json(jsonRpcError(null, -32700, 'Parse error: the body is not valid JSON'));
+    });
+  };
+}
+
+export function createMcpGateway(options: McpGatewayOptions): express.Router {
+  const { core } = options;
+  const meter: Meter = options.metering.meter;
+
+  async function handle(req: Request, res: Response): Promise<void> {
+    const requestId = requestIdFrom(req.headers);
+    let refusal: RequestLevelError | undefined;
+    const refuse = (error: RequestLevelError, retryAfterSeconds?: number): void => {
+      const headers = meteringHeaders(meter, { requestId, charged: 0, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+      res.status(error.status).set(headers).json(jsonRpcError(firstId(req.body), error.code, error.message, error.data));
+    };
+
+    const credentials = meter.readCredentials(req.headers, 'mcp');
+    if (!credentials.ok) return refuse(denialError(credentials.denial), credentials.denial.retryAfterSeconds);
+    let authenticated = false;
+    const authenticateFree = async (): Promise<void> => {
+      if (authenticated) return;
+      const auth = await meter.authenticate(credentials.key, 'mcp');
+      if (!auth.ok) {
+        refusal = denialError(auth.denial);
+        throw refusal;
+      }
+      authenticated = true;
+    };
+    // Anything but tools/call (initialize, tools/list, ping, notifications) is free but needs a valid key;
+    // tools/call checks the key in its own admit step, after the SDK has validated the message.
+    if (methodsOf(req.body).some((m) => m !== 'tools/call')) {
+      try {
+        await authenticateFree();
+      } catch (err) {
+        if (err instanceof RequestLevelError) return refuse(err);
+        throw err;
+      }
+    }
+
+    const server = createRequestServer({
+      core,
+      meter,
+      headers: req.headers,
+      setHeaders: (headers) => {
+        if (!res.headersSent) res.set(headers);
+      },
+      authenticateFree,
+      onRefusal: (error) => {
+        refusal = error;
+      },
+    });
+    // The SDK answers every JSON-RPC response with HTTP 200; a request-level refusal rewrites it.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+    res.writeHead = ((status: number, ...rest: unknown[]) => writeHead(status === 200 && refusal ? refusal.status : status, ...rest)) as typeof res.writeHead;
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  const router = express.Router();
+  router.post(MCP_PATH, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), (req, res, next) => void handle(req, res).catch(next));
+  router.all(MCP_PATH, (_req, res) => {
+    res.status(405).set('Allow', 'POST').json(jsonRpcError(null, -32000, 'Method not allowed: use POST (stateless Streamable HTTP, no SSE stream or session)'));
+  });
+  return router;
+}

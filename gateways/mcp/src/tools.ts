@@ -1,0 +1,37 @@
+/**
+ * The 17 MCP tools, generated from the registry: name from `mcp_tool`, description from the
+ * proto summary only (marketplace text never reaches a description), `inputSchema` =
+ * parametersJsonSchema (unknown arguments refused) and the REST 200 body as the success shape of
+ * `outputSchema`.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, REGISTRY, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
+
+/**
+ * The REST 200 body, published verbatim, or the error envelope. The envelope branch exists because
+ * an operation error is an `isError` result whose structuredContent is the envelope, and the SDK's
+ * Client validates structuredContent against outputSchema even on errors. `$defs` move to the root
+ * so the body schema's `#/$defs/…` references still resolve.
+ */
+export function outputSchema(op: Operation): JsonSchema {
+  const { $defs, ...body } = responseJsonSchema(op);
+  return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA], ...($defs ? { $defs } : {}) };
+}
+
+export function toolOf(op: Operation): Tool {
+  return {
+    name: op.mcpTool,
+    description: op.summary,
+    inputSchema: parametersJsonSchema(op) as Tool['inputSchema'],
+    outputSchema: outputSchema(op) as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  };
+}
+
+export const TOOLS: readonly Tool[] = REGISTRY.map(toolOf);
+
+const BY_TOOL = new Map(REGISTRY.map((op) => [op.mcpTool, op]));
+
+export function operationOfTool(name: string): Operation | undefined {
+  return BY_TOOL.get(name);
+}
