@@ -25,13 +25,16 @@ export function callSignal(call: ServerSurfaceCall, defaultBudgetMs = DEFAULT_CA
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   const remaining = Number.isFinite(deadlineMs) ? Math.max(0, deadlineMs - Date.now()) : defaultBudgetMs;
+  const endsAt = Date.now() + remaining;
   let passed = false;
-  const timer = setTimeout(() => {
+  const expire = () => {
     passed = true;
     controller.abort(new CoreError(ErrorReason.UPSTREAM_TIMEOUT, undefined));
-  }, remaining);
+  };
+  const timer = setTimeout(expire, remaining);
   timer.unref();
-  const onCancelled = () => controller.abort(new Error('the client cancelled the call'));
+  // grpc-js cancels the call itself when the deadline passes; that is a timeout, not a client cancel.
+  const onCancelled = () => (Date.now() >= endsAt - 5 ? expire() : controller.abort(new Error('the client cancelled the call')));
   call.once('cancelled', onCancelled);
   return {
     signal: controller.signal,

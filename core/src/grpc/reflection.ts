@@ -26,8 +26,10 @@ function healthFileDescriptors(): Buffer[] {
   const { protoPath } = fromHealth('grpc-health-check') as { protoPath: string };
   const protoLoader = fromHealth('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
   const definition = protoLoader.loadSync(protoPath, { keepCase: true });
-  const health = definition['grpc.health.v1.Health'] as { fileDescriptorProtos?: Buffer[] } | undefined;
-  return health?.fileDescriptorProtos ?? [];
+  // Message entries carry the serialized files (service entries are method maps).
+  const request = definition['grpc.health.v1.HealthCheckRequest'] as { fileDescriptorProtos?: Buffer[] } | undefined;
+  if (!request?.fileDescriptorProtos?.length) throw new Error('grpc-health-check: health.proto descriptors not found');
+  return request.fileDescriptorProtos;
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * Starts a real core (grpc-js server, real handlers, validation, token) on a free loopback port for
+ * tests: `startCore({ marketplaceOrigin })` for the upstream client against the replay server, or
+ * `startCore({ pages })` with a test PageFetcher. The token is random unless given.
+ */
+import { randomBytes } from 'node:crypto';
+import { type CoreConfig, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
+
+export interface StartCoreOptions {
+  /** Service token callers must present; random when omitted. */
+  readonly serviceToken?: string;
+  /** MARKETPLACE_ORIGIN of the upstream client (the replay server's origin). */
+  readonly marketplaceOrigin?: string;
+  /** A PageFetcher to use instead of the upstream client. */
+  readonly pages?: PageFetcher;
+  /** Handler table override (e.g. one handler that throws). */
+  readonly handlers?: HandlerTable;
+  /** Extra environment (UPSTREAM_TIMEOUT_MS, REVIEWS_SESSION_COOKIE, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Logs are silent unless asked (LOG_LEVEL=debug in the environment also works). */
+  readonly logger?: Logger;
+}
+
+export interface StartedCore {
+  /** host:port for gRPC clients. */
+  readonly address: string;
+  /** http://host:port for Connect's createGrpcTransport. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly token: string;
+  readonly config: CoreConfig;
+  stop(): Promise<void>;
+  /** Same as stop (for harnesses that close everything they started). */
+  close(): Promise<void>;
+}
+
+export async function startCore(options: StartCoreOptions = {}): Promise<StartedCore> {
+  const token = options.serviceToken ?? randomBytes(24).toString('base64url');
+  const config = loadCoreConfig({
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    SERVICE_TOKEN: token,
+    MARKETPLACE_ORIGIN: options.marketplaceOrigin,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    ...options.env,
+  });
+  const core = createCoreServer({
+    config,
+    pages: options.pages,
+    handlers: options.handlers,
+    logger: options.logger ?? createLogger(config.logLevel),
+  });
+  const { port } = await core.start();
+  const stop = () => core.stop({ graceMs: 2_000 });
+  return { address: `127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}`, port, token, config, stop, close: stop };
+}
