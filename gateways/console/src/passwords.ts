@@ -36,8 +36,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  try {
+    const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    return false; // parameters scrypt refuses: a corrupt record never matches
+  }
 }
 
 /**
