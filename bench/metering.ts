@@ -75,6 +75,10 @@ try {
   const getRate = await throughput(get);
   const meteredRate = await throughput(metered);
 
+  // Server-side cost of the scripts (both admit and settle), independent of client and network load.
+  const stats = await client.info('commandstats');
+  const evalshaUs = Number(/cmdstat_evalsha:.*?usec_per_call=([\d.]+)/.exec(stats)?.[1] ?? NaN);
+  const getUs = Number(/cmdstat_get:.*?usec_per_call=([\d.]+)/.exec(stats)?.[1] ?? NaN);
   const ms = (n: number) => n.toFixed(3);
   console.log(`redis-server ${redis.url}, ${samples} sequential samples, ${concurrency} concurrent callers for ${seconds}s`);
   console.log(`bare GET            p50 ${ms(getLatency.p50)} ms  p99 ${ms(getLatency.p99)} ms  ${getRate.toFixed(0)} ops/s`);
@@ -82,8 +86,9 @@ try {
   console.log(
     `ratio (metered/GET) p50 ${(meteredLatency.p50 / getLatency.p50).toFixed(2)}×  p99 ${(meteredLatency.p99 / getLatency.p99).toFixed(2)}×  throughput ${(getRate / meteredRate).toFixed(2)}× fewer`,
   );
+  console.log(`redis CPU per command: GET ${getUs.toFixed(1)} µs, ledger script (EVALSHA, admit/settle mean) ${evalshaUs.toFixed(1)} µs`);
   console.log(
-    JSON.stringify({ getLatency, meteredLatency, getRate, meteredRate, ratioP50: meteredLatency.p50 / getLatency.p50, unitsCharged: metering.counters.unitsCharged }),
+    JSON.stringify({ evalshaUs, getUs, getLatency, meteredLatency, getRate, meteredRate, ratioP50: meteredLatency.p50 / getLatency.p50, unitsCharged: metering.counters.unitsCharged }),
   );
 } finally {
   client.disconnect();
