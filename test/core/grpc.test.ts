@@ -78,7 +78,7 @@ async function failure(call: Promise<unknown>): Promise<{ code: Code; message: s
 function healthClient(address: string) {
   const { service } = require('grpc-health-check') as { service: grpc.ServiceDefinition };
   const Health = grpc.makeClientConstructor(service, 'grpc.health.v1.Health');
-  return new Health(address, grpc.credentials.createInsecure()) as grpc.Client & {
+  return new Health(address, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
     check(req: { service: string }, cb: (err: grpc.ServiceError | null, res?: { status: string | number }) => void): void;
   };
 }
