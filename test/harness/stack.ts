@@ -44,8 +44,8 @@ export interface Stack {
   readonly core: CoreClient;
   readonly coreKind: 'real' | 'stub';
   readonly ledgerKind: 'memory' | 'redis';
-  /** Replay server origin, when the corpus is available. */
-  readonly marketplaceOrigin?: string;
+  /** Replay server origin (MARKETPLACE_ORIGIN of the core). */
+  readonly marketplaceOrigin: string;
   /** Why parts are missing (printed by the suite). */
   readonly notes: readonly string[];
   /** Moves the metering clock (rate-limit windows) without sleeping. */
@@ -57,21 +57,22 @@ interface Closer {
   close(): Promise<void> | void;
 }
 
-/** Engineer B's replay server over the corpus, when RETAIL_CORPUS points at it. */
-async function startReplay(notes: string[], closers: Closer[]): Promise<string | undefined> {
+/**
+ * Engineer B's replay server: over the corpus when RETAIL_CORPUS points at it, otherwise empty
+ * (every URL a marketplace 404 page), so the core never reaches the real marketplace from tests.
+ */
+async function startReplay(notes: string[], closers: Closer[]): Promise<string> {
   const corpus = process.env.RETAIL_CORPUS;
-  if (!corpus || !existsSync(join(corpus, 'index.json'))) {
-    notes.push('RETAIL_CORPUS is not set or has no index.json: no replay server, corpus cases skipped');
-    return undefined;
-  }
+  const present = Boolean(corpus && existsSync(join(corpus, 'index.json')));
+  if (!present) notes.push('RETAIL_CORPUS is not set or has no index.json: the replay server is empty, corpus cases skipped');
   const { createReplayServer } = await import('../replay/server.js');
-  const replay = await createReplayServer({ corpusDirs: [corpus] });
+  const replay = await createReplayServer({ corpusDirs: present ? [corpus!] : [] });
   closers.push(replay);
   return replay.origin;
 }
 
 /** Engineer A's core harness, found by convention; undefined while it has not landed. */
-async function startRealCore(marketplaceOrigin: string | undefined, notes: string[], closers: Closer[]): Promise<string | undefined> {
+async function startRealCore(marketplaceOrigin: string, notes: string[], closers: Closer[]): Promise<string | undefined> {
   const harness = join(here, 'core.ts');
   if (!existsSync(harness)) {
     notes.push('test/harness/core.ts is absent: the stub core answers (success cases use it only for gateway behaviour)');
@@ -142,7 +143,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       core,
       coreKind,
       ledgerKind,
-      ...(marketplaceOrigin ? { marketplaceOrigin } : {}),
+      marketplaceOrigin,
       notes,
       advanceClock: (ms) => {
         now += ms;
