@@ -1,4 +1,4 @@
-import type { Marketplace } from '../marketplaces/types.js';
+import type { LanguageCode, Marketplace } from '../marketplaces/types.js';
 import type { StockSignals } from '../parsers/stock.js';
 
 /** The stock estimate of CONTRACT.md (`retailProduct.stockEstimate`). */
@@ -19,6 +19,14 @@ export interface StockEstimate {
  */
 export const QUANTITY_SELECTOR_CAP = 30;
 
+/**
+ * "Only N left" phrasings the marketplace table lacks (reported to its owner): ES writes
+ * "Solo queda(n) 3 en stock" with the literal "(n)".
+ */
+const EXTRA_ONLY_LEFT: Partial<Record<LanguageCode, readonly RegExp[]>> = {
+  es: [/S[oó]lo queda\(n\) (?<count>\d+)/i],
+};
+
 /*
  * The stock model (docs/estimates.md, "Stock"), in order:
  * 1. "Only N left in stock" in the marketplace's language → N (the marketplace's own count);
@@ -31,7 +39,7 @@ export function estimateStock(signals: StockSignals, m: Marketplace): StockEstim
   const message = signals.availabilityMessage;
   const base = { availabilityMessage: message, offerId: signals.offerId };
   if (message) {
-    for (const pattern of m.words.availability.onlyLeftPatterns) {
+    for (const pattern of [...m.words.availability.onlyLeftPatterns, ...(EXTRA_ONLY_LEFT[m.language] ?? [])]) {
       const count = Number(pattern.exec(message)?.groups?.['count']);
       if (Number.isInteger(count) && count >= 0) return { ...base, inStock: count > 0, stockLevel: count, basis: 'only-left-text' };
     }
