@@ -69,6 +69,22 @@ describe('session cookie', () => {
     expect((await replay.get('session')).body.data.user).toBeNull();
   });
 
+  it('keeps anonymous sessions stateless: same token on every visit, a new one after expiry', async () => {
+    let now = Date.parse('2026-02-01T00:00:00Z');
+    const server = await start({ clock: () => now });
+    const client = new ConsoleClient(server.base);
+    const first = (await client.get('session')).body.data.csrfToken;
+    expect(client.setCookies).toHaveLength(1);
+    expect((await client.get('session')).body.data.csrfToken).toBe(first);
+    expect(client.setCookies).toHaveLength(0); // still valid: no new cookie
+    now += 3_600_001;
+    const renewed = (await client.get('session')).body.data.csrfToken;
+    expect(renewed).not.toBe(first);
+    expect(client.setCookies).toHaveLength(1);
+    // The old anonymous token is no longer accepted.
+    expect((await client.request('POST', 'signin', { email: uniqueEmail(), password: GOOD_PASSWORD }, { csrf: first })).status).toBe(403);
+  });
+
   it('ends at sign-out and at expiry', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const server = await start({ clock: () => now, sessionTtlMs: 60_000 });

@@ -115,9 +115,20 @@ describe.skipIf(missing !== null)('console on Redis (two replicas)', () => {
     }
   });
 
+  it('writes nothing to Redis for anonymous visitors', async () => {
+    const before = (await inspect.keys('console:*')).sort();
+    for (let i = 0; i < 10; i++) {
+      const visitor = new ConsoleClient(i % 2 ? a.base : b.base);
+      expect((await visitor.get('session')).body.data.user).toBeNull();
+      expect((await visitor.get('session')).body.data.user).toBeNull();
+    }
+    expect((await inspect.keys('console:*')).sort()).toEqual(before);
+  });
+
   it('answers 503 (not 500) while Redis is down', async () => {
+    await stores[0]!.addInvite((await import('node:crypto')).createHash('sha256').update('FOURTH').digest('base64url'));
     const client = new ConsoleClient(a.base);
-    await client.get('session');
+    expect((await client.signUp(uniqueEmail('outage'), GOOD_PASSWORD, { inviteCode: 'FOURTH' })).status).toBe(201);
     await redis.stop();
     const response = await client.get('keys');
     expect(response.status).toBe(503);

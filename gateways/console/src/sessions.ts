@@ -4,7 +4,9 @@
  * holding the user and the CSRF synchronizer token. The store sees only a hash of the id.
  *
  * A visitor first gets an anonymous session (CSRF token only), so sign-up and sign-in are CSRF
- * protected too; signing in replaces it with a new id (no session fixation).
+ * protected too; signing in replaces it with a new id (no session fixation). Anonymous sessions are
+ * stateless (expiry inside the signed id, token derived by HMAC): a flood of visitors writes nothing
+ * to the ledger Redis, which runs without eviction.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -25,7 +27,11 @@ export interface SessionSettings {
 export interface ActiveSession {
   readonly idHash: string;
   readonly record: SessionRecord;
+  /** False for an anonymous session, which has no store record. */
+  readonly stored: boolean;
 }
+
+const ANONYMOUS = 'anon-';
 
 export interface SessionManager {
   /** The request's valid, unexpired session, or undefined. */
@@ -66,6 +72,14 @@ export function createSessionManager(store: UserStore, settings: SessionSettings
     return safeEqual(value.slice(dot + 1), sign(id)) ? id : undefined;
   };
 
+  /** An anonymous session from its (already verified) id, or undefined once expired. */
+  const anonymous = (id: string): ActiveSession | undefined => {
+    const expiresAt = Number(id.slice(ANONYMOUS.length, id.indexOf('-', ANONYMOUS.length)));
+    if (!Number.isFinite(expiresAt) || expiresAt <= clock()) return undefined;
+    const csrfToken = createHmac('sha256', settings.secret).update(`csrf:${id}`).digest('base64url');
+    return { idHash: hashId(id), record: { csrfToken, createdAt: expiresAt - settings.anonymousTtlMs, expiresAt }, stored: false };
+  };
+
   const cookieAttributes = (req: Request, res: Response, maxAgeSeconds: number): string => {
     // Scoped to the console's own JSON API (`<mount>/api`): the page's static files and every other
     // path on the host (the data API included) never receive it.
@@ -79,6 +93,7 @@ export function createSessionManager(store: UserStore, settings: SessionSettings
       const raw = readCookie(req, SESSION_COOKIE);
       const id = raw ? unsign(raw) : undefined;
       if (!id) return undefined;
+      if (id.startsWith(ANONYMOUS)) return anonymous(id);
       const idHash = hashId(id);
       const record = await store.getSession(idHash);
       if (!record) return undefined;
@@ -86,28 +101,31 @@ export function createSessionManager(store: UserStore, settings: SessionSettings
         await store.deleteSession(idHash);
         return undefined;
       }
-      return { idHash, record };
+      return { idHash, record, stored: true };
     },
 
     async start(req, res, userId, previous) {
-      if (previous) await store.deleteSession(previous.idHash);
-      const id = randomBytes(32).toString('base64url');
+      if (previous?.stored) await store.deleteSession(previous.idHash);
       const ttlMs = userId ? settings.ttlMs : settings.anonymousTtlMs;
       const now = clock();
-      const record: SessionRecord = {
-        ...(userId ? { userId } : {}),
-        csrfToken: randomBytes(32).toString('base64url'),
-        createdAt: now,
-        expiresAt: now + ttlMs,
-      };
-      const idHash = hashId(id);
-      await store.putSession(idHash, record, ttlMs);
+      const random = randomBytes(32).toString('base64url');
+      let session: ActiveSession;
+      let id: string;
+      if (userId) {
+        id = random;
+        const record: SessionRecord = { userId, csrfToken: randomBytes(32).toString('base64url'), createdAt: now, expiresAt: now + ttlMs };
+        session = { idHash: hashId(id), record, stored: true };
+        await store.putSession(session.idHash, record, ttlMs);
+      } else {
+        id = `${ANONYMOUS}${now + ttlMs}-${random}`;
+        session = anonymous(id)!;
+      }
       res.append('Set-Cookie', `${SESSION_COOKIE}=${id}.${sign(id)}; ${cookieAttributes(req, res, Math.floor(ttlMs / 1000))}`);
-      return { idHash, record };
+      return session;
     },
 
     async end(req, res, session) {
-      if (session) await store.deleteSession(session.idHash);
+      if (session?.stored) await store.deleteSession(session.idHash);
       res.append('Set-Cookie', `${SESSION_COOKIE}=; ${cookieAttributes(req, res, 0)}`);
     },
 
