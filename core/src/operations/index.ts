@@ -2,7 +2,10 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RetailService } from '@retail/contract';
 import type { RpcName, ValidatedRequests } from '../validation/index.js';
 import type { OperationHandler } from './types.js';
+import { getAsinFromGtin } from './asin-from-gtin.js';
 import { getBestSellers } from './bestsellers.js';
+import { getGtinFromAsin } from './gtin-from-asin.js';
+import { getProduct } from './product.js';
 import { getProductOffers } from './offers.js';
 import { getProductReviews } from './reviews.js';
 import { getProductVariants } from './variants.js';
@@ -30,9 +33,9 @@ export type HandlerTable = { readonly [K in RpcName]: HandlerFor<K> | typeof UNI
  * CoreError(UNIMPLEMENTED, "<RPC> is not implemented yet").
  */
 export const HANDLERS: HandlerTable = {
-  GetProduct: UNIMPLEMENTED,
-  GetAsinFromGtin: UNIMPLEMENTED,
-  GetGtinFromAsin: UNIMPLEMENTED,
+  GetProduct: getProduct,
+  GetAsinFromGtin: getAsinFromGtin,
+  GetGtinFromAsin: getGtinFromAsin,
   GetProductVariants: getProductVariants,
   GetProductOffers: getProductOffers,
   GetProductReviews: getProductReviews,

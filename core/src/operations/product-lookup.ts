@@ -1,0 +1,96 @@
+import { ErrorReason } from '@retail/contract';
+import { CoreError, isCoreError } from '../errors.js';
+import { parseProductPage, type ParsedProductPage } from '../parsers/product.js';
+import type { GtinKind } from '../validation/index.js';
+import { isbn10ToIsbn13, isbn13ToIsbn10 } from '../validation/index.js';
+import { WORDS } from '../marketplaces/index.js';
+import type { DetailRow } from '../parsers/product-details.js';
+import type { ProductLookup } from '../validation/types.js';
+import type { FetchedPage, OperationContext } from './types.js';
+
+/** A product page fetched and parsed once, shared by the three product operations. */
+export interface ProductPage {
+  readonly page: FetchedPage;
+  readonly parsed: ParsedProductPage;
+}
+
+/** Fetches `/dp/ASIN` (the upstream client classifies blocks, 404s and errors) and parses it. */
+export async function loadProductPage(asin: string, ctx: OperationContext): Promise<ProductPage> {
+  const page = await ctx.pages.fetchPage({ marketplace: ctx.marketplace, path: `/dp/${asin}`, kind: 'product', signal: ctx.signal });
+  return { page, parsed: parseProductPage(page.html, { marketplace: ctx.marketplace, asin }) };
+}
+
+/**
+ * The ISBN-10 a GTIN names, if any: an ISBN-10 itself, an EAN-13 (or GTIN-14 with a leading 0)
+ * with the 978 prefix. 979 ISBNs have no ISBN-10 and, like UPC and other EANs, need search.
+ */
+export function isbn10Candidate(gtin: string, kind: GtinKind): string | undefined {
+  if (kind === 'ISBN-10') return gtin.toUpperCase();
+  if (kind === 'EAN-13') return isbn13ToIsbn10(gtin);
+  if (kind === 'GTIN-14' && gtin.startsWith('0')) return isbn13ToIsbn10(gtin.slice(1));
+  return undefined;
+}
+
+const digits = (value: string | undefined) => value?.replace(/[^0-9Xx]/g, '').toUpperCase();
+
+/** Labels of a detail row in every language (a storefront may be shown in another language). */
+function labelsInAllLanguages(field: 'isbn10' | 'isbn13' | 'upc' | 'ean'): Set<string> {
+  return new Set(Object.values(WORDS).flatMap((w) => w.detailLabels[field].map((l) => l.toLowerCase())));
+}
+
+/** Values of the detail rows labelled as `field`, in page order. */
+export function identifierRows(rows: readonly DetailRow[], field: 'isbn10' | 'isbn13' | 'upc' | 'ean'): string[] {
+  const labels = labelsInAllLanguages(field);
+  return rows.filter((r) => labels.has(r.name.toLowerCase())).map((r) => r.value);
+}
+
+/**
+ * Does the candidate page show the book the GTIN names? Its ISBN rows must agree; a page without
+ * ISBN rows is accepted only when its own ASIN is the ISBN-10 (a book page under its ISBN).
+ */
+export function isbnAgrees(product: ProductPage, isbn10: string): boolean {
+  const rows = product.parsed.detailRows;
+  const isbn10s = identifierRows(rows, 'isbn10').map(digits);
+  const isbn13s = identifierRows(rows, 'isbn13').map(digits);
+  if (isbn10s.length === 0 && isbn13s.length === 0) return product.parsed.product.asin === isbn10;
+  return isbn10s.includes(isbn10) || isbn13s.includes(isbn10ToIsbn13(isbn10));
+}
+
+/** Result of resolving a GTIN: the verified ASIN (or null) and the product page when one was read. */
+export interface GtinResolution {
+  readonly asin: string | null;
+  readonly product?: ProductPage;
+  /** When the resolution ended without a page (the candidate does not exist). */
+  readonly checkedAt: Date;
+}
+
+/**
+ * GTIN → ASIN as far as it is built: ISBNs resolve to their ISBN-10, verified on its product page;
+ * a missing page or disagreeing ISBN rows give `null`. Other GTINs need marketplace search.
+ */
+export async function resolveGtin(gtin: string, kind: GtinKind, ctx: OperationContext): Promise<GtinResolution> {
+  const candidate = isbn10Candidate(gtin, kind);
+  if (!candidate) {
+    throw new CoreError(ErrorReason.UNIMPLEMENTED, 'GTIN lookup through marketplace search is not implemented yet', {
+      fieldPath: ['gtin'],
+    });
+  }
+  try {
+    const product = await loadProductPage(candidate, ctx);
+    return { asin: isbnAgrees(product, candidate) ? candidate : null, product, checkedAt: product.page.retrievedAt };
+  } catch (error) {
+    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, checkedAt: new Date() };
+    throw error;
+  }
+}
+
+/**
+ * The ASIN of a product lookup (asin, url or gtin) for the per-product operations; a GTIN no
+ * product matches is NOT_FOUND. Handlers of other page kinds take it as their AsinResolver.
+ */
+export async function resolveLookupAsin(lookup: ProductLookup, ctx: OperationContext): Promise<string> {
+  if (lookup.kind === 'asin') return lookup.asin;
+  const { asin } = await resolveGtin(lookup.gtin, lookup.gtinKind, ctx);
+  if (asin === null) throw new CoreError(ErrorReason.NOT_FOUND, 'the marketplace has no product with this gtin');
+  return asin;
+}

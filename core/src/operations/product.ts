@@ -1,0 +1,31 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { CacheStatus, ErrorReason, type GetProductResponseSchema } from '@retail/contract';
+import { CoreError } from '../errors.js';
+import type { ProductLookupRequest } from '../validation/types.js';
+import { loadProductPage, resolveGtin, type ProductPage } from './product-lookup.js';
+import type { OperationHandler } from './types.js';
+
+type ProductResponseInit = MessageInitShape<typeof GetProductResponseSchema>;
+
+/**
+ * GetProduct: the product record of SPEC.md from `/dp/ASIN`. A URL lookup arrives as its ASIN; a
+ * GTIN is resolved first (and the verified page is reused, not fetched twice).
+ */
+export const getProduct: OperationHandler<ProductLookupRequest, ProductResponseInit> = async (request, ctx) => {
+  let product: ProductPage;
+  if (request.lookup.kind === 'asin') {
+    product = await loadProductPage(request.lookup.asin, ctx);
+  } else {
+    const resolution = await resolveGtin(request.lookup.gtin, request.lookup.gtinKind, ctx);
+    if (resolution.asin === null || !resolution.product) {
+      throw new CoreError(ErrorReason.NOT_FOUND, 'the marketplace has no product with this gtin');
+    }
+    product = resolution.product;
+  }
+  const { page, parsed } = product;
+  return {
+    retailProduct: parsed.product,
+    meta: { cache: page.fromCache ? CacheStatus.HIT : CacheStatus.MISS, retrievedAt: timestampFromDate(page.retrievedAt) },
+  };
+};
