@@ -4,7 +4,7 @@ import type { ConsoleUser, SessionRecord, UserStore } from './store.js';
 export function createMemoryUserStore(): UserStore {
   const users = new Map<string, ConsoleUser>();
   const emails = new Map<string, string>();
-  // Each session with a real-time deadline so abandoned ones (anonymous visitors) are swept.
+  // Each session with a real-time deadline so abandoned ones (never signed out) are swept.
   const sessions = new Map<string, { record: SessionRecord; deadline: number }>();
   let putsSinceSweep = 0;
   const invites = new Set<string>();
