@@ -50,7 +50,7 @@ export interface CorpusCase {
   readonly id: string;
   readonly operation: string;
   readonly request: Record<string, unknown>;
-  readonly expect?: { data: Record<string, unknown> };
+  readonly expect?: { data?: Record<string, unknown> };
   readonly expectError?: { status: number; reason: string };
 }
 
