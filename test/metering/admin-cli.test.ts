@@ -44,6 +44,7 @@ describe.skipIf(missing !== null)('admin CLI', () => {
     if (admitted.ok) await metering.meter.settle(admitted.hold, 1);
     const usage = JSON.parse((await cli('usage', 'show', accountId)).out);
     expect(usage).toMatchObject({ accountId, balance: 11, plan: 'free', usage: [{ operation: 'GetProduct', calls: 1 }] });
+    expect(JSON.parse((await cli('usage', 'recent', accountId, '--limit', '5')).out)).toMatchObject([{ operation: 'GetProduct', interface: 'mcp' }]);
     const keys = JSON.parse((await cli('key', 'list', accountId)).out);
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ label: 'ci', scopes: { interfaces: ['mcp'], operations: [] } });

@@ -282,6 +282,13 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
           { date: '2026-03-02', operation: 'SearchProducts', calls: 1 },
         ]);
       }
+      const recent = await metering.admin.recentUsage(accountId, 2);
+      const keyId = (await metering.admin.listKeys(accountId))[0]!.keyId;
+      expect(recent).toEqual([
+        { at: new Date(clock.now()).toISOString(), operation: 'SearchProducts', interface: 'rest', keyId },
+        { at: new Date(clock.now() - 86_400_000).toISOString(), operation: 'GetProduct', interface: 'mcp', keyId },
+      ]);
+      expect(await metering.admin.recentUsage(accountId)).toHaveLength(3);
       const refused = await metering.meter.accountSummary('rk_nope');
       expect(refused).toMatchObject({ httpStatus: 401 });
     });

@@ -140,6 +140,11 @@ export function createAccountAdmin(options: AdminOptions): AccountAdmin {
       found(summary !== null, accountId);
       return { accountId, ...summary! };
     },
+    async recentUsage(accountId, limit = 50) {
+      if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
+      const records = await store.recentUsage(accountId, Math.min(Math.max(1, Math.floor(limit)), 1000));
+      return records.map((r) => ({ at: iso(r.at)!, operation: r.operation, interface: r.iface as Interface, keyId: r.keyId }));
+    },
     async audit(accountId) {
       if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
       return store.audit(accountId);

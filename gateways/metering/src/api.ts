@@ -79,6 +79,14 @@ export interface UsageDay {
   readonly calls: number;
 }
 
+/** One charged call, from the account's usage stream (bounded retention). */
+export interface UsageRecord {
+  readonly at: string;
+  readonly operation: string;
+  readonly interface: Interface;
+  readonly keyId: string;
+}
+
 export interface AccountSummary {
   readonly accountId: string;
   readonly plan: string;
@@ -149,6 +157,8 @@ export interface AccountAdmin {
   listKeys(accountId: string): Promise<KeyInfo[]>;
   revokeKey(accountId: string, keyId: string): Promise<boolean>;
   summary(accountId: string): Promise<AccountSummary>;
+  /** The latest charged calls, newest first (default 50, at most 1000). */
+  recentUsage(accountId: string, limit?: number): Promise<UsageRecord[]>;
   audit(accountId: string): Promise<AuditEntry[]>;
 }
 

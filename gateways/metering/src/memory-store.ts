@@ -180,6 +180,10 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       );
       return { plan: account.plan, balance: account.balance, usage };
     },
+    async recentUsage(accountId, limit) {
+      const usage = accounts.get(accountId)?.usage ?? [];
+      return usage.slice(-limit).reverse().map(({ at, operation, iface, keyId }) => ({ at, operation, iface, keyId }));
+    },
     async audit(accountId) {
       return [...(accounts.get(accountId)?.audit ?? [])];
     },

@@ -144,6 +144,13 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       }
       return { balance: Number(reply[0]), plan: String(reply[1]), usage };
     },
+    async recentUsage(accountId, limit) {
+      const entries = await client.xrevrange(`${base(accountId)}usage`, '+', '-', 'COUNT', limit);
+      return entries.map(([, flat]) => {
+        const fields = flatToRecord(flat);
+        return { at: Number(fields.at), operation: fields.op ?? '', iface: fields.iface ?? '', keyId: fields.key ?? '' };
+      });
+    },
     async audit(accountId) {
       const entries = await client.lrange(`${base(accountId)}audit`, 0, -1);
       return entries.map((entry) => JSON.parse(entry) as AuditEntry);

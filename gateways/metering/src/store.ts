@@ -84,6 +84,8 @@ export interface LedgerStore {
   revokeKey(accountId: string, keyId: string, now: number, audit: AuditEntry): Promise<boolean>;
   summary(accountId: string, now: number, days: readonly string[]): Promise<StoreSummary | null>;
   audit(accountId: string): Promise<AuditEntry[]>;
+  /** Newest first; times in epoch ms. */
+  recentUsage(accountId: string, limit: number): Promise<Array<{ at: number; operation: string; iface: string; keyId: string }>>;
   /** Resolves when the store can answer (Redis connected); never rejects. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -25,6 +25,7 @@ export const USAGE = `usage: npm run --silent admin -- <command>
   key list <accountId>
   key revoke <accountId> <keyId>
   usage show <accountId>
+  usage recent <accountId> [--limit N]      latest charged calls (operation, interface, time, key id)
 ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster)`;
 
 class UsageError extends Error {}
@@ -47,7 +48,7 @@ async function run(metering: MeteringInstance, argv: string[], io: CliIo): Promi
     allowPositionals: true,
     options: {
       units: { type: 'string' }, plan: { type: 'string' }, label: { type: 'string' }, account: { type: 'string' },
-      interfaces: { type: 'string' }, operations: { type: 'string' }, expires: { type: 'string' },
+      interfaces: { type: 'string' }, operations: { type: 'string' }, expires: { type: 'string' }, limit: { type: 'string' },
     },
   });
   const [group, command, first, second] = positionals;
@@ -62,6 +63,8 @@ async function run(metering: MeteringInstance, argv: string[], io: CliIo): Promi
     case 'account show':
     case 'usage show':
       return json(await admin.summary(need(first, 'accountId')));
+    case 'usage recent':
+      return json(await admin.recentUsage(need(first, 'accountId'), values.limit ? wholeNumber(values.limit, '--limit') : undefined));
     case 'account grant':
       return json(await admin.grantUnits(need(first, 'accountId'), wholeNumber(second, 'units')));
     case 'account plan':
