@@ -19,6 +19,14 @@ describe('scrypt passwords', () => {
     expect(await verifyPassword('cafe\u0301 au lait!', stored)).toBe(true);
   });
 
+  it('uses the documented default cost and runs many derivations through the bounded queue', async () => {
+    const stored = await hashPassword('default cost password');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$5\$/);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`parallel ${i} password`, cheap)));
+    expect(new Set(results).size).toBe(6);
+    expect(await verifyPassword('parallel 3 password', results[3]!)).toBe(true);
+  });
+
   it('refuses malformed stored hashes instead of throwing', async () => {
     for (const stored of ['', 'bcrypt$x', 'scrypt$1024$8$1$salt', 'scrypt$1024$8$1$c2FsdA$', 'scrypt$x$8$1$c2FsdA$aGFzaA', 'scrypt$1000$8$1$c2FsdA$aGFzaA']) {
       expect(await verifyPassword('anything at all', stored)).toBe(false);
