@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { create } from '@bufbuild/protobuf';
+import {
+  CacheStatus,
+  Domain,
+  ErrorReason,
+  GetProductReviewsRequestSchema,
+  GetSellerRequestSchema,
+  GetStockEstimateRequestSchema,
+  GetSalesEstimateRequestSchema,
+  ReviewRating,
+  SearchProductsRequestSchema,
+  SearchSort,
+} from '@retail/contract';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { CoreError } from '../errors.js';
+import { marketplaceByCode } from '../marketplaces/index.js';
+import { validateRequest } from '../validation/index.js';
+import { createGetProductReviews, SESSION_REQUIRED_MESSAGE } from './reviews.js';
+import { getSalesEstimate } from './sales.js';
+import { searchProducts, searchQuery } from './search.js';
+import { getSeller } from './seller.js';
+import { getStockEstimate } from './stock.js';
+import type { FetchedPage, OperationContext, PageRequest } from './types.js';
+
+/*
+ * Handlers over an in-memory page fetcher (the PageFetcher interface is the seam the upstream
+ * client implements): which marketplace URL each handler builds, how page outcomes map to errors,
+ * and what the response carries. Pages are the project's fixtures.
+ */
+
+const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/${path}`, import.meta.url)), 'utf8');
+const retrievedAt = new Date('2026-01-02T03:04:05Z');
+
+function contextWith(pages: Record<string, { status?: number; html: string }>) {
+  const requests: PageRequest[] = [];
+  const ctx: OperationContext = {
+    marketplace: marketplaceByCode('US'),
+    signal: new AbortController().signal,
+    logger: pino({ level: 'silent' }),
+    requestId: 'test',
+    pages: {
+      async fetchPage(request: PageRequest): Promise<FetchedPage> {
+        requests.push(request);
+        const key = request.query ? `${request.path}?${new URLSearchParams(request.query as Record<string, string>).toString()}` : request.path;
+        const page = pages[key] ?? pages[request.path] ?? { status: 404, html: '<html>dogs</html>' };
+        return { status: page.status ?? 200, html: page.html, url: `${request.marketplace.origin}${key}`, retrievedAt, fromCache: false };
+      },
+    },
+  };
+  return { ctx, requests };
+}
+
+async function failure(promise: Promise<unknown>): Promise<CoreError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CoreError) return error;
+    throw error;
+  }
+  throw new Error('expected a CoreError');
+}
+
+describe('search handler', () => {
+  const request = (init: Parameters<typeof create<typeof SearchProductsRequestSchema>>[1]) =>
+    validateRequest('SearchProducts', create(SearchProductsRequestSchema, init));
+
+  it('builds /s from validated parameters only', () => {
+    expect(searchQuery(request({ searchTerm: ' portable charger ', domain: Domain.US }))).toEqual({ k: 'portable charger' });
+    expect(
+      searchQuery(request({ searchTerm: 'kettle', categoryId: '289745', page: 3n, minPrice: 10, maxPrice: 50.5, sort: SearchSort.PRICE_ASCENDING, conditions: [2] })),
+    ).toEqual({ k: 'kettle', rh: 'n:289745,p_n_condition-type:6461718011', 'low-price': '10', 'high-price': '50.5', s: 'price-asc-rank', page: '3' });
+    expect(searchQuery(request({ searchTerm: 'x', categoryId: 'electronics', domain: Domain.DE, conditions: [1] }))).toEqual({ k: 'x', i: 'electronics' });
+  });
+
+  it('answers the parsed page truncated to limit, with the fetch in meta', async () => {
+    const { ctx, requests } = contextWith({ '/s?k=trinkflasche': { html: fixture('search/s-de-fixture.html') } });
+    const req = request({ searchTerm: 'trinkflasche', domain: Domain.DE, limit: 2n });
+    const res = await searchProducts(req, { ...ctx, marketplace: req.marketplace });
+    expect(requests[0]).toMatchObject({ path: '/s', query: { k: 'trinkflasche' }, kind: 'search' });
+    expect(requests[0]!.marketplace.code).toBe('DE');
+    expect(res.retailProductSearchResults!.productResults!.results!.map((r) => r.asin)).toEqual(['B0DEFIX001', 'B0DEFIX002']);
+    expect(res.meta).toMatchObject({ cache: CacheStatus.MISS, retrievedAt: { seconds: BigInt(retrievedAt.getTime() / 1000) } });
+  });
+
+  it('maps a marketplace 404 to NOT_FOUND and an unreadable page to UPSTREAM_ERROR', async () => {
+    const missing = contextWith({});
+    expect((await failure(searchProducts(request({ searchTerm: 'x' }), missing.ctx))).reason).toBe(ErrorReason.NOT_FOUND);
+    const odd = contextWith({ '/s': { html: '<html><body>Something else entirely</body></html>' } });
+    expect((await failure(searchProducts(request({ searchTerm: 'x' }), odd.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    const broken = contextWith({ '/s': { status: 500, html: 'oops' } });
+    expect((await failure(searchProducts(request({ searchTerm: 'x' }), broken.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+});
+
+describe('reviews handler', () => {
+  const request = (init: Parameters<typeof create<typeof GetProductReviewsRequestSchema>>[1]) =>
+    validateRequest('GetProductReviews', create(GetProductReviewsRequestSchema, { asin: 'B0FXREV001', ...init }));
+  const pages = { '/dp/B0FXREV001': { html: fixture('reviews/dp-B0FXREV001-top-reviews.html') } };
+
+  it('without a session, page 1 with no filters answers the product page top reviews', async () => {
+    const { ctx, requests } = contextWith(pages);
+    const res = await createGetProductReviews({ sessionConfigured: false })(request({}), ctx);
+    expect(requests.map((r) => r.path)).toEqual(['/dp/B0FXREV001']);
+    const top = res.retailProduct!.topReviews!;
+    expect(top.map((r) => r.id)).toEqual(['R1FXTOP0000001', 'R2FXTOP0000002']);
+    expect(top[0]).toMatchObject({
+      title: 'Pours exactly where I aim it',
+      body: 'The gooseneck gives a steady thin stream and the handle stays cool.',
+      rating: 5,
+      date: '2026-03-03',
+      verifiedPurchase: true,
+      helpfulVotes: 12n,
+      imageUrls: ['https://m.media-amazon.com/images/I/71FixtureRevA._SY88.jpg'],
+      reviewer: { id: 'amzn1.account.AFIXTUREREVIEWER1', name: 'Dana K.', url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER1' },
+    });
+    expect(top[1]).toMatchObject({ rating: 2, verifiedPurchase: false, helpfulVotes: 1n, date: '2026-01-18' });
+    expect(res.retailProduct!.reviewsPaginated!.pageInfo).toMatchObject({ currentPage: 1n, totalPages: 1n, hasNextPage: false });
+  });
+
+  it.each([
+    ['page 2', { page: 2n }],
+    ['a star filter', { rating: ReviewRating.ONE_STAR }],
+    ['verified only', { onlyVerifiedReviews: true }],
+    ['a keyword', { search: 'lid' }],
+  ])('without a session, %s is SESSION_REQUIRED and fetches nothing', async (_name, init) => {
+    const { ctx, requests } = contextWith(pages);
+    const error = await failure(createGetProductReviews({ sessionConfigured: false })(request(init), ctx));
+    expect(error.reason).toBe(ErrorReason.SESSION_REQUIRED);
+    expect(error.message).toBe(SESSION_REQUIRED_MESSAGE);
+    expect(requests).toEqual([]);
+  });
+
+  it('with a session, fetches the filtered review list as well', async () => {
+    const { ctx, requests } = contextWith({
+      ...pages,
+      '/product-reviews/B0FXREV001?pageNumber=2&filterByStar=one_star&reviewerType=avp_only_reviews&filterByKeyword=lid': {
+        html: '<div id="cm_cr-review_list"><div id="R3FX" data-hook="review"><span data-hook="review-body">Lid.</span></div></div>',
+      },
+    });
+    const res = await createGetProductReviews({ sessionConfigured: true })(
+      request({ page: 2n, rating: ReviewRating.ONE_STAR, onlyVerifiedReviews: true, search: 'lid' }),
+      ctx,
+    );
+    expect(requests.map((r) => r.kind)).toEqual(['product', 'reviews']);
+    expect(res.retailProduct!.reviewsPaginated!.reviews!.map((r) => r.id)).toEqual(['R3FX']);
+    expect(res.retailProduct!.topReviews).toHaveLength(2);
+  });
+});
+
+describe('stock and sales handlers', () => {
+  const pages = { '/dp/B0FXREV001': { html: fixture('reviews/dp-B0FXREV001-top-reviews.html') } };
+
+  it('stock: "Only 3 left" with the buy box offer id', async () => {
+    const { ctx } = contextWith(pages);
+    const res = await getStockEstimate(validateRequest('GetStockEstimate', create(GetStockEstimateRequestSchema, { asin: 'b0fxrev001' })), ctx);
+    expect(res.retailProduct!.stockEstimate).toEqual({
+      inStock: true,
+      stockLevel: 3n,
+      availabilityMessage: 'Only 3 left in stock - order soon.',
+      offerId: 'FixtureOfferListingId001',
+    });
+  });
+
+  it('sales: the top-level best-sellers rank through the power law', async () => {
+    const { ctx } = contextWith(pages);
+    const res = await getSalesEstimate(validateRequest('GetSalesEstimate', create(GetSalesEstimateRequestSchema, { asin: 'B0FXREV001' })), ctx);
+    expect(res.retailProduct!.salesEstimate).toMatchObject({ bestSellersRank: 1234n, category: 'Kitchen & Dining' });
+    expect(Number(res.retailProduct!.salesEstimate!.monthlyUnitSales)).toBeGreaterThan(Number(res.retailProduct!.salesEstimate!.weeklyUnitSales));
+  });
+
+  it('a page that is not a product page is UPSTREAM_ERROR', async () => {
+    const { ctx } = contextWith({ '/dp/B0FXREV001': { html: '<html><body>Hello</body></html>' } });
+    const error = await failure(getStockEstimate(validateRequest('GetStockEstimate', create(GetStockEstimateRequestSchema, { asin: 'B0FXREV001' })), ctx));
+    expect(error.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+});
+
+describe('seller handler', () => {
+  it('reads the storefront and survives a missing profile page', async () => {
+    const { ctx, requests } = contextWith({ '/s?me=A1FIXTURESELLER': { html: fixture('search/s-de-fixture.html') } });
+    const req = validateRequest('GetSeller', create(GetSellerRequestSchema, { sellerId: 'A1FIXTURESELLER', domain: Domain.DE }));
+    const res = await getSeller(req, { ...ctx, marketplace: req.marketplace });
+    expect(requests.map((r) => `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`)).toEqual(['/s?me=A1FIXTURESELLER', '/sp?seller=A1FIXTURESELLER']);
+    expect(res.retailSeller!.sellerId).toBe('A1FIXTURESELLER');
+    expect(res.retailSeller!.productResults!.results).toHaveLength(3);
+  });
+});
