@@ -187,8 +187,15 @@ describe('GraphQL gateway', () => {
     const badAsin = await gql({ query: '{ retailProduct(asin: "nope") { title } }' });
     expect(badAsin.status).toBe(400);
     expect(badAsin.json).toEqual({ success: false, errors: [{ code: 400, message: expect.any(String), path: ['asin'] }] });
-    const noKey = await gql({ query: '{ retailProduct { title } }' });
-    expect(noKey.json.errors[0].message).toBe('asin, url or gtin must be provided');
+    const unknownArgument = await gql({ query: '{ retailProduct(asin: "B08KTZ8249", color: "red") { title } }' });
+    expect(unknownArgument.status).toBe(400);
+    expect(unknownArgument.json.errors[0]).toMatchObject({ code: 400, path: ['color'] });
+    const undeclared = await gql({ query: 'query($asin: String) { retailProduct(asin: $asin) { title } }', variables: { asin: 'B08KTZ8249', color: 'red' } });
+    expect(undeclared.json).toEqual({ success: false, errors: [{ code: 400, message: expect.stringMatching(/unknown variable color/), path: ['color'] }] });
+    const coercion = await gql({ query: 'query($p: Int) { retailProduct(asin: "B08KTZ8249") { offersPaginated(page: $p) { offers { id } } } }', variables: { p: 'abc' } });
+    expect(coercion.json.errors[0]).toMatchObject({ code: 400, path: ['p'] });
+    const outOfRange = await gql({ query: '{ retailProduct(asin: "B08KTZ8249") { offersPaginated(page: 101) { offers { id } } } }' });
+    expect(outOfRange.json).toEqual({ success: false, errors: [{ code: 400, message: 'page must be between 1 and 100', path: ['page'] }] });
     const syntax = await gql({ query: '{ retailProduct(' });
     expect(syntax.status).toBe(400);
     expect(syntax.json.success).toBe(false);

@@ -9,7 +9,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, validate } from './graphql.js';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, parse, validate } from './graphql.js';
 import {
   type CallFailure,
   type CoreClient,
@@ -26,7 +26,7 @@ import type { Hold, Meter, Metering, RateLimitState } from '@retail/metering/api
 import { formatGraphqlError } from './format-error.js';
 import { DEFAULT_BODY_LIMIT_BYTES, checkBody, jsonBody, requirePostJson, sendEnvelope } from './http-body.js';
 import { type RequestPlan, planRequest } from './plan.js';
-import type { CallOutcome, GraphqlContext } from './resolvers.js';
+import type { CallOutcome, GraphqlContext, OperationFailure } from './resolvers.js';
 import { combinedResponseInfo } from './response-info.js';
 import { buildRetailSchema } from './schema.js';
 
@@ -56,6 +56,16 @@ interface RequestState extends GraphqlContext {
   readonly rateLimit?: RateLimitState;
   readonly runs: Map<number, Promise<RunOutcome>>;
   settled: boolean;
+}
+
+/** A document error; one about an argument (unknown, wrong literal) names the argument, as REST names a parameter. */
+function documentErrorEntry(error: GraphQLError): EnvelopeError {
+  const argument = error.nodes?.find((n) => n.kind === Kind.ARGUMENT);
+  return { code: 400, message: error.message, ...(argument?.kind === Kind.ARGUMENT ? { path: [argument.name.value] } : {}) };
+}
+
+function failureOf(status: number, entry: EnvelopeError | undefined): OperationFailure {
+  return { status, message: entry?.message ?? 'internal error', ...(entry?.path && entry.path.length > 0 ? { argumentPath: entry.path } : {}) };
 }
 
 function envelopeOf(errors: readonly EnvelopeError[]) {
@@ -163,7 +173,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     if ('errors' in parsed) {
       // A bad key still answers 401 first; a document error costs nothing.
       if (!(await authenticateFree()).ok) return;
-      return refuse(res, requestId, { ok: false, status: 400, reason: ErrorReason.INVALID_ARGUMENT, errors: parsed.errors.map((e) => ({ code: 400, message: e.message })) });
+      return refuse(res, requestId, { ok: false, status: 400, reason: ErrorReason.INVALID_ARGUMENT, errors: parsed.errors.map(documentErrorEntry) });
     }
     const planned = planRequest(schema, { document: parsed.document, operationName: checked.body.operationName, variables: checked.body.variables }, limits);
     if (!planned.ok) {
@@ -212,7 +222,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
           run = executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' }).then((result) =>
             result.ok
               ? { ok: true as const, data: result.data, operation: call.operation.name, meta: result.meta }
-              : { ok: false as const, failure: { status: result.status, message: result.errors[0]?.message ?? 'internal error' }, operation: call.operation.name },
+              : { ok: false as const, failure: failureOf(result.status, result.errors[0]), operation: call.operation.name },
           );
           runs.set(call.id, run);
         }

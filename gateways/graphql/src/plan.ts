@@ -10,6 +10,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLArgument,
+  type GraphQLError,
   type GraphQLObjectType,
   type GraphQLSchema,
   Kind,
@@ -19,7 +20,7 @@ import {
   isObjectType,
   valueFromAST,
 } from './graphql.js';
-import { type Operation, type Parameter, parseParameters } from '@retail/gateway-shared';
+import { type Operation, type Parameter, displayName, parseParameters } from '@retail/gateway-shared';
 import { type CollectContext, collectFields, collectSubfields, selectionDepth } from './collect.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, argumentCarryingFields, dataRootField, nestedParameters } from './operation-map.js';
 
@@ -103,15 +104,12 @@ const FILLS = new Map(PRODUCT_OPERATIONS.map((op) => [op, filledFields(op)]));
 const LOOKUP_KEYS = GRAPHQL_OPERATIONS.product.parameters.filter((p) => p.oneOfGroup).map((p) => p.name);
 
 /** Operations able to fill `field` of RetailProduct for a product looked up by `lookupKey`, narrowest first. */
-function candidatesFor(field: string, lookupKey: string): Operation[] {
-  return PRODUCT_OPERATIONS.filter((op) => FILLS.get(op)?.has(field) && op.parameters.some((p) => p.name === lookupKey)).sort(
-    (a, b) => (FILLS.get(a)?.size ?? 0) - (FILLS.get(b)?.size ?? 0),
-  );
-}
-
-function lookupMessage(given: readonly string[]): string {
-  const list = `${LOOKUP_KEYS.slice(0, -1).join(', ')} or ${LOOKUP_KEYS.at(-1)}`;
-  return given.length === 0 ? `${list} must be provided` : `provide exactly one of ${list}`;
+function candidatesFor(field: string, lookupKey: string | undefined): Operation[] {
+  const takes = (op: Operation) =>
+    lookupKey === undefined ? LOOKUP_KEYS.every((k) => op.parameters.some((p) => p.name === k)) : op.parameters.some((p) => p.name === lookupKey);
+  const fills = PRODUCT_OPERATIONS.filter((op) => FILLS.get(op)?.has(field) && takes(op));
+  if (fills.length === 0 && lookupKey === undefined) return [GRAPHQL_OPERATIONS.product];
+  return fills.sort((a, b) => (FILLS.get(a)?.size ?? 0) - (FILLS.get(b)?.size ?? 0));
 }
 
 class Planner {
@@ -189,11 +187,9 @@ class Planner {
   private planProduct(type: GraphQLObjectType, responseKey: string, args: Args, subfields: [string, FieldNode[]][], fieldCalls: Map<string, PlannedCall>, calls: PlannedCall[]): void {
     const given = LOOKUP_KEYS.filter((k) => args[k] !== undefined && args[k] !== null);
     if (subfields.length === 0) return;
-    const lookup = given[0];
-    if (given.length !== 1 || lookup === undefined) {
-      this.errors.push({ message: lookupMessage(given), path: [responseKey] });
-      return;
-    }
+    // No key or several: the core is the authority on that rule, so every field goes to the
+    // operations that take the whole lookup group, and the core answers as it does on REST.
+    const lookup = given.length === 1 ? given[0] : undefined;
     // Fields only one operation can fill decide first; the rest ride on a chosen one if it can.
     const chosen = new Set<Operation>();
     const candidates = new Map<string, Operation[]>();
@@ -201,7 +197,7 @@ class Planner {
       const field = (nodes[0] as FieldNode).name.value;
       const ops = candidatesFor(field, lookup);
       if (ops.length === 0) {
-        this.errors.push({ message: `${field} cannot be selected when the product is looked up by ${lookup}`, path: [responseKey, key] });
+        this.errors.push({ message: `${field} cannot be selected when the product is looked up by ${lookup ?? 'several keys'}`, path: [responseKey, key] });
         continue;
       }
       candidates.set(key, ops);
@@ -219,6 +215,12 @@ class Planner {
   }
 }
 
+/** A variable coercion error names its variable, as a parameter error names its parameter. */
+function variableError(error: GraphQLError): PlanError {
+  const node = error.nodes?.[0];
+  return node?.kind === Kind.VARIABLE_DEFINITION ? { message: error.message, path: [node.variable.name.value] } : { message: error.message };
+}
+
 /** Plans a parsed and validated document. */
 export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: PlanLimits): PlanResult {
   const operation = getOperationAST(input.document, input.operationName);
@@ -226,8 +228,14 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
     const message = input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)';
     return { ok: false, errors: [{ message }], operations: [] };
   }
+  const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
+  // Like an unknown REST query parameter, a variable the operation does not declare is refused.
+  const undeclared = Object.keys(input.variables ?? {}).filter((name) => !declared.has(name));
+  if (undeclared.length > 0) {
+    return { ok: false, errors: undeclared.map((name) => ({ message: `unknown variable ${displayName(name)}: the operation does not declare it`, path: [name] })), operations: [] };
+  }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...(input.variables ?? {}) }, { maxErrors: 10 });
-  if (coerced.errors) return { ok: false, errors: coerced.errors.map((e) => ({ message: e.message })), operations: [] };
+  if (coerced.errors) return { ok: false, errors: coerced.errors.map(variableError), operations: [] };
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const ctx: CollectContext = { schema, fragments, variables: coerced.coerced };

@@ -12,6 +12,8 @@ import type { PlannedCall, RequestPlan, RootPlan } from './plan.js';
 export interface OperationFailure {
   readonly status: number;
   readonly message: string;
+  /** The argument at fault, when the core named one (`["gtin"]`). */
+  readonly argumentPath?: readonly string[];
 }
 
 export type CallOutcome = { readonly ok: true; readonly data: WireObject } | { readonly ok: false; readonly failure: OperationFailure };
@@ -23,7 +25,9 @@ export interface GraphqlContext {
 }
 
 export function operationError(failure: OperationFailure): GraphQLError {
-  return new GraphQLError(failure.message, { extensions: { code: failure.status } });
+  return new GraphQLError(failure.message, {
+    extensions: { code: failure.status, ...(failure.argumentPath ? { argumentPath: failure.argumentPath } : {}) },
+  });
 }
 
 /** The value a root field resolves to: the plan and the outcomes of its calls. */
@@ -57,6 +61,13 @@ export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async 
   await Promise.all(root.calls.map(async (call) => outcomes.set(call.id, await ctx.run(call))));
   const failed = root.calls.map((c) => outcomes.get(c.id)).filter((o): o is CallOutcome & { ok: false } => o !== undefined && !o.ok);
   if (root.calls.length > 0 && failed.length === root.calls.length) throw operationError(failed[0]!.failure);
+  // Calls that succeeded without their data root (the record is absent) leave the root null, as
+  // REST leaves the root out of `data`.
+  const empty = root.calls.every((c) => {
+    const o = outcomes.get(c.id);
+    return !o?.ok || o.data[c.operation.dataRoot] === undefined;
+  });
+  if (root.calls.length > 0 && empty) return null;
   if (isListType(getNullableType(info.returnType))) {
     const first = root.calls[0];
     const outcome = first && outcomes.get(first.id);
