@@ -26,8 +26,9 @@ const METERED_HEADERS = {
   'X-Request-Id': header('Identifier of this request (echoed when the client sent a well-formed one).'),
   'RateLimit-Policy': header('Rate-limit policy of the plan (IETF draft).'),
   RateLimit: header('Remaining quota of the current window (IETF draft).'),
-  'X-Units-Charged': header('Units charged for this call (1 on success, 0 on any error).', { type: 'string', pattern: '^[0-9]+$' }),
-  'X-Units-Remaining': header('Units left on the account.', { type: 'string', pattern: '^-?[0-9]+$' }),
+  // Plain strings: mock generators (Prism) write values that break header patterns.
+  'X-Units-Charged': header('Units charged for this call (1 on success, 0 on any error), as a decimal integer.'),
+  'X-Units-Remaining': header('Units left on the account, as a decimal integer.'),
 };
 
 const SUCCESS_HEADERS = {
@@ -38,7 +39,7 @@ const SUCCESS_HEADERS = {
 
 function errorResponse(status: string) {
   const headers: Record<string, unknown> = { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] };
-  if (status === '429' || status === '503') headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'string', pattern: '^[0-9]+$' });
+  if (status === '429' || status === '503') headers['Retry-After'] = header('Whole seconds to wait before retrying.');
   return {
     description: ERROR_STATUSES[status],
     headers,
