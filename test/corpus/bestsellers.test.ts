@@ -1,15 +1,12 @@
-import { GetBestSellersResponseSchema } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
-import { parseBestSellersPage } from '../../core/src/parsers/bestsellers.js';
-import { corpusSkipReason, ratio, runKind } from './page-kind-harness.js';
+import { corpusSkipReason, ratio } from './page-kind-harness.js';
+import { PAGE_KINDS } from './page-kinds.js';
 
 const skip = corpusSkipReason();
 
 describe.skipIf(skip !== undefined)(`best-sellers pages of the corpus${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('matches the goldens field by field, with every rank of the embedded ranking', () => {
-    const run = runKind('bestsellers', GetBestSellersResponseSchema, (html, marketplace, request) => ({
-      retailBestSellers: parseBestSellersPage(html, { marketplace, categoryId: String(request.categoryId) }),
-    }));
+    const run = PAGE_KINDS.bestsellers!();
     console.log(`bestsellers: ${run.cases.length} pages\n${run.table}`);
     expect(run.cases.length).toBeGreaterThanOrEqual(2);
     // Measured 98.8% (170/172): the goldens list the 30 script-free grid cards, the parser also

@@ -1,15 +1,12 @@
-import { SearchProductsResponseSchema } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
-import { parseSearchPage } from '../../core/src/parsers/search.js';
-import { corpusSkipReason, ratio, runKind } from './page-kind-harness.js';
+import { corpusSkipReason, ratio } from './page-kind-harness.js';
+import { PAGE_KINDS } from './page-kinds.js';
 
 const skip = corpusSkipReason();
 
 describe.skipIf(skip !== undefined)(`search pages of the corpus${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('matches the goldens field by field', () => {
-    const run = runKind('search', SearchProductsResponseSchema, (html, marketplace) => ({
-      retailProductSearchResults: parseSearchPage(html, { marketplace }),
-    }));
+    const run = PAGE_KINDS.search!();
     console.log(`search: ${run.cases.length} pages\n${run.table}`);
     expect(run.cases.length).toBeGreaterThanOrEqual(5);
     // Measured 100% (213/213); the threshold sits just under it.
