@@ -197,6 +197,34 @@ describe('sign-up', () => {
     expect((await attempt('FROM-STORE')).status).toBe(403);
   });
 
+  it('undoes a half-made sign-up: the email stays free and no account is left behind', async () => {
+    const base = createMemoryUserStore();
+    let failSave = true;
+    const users = {
+      ...base,
+      async saveUser(user: Parameters<typeof base.saveUser>[0]) {
+        if (failSave) throw new Error('store write failed');
+        return base.saveUser(user);
+      },
+    };
+    const created: string[] = [];
+    const admin = metering.admin;
+    const watched: Metering = {
+      ...metering,
+      admin: { ...admin, createAccount: async (o) => { const r = await admin.createAccount(o); created.push(r.accountId); return r; } },
+    };
+    const server = await startConsole({ metering: watched, users });
+    running.push(server);
+    const email = uniqueEmail();
+    const failed = await new ConsoleClient(server.base).signUp(email);
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({ success: false, errors: [{ code: 500, message: 'Internal error' }] });
+    expect(created).toHaveLength(1);
+    await expect(admin.summary(created[0]!)).rejects.toThrow();
+    failSave = false;
+    expect((await new ConsoleClient(server.base).signUp(email)).status).toBe(201);
+  });
+
   it('keeps the email free when the invite turns out to be used', async () => {
     const server = await start({ signupMode: 'invite', invites: ['ONCE'] });
     expect((await new ConsoleClient(server.base).signUp(uniqueEmail(), GOOD_PASSWORD, { inviteCode: 'ONCE' })).status).toBe(201);

@@ -49,18 +49,22 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
     if (!(await users.reserveEmail(input.email, userId))) {
       throw new ConsoleError(409, 'An account with this email already exists', { path: ['email'] });
     }
-    let accountId: string;
+    let accountId: string | undefined;
+    let user: ConsoleUser;
     try {
       if (inviteHash && !(await users.consumeInvite(inviteHash))) {
         throw new ConsoleError(403, 'Invite code has already been used', { path: ['inviteCode'] });
       }
       ({ accountId } = await ctx.metering.admin.createAccount());
+      user = { userId, email: input.email, passwordHash, accountId, createdAt: new Date(ctx.clock()).toISOString() };
+      await users.saveUser(user);
     } catch (error) {
-      await users.releaseEmail(input.email, userId);
+      // Undo what was done, best effort, so a half-made sign-up neither blocks the email nor
+      // leaves an orphan account holding free units.
+      if (accountId) await ctx.metering.admin.deleteAccount(accountId).catch(() => {});
+      await users.releaseEmail(input.email, userId).catch(() => {});
       throw error;
     }
-    const user: ConsoleUser = { userId, email: input.email, passwordHash, accountId, createdAt: new Date(ctx.clock()).toISOString() };
-    await users.saveUser(user);
     await limiter.record('signup-ip', ip, limits.signUpPerIp);
     await signedIn(req, res, user, 201);
   });

@@ -35,6 +35,7 @@ function publicDirectory(): string {
 
 function securityHeaders(secure: boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
+    res.removeHeader('X-Powered-By'); // whatever app mounts us
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('X-Content-Type-Options', 'nosniff');
