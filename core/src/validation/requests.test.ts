@@ -183,3 +183,10 @@ describe('validateRequest', () => {
     expect(() => validateRequest('GetProduct', create(GetSellerRequestSchema, { sellerId: 'A2R2RITDJNW1Q6' }))).toThrow(/expects/);
   });
 });
+
+describe('messages', () => {
+  it('names the broken rule', () => {
+    expect(rejection('GetProduct', GetProductRequestSchema, { asin: 'B00' }).message).toBe('asin must match ^[A-Za-z0-9]{10}$');
+    expect(rejection('SearchProducts', SearchProductsRequestSchema, { searchTerm: ' \t ' }).message).toBe('searchTerm must not be blank');
+  });
+});

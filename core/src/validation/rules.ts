@@ -68,7 +68,11 @@ function checkString(rules: FieldRules, value: string, label: string): void {
   if (options?.maxLength !== undefined && length > options.maxLength) {
     throw invalidArgument(`${label} must be at most ${options.maxLength} characters`, field.name);
   }
-  if (pattern && !pattern.test(value)) throw invalidArgument(`${label} has an invalid format`, field.name);
+  if (pattern && !pattern.test(value)) {
+    // The pattern is published in the API descriptions anyway, so naming it helps and hides nothing.
+    const expectation = options?.pattern === '\\S' ? 'must not be blank' : `must match ${options?.pattern}`;
+    throw invalidArgument(`${label} ${expectation}`, field.name);
+  }
 }
 
 function checkNumber(rules: FieldRules, raw: number | bigint, label: string): void {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadCoreConfig } from './config.js';
+
+const TOKEN = 'a-service-token-1234';
+
+describe('loadCoreConfig', () => {
+  it('applies defaults', () => {
+    expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN })).toEqual({
+      grpcHost: '0.0.0.0',
+      grpcPort: 50051,
+      serviceToken: TOKEN,
+      marketplaceOrigin: undefined,
+      cacheRedisUrl: undefined,
+      logLevel: 'info',
+      upstreamTimeoutMs: 8000,
+      reviewsSessionCookie: undefined,
+    });
+  });
+
+  it('reads every variable, CACHE_REDIS_URL before REDIS_URL', () => {
+    const config = loadCoreConfig({
+      SERVICE_TOKEN: TOKEN,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+      MARKETPLACE_ORIGIN: 'http://127.0.0.1:9999/',
+      CACHE_REDIS_URL: 'redis://cache:6379',
+      REDIS_URL: 'redis://shared:6379',
+      LOG_LEVEL: 'DEBUG',
+      UPSTREAM_TIMEOUT_MS: '2500',
+      REVIEWS_SESSION_COOKIE: 'session-id=1',
+    });
+    expect(config).toMatchObject({ grpcPort: 0, marketplaceOrigin: 'http://127.0.0.1:9999', cacheRedisUrl: 'redis://cache:6379', logLevel: 'debug', upstreamTimeoutMs: 2500 });
+    expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, REDIS_URL: 'redis://shared:6379' }).cacheRedisUrl).toBe('redis://shared:6379');
+    expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, CACHE_REDIS_URL: '' }).cacheRedisUrl).toBeUndefined();
+  });
+
+  it('lists every bad variable at once and never echoes a value', () => {
+    let error: unknown;
+    try {
+      loadCoreConfig({ SERVICE_TOKEN: 'short', GRPC_PORT: '70000', MARKETPLACE_ORIGIN: 'ftp://x', LOG_LEVEL: 'loud', CACHE_REDIS_URL: 'http://nope', UPSTREAM_TIMEOUT_MS: 'soon' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['SERVICE_TOKEN', 'GRPC_PORT', 'MARKETPLACE_ORIGIN', 'LOG_LEVEL', 'CACHE_REDIS_URL', 'UPSTREAM_TIMEOUT_MS']) expect(problems).toContain(name);
+    expect((error as Error).message).not.toContain('short');
+  });
+
+  it('requires the service token', () => {
+    expect(() => loadCoreConfig({})).toThrow(/SERVICE_TOKEN is required/);
+  });
+});
