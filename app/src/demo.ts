@@ -1,0 +1,26 @@
+/**
+ * `npm run demo`: the one-process service against the marketplace replay server, serving the recorded
+ * pages of ../shared/corpus (when present; RETAIL_CORPUS overrides) and the project's own fixtures.
+ * Nothing leaves the machine.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createReplayServer } from '../../test/replay/server.js';
+import { loadAppConfig } from './config.js';
+import { startStack } from './stack.js';
+import { printWelcome } from './welcome.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const corpus = process.env.RETAIL_CORPUS ?? resolve(root, '../shared/corpus');
+const corpusDirs = [resolve(root, 'test/fixtures/pages'), ...(existsSync(resolve(corpus, 'index.json')) ? [corpus] : [])];
+
+const replay = await createReplayServer({ corpusDirs, port: 0, host: '127.0.0.1' });
+const config = { ...loadAppConfig(), marketplaceOrigin: replay.origin };
+const stack = await startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin });
+printWelcome(stack, `replay server ${replay.origin} (${corpusDirs.join(', ')})`);
+
+const shutdown = () => {
+  Promise.allSettled([stack.stop(), replay.close()]).then(() => process.exit(0));
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

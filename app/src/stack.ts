@@ -1,0 +1,89 @@
+/**
+ * The one-process composition behind `npm start`: the core on its gRPC port, the three gateways
+ * and the console behind one router that routes exactly as the Kubernetes Ingress does, all sharing
+ * one metering library. Gateways still call the core over real gRPC, so this is the same code path
+ * as the separate deployments. This is the only module that imports both the core and the gateways.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createCoreServer, loadCoreConfig } from '@retail/core';
+import { createConsoleFromEnv } from '@retail/console';
+import { createGraphqlGateway } from '@retail/graphql';
+import { createMcpGateway } from '@retail/mcp';
+import { createMeteringFromEnv } from '@retail/metering';
+import { createRestGateway } from '@retail/rest';
+import { createCoreClient } from '@retail/gateway-shared';
+import type { AppConfig } from './config.js';
+
+export interface RunningStack {
+  /** http://host:port of the router. */
+  readonly url: string;
+  /** host:port of the core's gRPC server. */
+  readonly coreAddress: string;
+  /** A key for a development account, created at start (memory ledger) or reused from Redis. */
+  readonly devKey: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningStack> {
+  const coreConfig = loadCoreConfig({
+    ...env,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(config.grpcPort),
+    SERVICE_TOKEN: config.serviceToken,
+    ...(config.marketplaceOrigin ? { MARKETPLACE_ORIGIN: config.marketplaceOrigin } : {}),
+  });
+  const core = createCoreServer({ config: coreConfig });
+  const { port: grpcPort } = await core.start();
+  const coreAddress = `127.0.0.1:${grpcPort}`;
+
+  const metering = await createMeteringFromEnv(env);
+  const coreClient = createCoreClient({ address: coreAddress, serviceToken: config.serviceToken, deadlineMs: config.coreDeadlineMs });
+  // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
+  const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    const ready = (await coreClient.ping().catch(() => false)) && (await console_.ready().catch(() => false));
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+  const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  // Order does not matter for correctness: each router owns disjoint paths, as the Ingress routes them.
+  app.use(await createGraphqlGateway({ core: coreClient, metering }));
+  app.use(await createMcpGateway({ core: coreClient, metering }));
+  app.use('/console', console_.router);
+  app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const devKey = await developmentKey(metering, config.devUnits);
+
+  return {
+    url: `http://${config.host}:${port}`,
+    coreAddress,
+    devKey,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await console_.close();
+      await metering.close();
+      await core.stop({ graceMs: 2_000 });
+    },
+  };
+}
+
+/** A fresh account with `units` units and a key labelled "development". */
+async function developmentKey(
+  metering: Awaited<ReturnType<typeof createMeteringFromEnv>>,
+  units: number,
+): Promise<string> {
+  const { accountId } = await metering.admin.createAccount({ units });
+  const { key } = await metering.admin.createKey(accountId, { label: 'development' });
+  return key;
+}
