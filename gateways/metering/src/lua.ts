@@ -29,6 +29,10 @@ local function audit(entry, keep)
   redis.call('LPUSH', base .. 'audit', entry)
   redis.call('LTRIM', base .. 'audit', 0, keep - 1)
 end
+-- Exact text of a double (tostring keeps only 14 digits), so Redis and the memory store agree bit for bit.
+local function num(x)
+  return string.format('%.17g', x)
+end
 local function in_list(list, item)
   return string.find(',' .. list .. ',', ',' .. item .. ',', 1, true) ~= nil
 end
@@ -65,22 +69,22 @@ if plan.r >= 0 then
   tokens = plan.b
   if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
   if ARGV[12] == 'admit' then
-    if tokens < 1 then return {'rate', keyId, planName, tostring(tokens)} end
+    if tokens < 1 then return {'rate', keyId, planName, num(tokens)} end
     tokens = tokens - 1
-    redis.call('HSET', base .. 'rate', 'tokens', tostring(tokens), 'ts', ARGV[6])
+    redis.call('HSET', base .. 'rate', 'tokens', num(tokens), 'ts', ARGV[6])
     -- An idle bucket is full again after burst/rate seconds; let Redis drop it some time after that.
     redis.call('PEXPIRE', base .. 'rate', math.ceil(plan.b / plan.r * 1000) + 60000)
   end
 end
 local balance = tonumber(redis.call('HGET', acct, 'balance'))
-if ARGV[12] == 'peek' then return {'ok', keyId, planName, tostring(tokens), tostring(balance)} end
-if ARGV[5] ~= '1' then return {'shape', keyId, planName, tostring(tokens)} end
+if ARGV[12] == 'peek' then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
+if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
-if balance < units then return {'units', keyId, planName, tostring(tokens), tostring(balance)} end
+if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end
 redis.call('HINCRBY', acct, 'balance', -units)
 redis.call('HSET', base .. 'holds', ARGV[7], units)
 redis.call('ZADD', base .. 'holdexp', ARGV[8], ARGV[7])
-return {'ok', keyId, planName, tostring(tokens), tostring(balance - units)}
+return {'ok', keyId, planName, num(tokens), tostring(balance - units)}
 `;
 
 /**
