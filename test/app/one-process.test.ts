@@ -1,0 +1,78 @@
+/**
+ * `npm start` as a user meets it: one process, one address, the development key it prints, and the
+ * three interfaces answering the same product from the replay server, each charging one unit.
+ */
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAppConfig } from '../../app/src/config.js';
+import { type RunningStack, startStack } from '../../app/src/stack.js';
+import { type ReplayServer, createReplayServer } from '../replay/server.js';
+
+const fixtures = resolve(import.meta.dirname, '../fixtures/pages');
+let replay: ReplayServer;
+let stack: RunningStack;
+
+beforeAll(async () => {
+  replay = await createReplayServer({ corpusDirs: [fixtures], port: 0, host: '127.0.0.1' });
+  const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, DEV_UNITS: '5', LOG_LEVEL: 'silent' };
+  stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: replay.origin }, env);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await replay?.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.url}${path}`, { headers });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('npm start (one process)', () => {
+  it('answers health and readiness', async () => {
+    expect((await get('/healthz')).status).toBe(200);
+    expect((await get('/readyz')).status).toBe(200);
+  });
+
+  it('serves the same product on REST, GraphQL and MCP with the printed key, one unit each', async () => {
+    const key = { 'API-KEY': stack.devKey };
+    const rest = await get('/api/retail/product?asin=B0FXTUS001', key);
+    expect(rest.status).toBe(200);
+    const restBody = (await rest.json()) as { data: { retailProduct: { title: string } } };
+    const title = restBody.data.retailProduct.title;
+    expect(title.length).toBeGreaterThan(0);
+    expect(rest.headers.get('x-units-charged')).toBe('1');
+
+    const gql = await post('/api/graphql', { query: '{ retailProduct(asin: "B0FXTUS001", domain: US) { title } }' }, key);
+    expect(gql.status).toBe(200);
+    expect(((await gql.json()) as { data: { retailProduct: { title: string } } }).data.retailProduct.title).toBe(title);
+
+    const mcp = await post(
+      '/api/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retail_product', arguments: { asin: 'B0FXTUS001' } } },
+      key,
+    );
+    expect(mcp.status).toBe(200);
+    const mcpBody = (await mcp.json()) as { result: { structuredContent: { data: { retailProduct: { title: string } } } } };
+    expect(mcpBody.result.structuredContent.data.retailProduct.title).toBe(title);
+
+    const account = (await (await get('/api/account', key)).json()) as { data: { balance: number } };
+    expect(account.data.balance).toBe(2);
+  });
+
+  it('routes the OpenAPI document and the console like the Ingress', async () => {
+    const doc = (await (await get('/api/openapi.json')).json()) as { openapi: string };
+    expect(doc.openapi).toBe('3.1.0');
+    const consolePage = await get('/console/');
+    expect(consolePage.status).toBe(200);
+    expect(consolePage.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('refuses a call without a key and charges nothing for it', async () => {
+    const res = await get('/api/retail/product?asin=B0FXTUS001');
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ success: false, errors: [{ code: 401, message: 'API key is invalid or missing' }] });
+  });
+});
