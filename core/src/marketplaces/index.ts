@@ -8,5 +8,5 @@ export {
   marketplaceByHost,
 } from './registry.js';
 export { interpretNumberToken, numberTokens, parseCount, parseLocaleNumber, parseRating, toAsciiDigits } from './numbers.js';
-export { type ParsedPrice, formatPriceDisplay, parsePrice } from './price.js';
+export { type ParsePriceOptions, type ParsedPrice, formatPriceDisplay, parsePrice } from './price.js';
 export { WORDS } from './words/index.js';

@@ -69,7 +69,31 @@ const PARSES: ReadonlyArray<[DomainCode, string, number]> = [
 describe('parsePrice', () => {
   it.each(PARSES)('%s %j → %d', (code, text, value) => {
     const m = marketplaceByCode(code);
-    expect(parsePrice(text, m)).toEqual({ symbol: m.currencySymbol, value, currency: m.currency, display: formatPriceDisplay(value, m) });
+    const parsed = parsePrice(text, m);
+    expect(parsed?.value).toBe(value);
+    expect(parsed?.currency).toBe(m.currency);
+    // Shown text (invisible marks and ordinary white-space runs aside) is the display.
+    expect(parsed?.display).toBe(text.trim());
+    // The canonical form is the marketplace's own format of the same value.
+    expect(parsePrice(text, m, { display: 'canonical' })).toEqual({ symbol: m.currencySymbol, value, currency: m.currency, display: formatPriceDisplay(value, m) });
+  });
+
+  it.each([
+    ['DE', 'EUR 10,99', 'EUR', 10.99],
+    ['FR', 'EUR 12,41', 'EUR', 12.41],
+    ['CA', 'CDN$ 16.65', 'CDN$', 16.65],
+    ['BR', 'R$259,00', 'R$', 259],
+    ['ES', '39,99€', '€', 39.99],
+    ['IN', '237,097.00', '₹', 237097],
+    ['JP', '¥1,280', '¥', 1280],
+  ] as Array<[DomainCode, string, string, number]>)('%s keeps %j as shown (corpus pages)', (code, text, symbol, value) => {
+    const m = marketplaceByCode(code);
+    expect(parsePrice(text, m)).toEqual({ symbol, value, currency: m.currency, display: text });
+  });
+
+  it('drops invisible marks and collapses ordinary white space, keeping no-break spaces', () => {
+    expect(parsePrice('\u200e 1.226,00\u00a0€ \n', marketplaceByCode('DE'))?.display).toBe('1.226,00\u00a0€');
+    expect(parsePrice('$\n  29.99', marketplaceByCode('US'))?.display).toBe('$ 29.99');
   });
 
   it.each([
@@ -85,6 +109,7 @@ describe('parsePrice', () => {
 
   it('keeps a foreign currency as shown instead of relabelling it', () => {
     expect(parsePrice('US$12.50', marketplaceByCode('DE'))).toEqual({ symbol: 'US$', value: 12.5, currency: 'USD', display: 'US$12.50' });
+    expect(parsePrice('US$12.50', marketplaceByCode('DE'), { display: 'canonical' })?.display).toBe('US$12.50');
     expect(parsePrice('$12.50', marketplaceByCode('DE'))?.currency).toBe('USD');
   });
 
