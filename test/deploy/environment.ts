@@ -1,52 +1,53 @@
 /**
- * The environment variables each deployable reads (the project's documented names; see the
- * "Configuration" section of docs/deploy.md). The chart may set these and no others.
+ * What the chart's environment is checked against: the variables each deployable's own code reads
+ * (found in the sources of its workspace closure, so a variable the code stopped reading fails the
+ * test) and the variables it cannot run without.
  */
-import type { DeployableName } from './workspace.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../harness/helm.js';
+import { DEPLOYABLES, type DeployableName, workspaceClosure } from './workspace.js';
 
-const SHARED = ['LOG_LEVEL'] as const;
-const GATEWAY = [...SHARED, 'HOST', 'PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'CORE_DEADLINE_MS', 'CORS_ORIGINS', 'LEDGER_REDIS_URL', 'REDIS_URL'];
-
-/**
- * Proposed, not yet read by the code: set only with redis.external.*Cluster=true, so the stores can
- * build an ioredis Cluster client from the URL's node. Listed here deliberately, not by accident.
- */
-export const PROPOSED_CLUSTER_FLAGS = { ledger: 'LEDGER_REDIS_CLUSTER', cache: 'CACHE_REDIS_CLUSTER' } as const;
-
-export const DOCUMENTED_ENV: Record<DeployableName, readonly string[]> = {
-  core: [
-    ...SHARED,
-    'GRPC_HOST',
-    'GRPC_PORT',
-    'SERVICE_TOKEN',
-    'MARKETPLACE_ORIGIN',
-    'CACHE_REDIS_URL',
-    'REDIS_URL',
-    'UPSTREAM_TIMEOUT_MS',
-    'REVIEWS_SESSION_COOKIE',
-    PROPOSED_CLUSTER_FLAGS.cache,
-  ],
-  rest: [...GATEWAY, PROPOSED_CLUSTER_FLAGS.ledger],
-  graphql: [...GATEWAY, PROPOSED_CLUSTER_FLAGS.ledger],
-  mcp: [...GATEWAY, PROPOSED_CLUSTER_FLAGS.ledger],
-  console: [
-    ...SHARED,
-    'HOST',
-    'PORT',
-    'LEDGER_REDIS_URL',
-    'REDIS_URL',
-    'CONSOLE_SIGNUP_MODE',
-    'CONSOLE_SESSION_SECRET',
-    'CONSOLE_SECURE_COOKIES',
-    PROPOSED_CLUSTER_FLAGS.ledger,
-  ],
-};
-
-/** Variables each deployable must get from the chart (required, or the chart's wiring is broken). */
+/** Variables each deployable must get; "A|B" means either. */
 export const REQUIRED_ENV: Record<DeployableName, readonly string[]> = {
   core: ['GRPC_PORT', 'SERVICE_TOKEN', 'CACHE_REDIS_URL'],
-  rest: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL'],
-  graphql: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL'],
-  mcp: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL'],
-  console: ['PORT', 'LEDGER_REDIS_URL', 'CONSOLE_SESSION_SECRET', 'CONSOLE_SIGNUP_MODE'],
+  rest: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  graphql: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  mcp: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  console: ['PORT', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER', 'CONSOLE_SESSION_SECRET', 'CONSOLE_SIGNUP_MODE'],
 };
+
+function sourceFiles(folder: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'testing' && entry.name !== 'gen') walk(path);
+      } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
+        files.push(path);
+      }
+    }
+  };
+  walk(join(REPO_ROOT, folder, 'src'));
+  return files;
+}
+
+const sourceCache = new Map<DeployableName, string>();
+
+/** True when the deployable's code (its package and its workspace dependencies) names the variable. */
+export function codeReads(name: DeployableName, variable: string): boolean {
+  let text = sourceCache.get(name);
+  if (text === undefined) {
+    const folders = workspaceClosure(DEPLOYABLES[name].packageName);
+    text = folders.flatMap(sourceFiles).map((file) => readFileSync(file, 'utf8')).join('\n');
+    sourceCache.set(name, text);
+  }
+  return new RegExp(`\\b${variable}\\b`).test(text);
+}
+
+/** The variables of docs/deploy.md's environment table: rows that start with a `NAME` cell. */
+export function documentedVariables(): string[] {
+  const docs = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
+  return [...docs.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
+}

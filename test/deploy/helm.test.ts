@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHART_DIR, REPO_ROOT, findHelm, runHelm } from '../harness/helm.js';
-import { DOCUMENTED_ENV, REQUIRED_ENV } from './environment.js';
+import { REQUIRED_ENV, codeReads, documentedVariables } from './environment.js';
 import { type K8sObject, byKind, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
 import { DEPLOYABLE_NAMES, DEPLOYABLES } from './workspace.js';
 
@@ -17,9 +17,9 @@ const PRODUCTION_VALUES = join(REPO_ROOT, 'deploy/values-production.example.yaml
 const GATEWAY_API = ['gatewayApi.enabled=true', 'gatewayApi.parentRefs[0].name=public', 'ingress.enabled=true'];
 const EXTERNAL_URLS = [
   'redis.mode=external',
-  'redis.external.ledgerUrl=redis://ledger.example:6379',
   'redis.external.cacheUrl=redis://cache.example:6379',
-  'redis.external.ledgerCluster=true',
+  'redis.external.ledgerClusterNodes[0]=ledger-0.example:6379',
+  'redis.external.ledgerClusterNodes[1]=ledger-1.example:6379',
 ];
 
 /** The routes the service promises (ARCHITECTURE.md, the one-process router): path → deployable. */
@@ -33,6 +33,9 @@ const ROUTES = [
 ];
 const CORE_CLIENTS = ['rest', 'graphql', 'mcp'];
 const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
+
+/** Every environment variable docs/deploy.md documents (a row of its variables table). */
+const documentedEnv = documentedVariables();
 
 const suiteName = 'helm' in lookup ? 'Helm chart charts/retail-data' : `Helm chart (SKIPPED: ${lookup.missing})`;
 
@@ -160,8 +163,13 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
           else expect(ref.name, `${render}/${name}: ${entry.name}`).toMatch(/^retail-(service-token|redis|console)$/);
         }
         expect(new Set(names).size, `${render}/${name}: no variable set twice`).toBe(names.length);
-        for (const variable of names) expect(DOCUMENTED_ENV[name], `${render}/${name}`).toContain(variable);
-        for (const variable of REQUIRED_ENV[name]) expect(names, `${render}/${name}`).toContain(variable);
+        for (const variable of names) {
+          expect(codeReads(name, variable), `${render}/${name}: its code reads ${variable}`).toBe(true);
+          expect(documentedEnv, `${render}/${name}: docs/deploy.md documents ${variable}`).toContain(variable);
+        }
+        for (const required of REQUIRED_ENV[name]) {
+          expect(required.split('|').some((variable) => names.includes(variable)), `${render}/${name}: ${required}`).toBe(true);
+        }
       }
     }),
   );
@@ -217,21 +225,35 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     for (const object of [ledger, cache]) expect(find(renders.default, 'Service', object.spec.serviceName)).toBeDefined();
   });
 
-  it('external Redis renders no StatefulSet, uses the given URLs or Secret, and flags a Cluster', () => {
+  it('external Redis renders no StatefulSet, uses the given URLs or Secret, and passes a Cluster\'s nodes', () => {
     for (const render of [renders.production, renders.variant]) expect(byKind(render, 'StatefulSet')).toEqual([]);
     const urls = find(renders.variant, 'Secret', 'retail-retail-data-redis')!.data;
-    expect(Buffer.from(urls['ledger-url'], 'base64').toString()).toBe('redis://ledger.example:6379');
-    expect(find(renders.variant, 'ConfigMap', 'retail-retail-data-rest')!.data.LEDGER_REDIS_CLUSTER).toBe('true');
-    expect(find(renders.variant, 'ConfigMap', 'retail-retail-data-core')!.data.CACHE_REDIS_CLUSTER).toBeUndefined();
+    expect(Buffer.from(urls['cache-url'], 'base64').toString()).toBe('redis://cache.example:6379');
+    for (const name of LEDGER_CLIENTS) {
+      const deployment = workload(renders.variant, name);
+      expect(find(renders.variant, 'ConfigMap', deployment.metadata.name)!.data.LEDGER_REDIS_CLUSTER).toBe(
+        'ledger-0.example:6379,ledger-1.example:6379',
+      );
+      // The Cluster's nodes replace the URL (the metering library prefers them anyway).
+      const env = (deployment.spec.template.spec.containers[0].env ?? []).map((entry: { name: string }) => entry.name);
+      expect(env).not.toContain('LEDGER_REDIS_URL');
+    }
+    expect(find(renders.variant, 'ConfigMap', 'retail-retail-data-core')!.data.LEDGER_REDIS_CLUSTER).toBeUndefined();
     const ref = workload(renders.production, 'rest').spec.template.spec.containers[0].env.find(
       (entry: { name: string }) => entry.name === 'LEDGER_REDIS_URL',
     ).valueFrom.secretKeyRef;
     expect(ref).toEqual({ name: 'retail-redis', key: 'ledger-url' });
   });
 
+  it('values.schema.json refuses unknown keys and values outside their sets', async () => {
+    await expect(renderChart(helm, { set: ['rest.replicas=3'] })).rejects.toThrow(/additional properties 'replicas'/);
+    await expect(renderChart(helm, { set: ['console.config.signupMode=everyone'] })).rejects.toThrow(/signupMode/);
+    await expect(renderChart(helm, { set: ['redis.mode=external', 'redis.external.ledgerClusterNodes[0]=no-port', 'redis.external.cacheUrl=redis://c:6379'] })).rejects.toThrow(/ledgerClusterNodes/);
+  });
+
   it('refuses external Redis without URLs and an unknown Redis mode', async () => {
     await expect(renderChart(helm, { set: ['redis.mode=external'] })).rejects.toThrow(/ledgerUrl.*required/);
-    await expect(renderChart(helm, { set: ['redis.mode=sentinel'] })).rejects.toThrow(/internal or external/);
+    await expect(renderChart(helm, { set: ['redis.mode=sentinel'] })).rejects.toThrow(/internal.*external/);
   });
 
   it(

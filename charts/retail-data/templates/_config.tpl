@@ -8,17 +8,18 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $values := index $root.Values $name }}
 {{- $redis := $root.Values.redis }}
 {{- $external := eq $redis.mode "external" }}
-{{- $env := dict "LOG_LEVEL" $root.Values.logLevel }}
+{{- $env := dict }}
 {{- if eq $name "core" }}
+{{- $_ := set $env "LOG_LEVEL" $root.Values.logLevel }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
 {{- $_ := set $env "MARKETPLACE_ORIGIN" $values.config.marketplaceOrigin }}
 {{- $_ := set $env "UPSTREAM_TIMEOUT_MS" $values.config.upstreamTimeoutMs }}
-{{- if and $external $redis.external.cacheCluster }}{{ $_ := set $env "CACHE_REDIS_CLUSTER" "true" }}{{ end }}
 {{- else }}
 {{- $_ := set $env "HOST" $values.config.host }}
 {{- $_ := set $env "PORT" $values.port }}
-{{- if and $external $redis.external.ledgerCluster }}{{ $_ := set $env "LEDGER_REDIS_CLUSTER" "true" }}{{ end }}
+{{- if $external }}{{ $_ := set $env "LEDGER_REDIS_CLUSTER" (join "," $redis.external.ledgerClusterNodes) }}{{ end }}
+{{- $_ := set $env "METERING_PLANS" $root.Values.metering.plans }}
 {{- if eq $name "console" }}
 {{- $_ := set $env "CONSOLE_SIGNUP_MODE" $values.config.signupMode }}
 {{- $_ := set $env "CONSOLE_SECURE_COOKIES" $values.config.secureCookies }}
@@ -26,6 +27,13 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CORE_ADDRESS" (printf "%s:%v" (include "retail-data.componentName" (list $root "core")) $root.Values.core.port) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
 {{- $_ := set $env "CORS_ORIGINS" $values.config.corsOrigins }}
+{{- if eq $name "graphql" }}
+{{- $_ := set $env "GRAPHQL_MAX_OPERATIONS" $values.config.maxOperations }}
+{{- $_ := set $env "GRAPHQL_MAX_DEPTH" $values.config.maxDepth }}
+{{- $_ := set $env "GRAPHQL_BODY_LIMIT_BYTES" $values.config.bodyLimitBytes }}
+{{- else if eq $name "mcp" }}
+{{- $_ := set $env "MCP_BODY_LIMIT_BYTES" $values.config.bodyLimitBytes }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- range $key, $value := $env }}
@@ -41,6 +49,9 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $name := index . 1 }}
 {{- if and (eq $name "core") $root.Values.core.secret.reviewsSessionCookie }}
 REVIEWS_SESSION_COOKIE: {{ $root.Values.core.secret.reviewsSessionCookie | b64enc | quote }}
+{{- end }}
+{{- if and (eq $name "console") $root.Values.console.inviteCodes }}
+CONSOLE_INVITE_CODES: {{ $root.Values.console.inviteCodes | b64enc | quote }}
 {{- end }}
 {{- if and (eq $name "console") (not $root.Values.console.sessionSecret.existingSecret) }}
 {{- if $root.Values.console.sessionSecret.value }}

@@ -80,7 +80,8 @@ spec:
               valueFrom:
                 secretKeyRef: {{ include "retail-data.serviceTokenRef" $root }}
             {{- end }}
-            {{- if $traits.ledger }}
+            {{- /* A Cluster ledger is reached through LEDGER_REDIS_CLUSTER (ConfigMap) instead. */}}
+            {{- if and $traits.ledger (not (include "retail-data.ledgerOnCluster" $root)) }}
             - name: LEDGER_REDIS_URL
               valueFrom:
                 secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "ledger") }}

@@ -127,3 +127,8 @@ A generated secret that survives upgrades: the value already in the cluster when
 {{- $values := index (index . 0).Values (index . 1) }}
 {{- if $values.autoscaling.enabled }}{{ $values.autoscaling.minReplicas }}{{ else }}{{ $values.replicaCount }}{{ end }}
 {{- end }}
+
+{{/* "true" when the ledger is an external Redis Cluster given by its startup nodes, else empty. */}}
+{{- define "retail-data.ledgerOnCluster" -}}
+{{- if and (eq .Values.redis.mode "external") .Values.redis.external.ledgerClusterNodes }}true{{ end }}
+{{- end }}
