@@ -59,6 +59,11 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     await runHelm(helm, ['lint', CHART_DIR, '--strict', '--values', PRODUCTION_VALUES]);
   });
 
+  it('renders for Kubernetes 1.27 (native gRPC probes are GA there) and refuses older clusters', async () => {
+    await runHelm(helm, ['template', 'retail', CHART_DIR, '--kube-version', '1.27.0']);
+    await expect(runHelm(helm, ['template', 'retail', CHART_DIR, '--kube-version', '1.26.0'])).rejects.toThrow(/kubeVersion/);
+  });
+
   it(
     'every rendered object is valid against the Kubernetes schemas',
     each((objects) => {

@@ -74,28 +74,10 @@ spec:
             - secretRef:
                 name: {{ $fullName }}
             {{- end }}
+          {{- with include "retail-data.secretEnv" (list $root $name) }}
           env:
-            {{- if or (eq $name "core") $traits.callsCore }}
-            - name: SERVICE_TOKEN
-              valueFrom:
-                secretKeyRef: {{ include "retail-data.serviceTokenRef" $root }}
-            {{- end }}
-            {{- /* A Cluster ledger is reached through LEDGER_REDIS_CLUSTER (ConfigMap) instead. */}}
-            {{- if and $traits.ledger (not (include "retail-data.ledgerOnCluster" $root)) }}
-            - name: LEDGER_REDIS_URL
-              valueFrom:
-                secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "ledger") }}
-            {{- end }}
-            {{- if $traits.cache }}
-            - name: CACHE_REDIS_URL
-              valueFrom:
-                secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "cache") }}
-            {{- end }}
-            {{- if and (eq $name "console") $root.Values.console.sessionSecret.existingSecret }}
-            - name: CONSOLE_SESSION_SECRET
-              valueFrom:
-                secretKeyRef: {{ include "retail-data.sessionSecretRef" $root }}
-            {{- end }}
+            {{- . | trim | nindent 12 }}
+          {{- end }}
           {{- if eq $traits.protocol "grpc" }}
           {{- /* Native gRPC probes on grpc.health.v1 (Kubernetes >= 1.27). */}}
           readinessProbe:
@@ -139,4 +121,32 @@ spec:
       affinity:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+{{- end }}
+
+{{/* Environment variables taken from shared or existing Secrets. Args: (list $ "rest"). */}}
+{{- define "retail-data.secretEnv" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- $traits := index (include "retail-data.deployables" $root | fromYaml) $name }}
+{{- if or (eq $name "core") $traits.callsCore }}
+- name: SERVICE_TOKEN
+  valueFrom:
+    secretKeyRef: {{ include "retail-data.serviceTokenRef" $root }}
+{{- end }}
+{{- /* A Cluster ledger is reached through LEDGER_REDIS_CLUSTER (ConfigMap) instead. */}}
+{{- if and $traits.ledger (not (include "retail-data.ledgerOnCluster" $root)) }}
+- name: LEDGER_REDIS_URL
+  valueFrom:
+    secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "ledger") }}
+{{- end }}
+{{- if $traits.cache }}
+- name: CACHE_REDIS_URL
+  valueFrom:
+    secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "cache") }}
+{{- end }}
+{{- if and (eq $name "console") $root.Values.console.sessionSecret.existingSecret }}
+- name: CONSOLE_SESSION_SECRET
+  valueFrom:
+    secretKeyRef: {{ include "retail-data.sessionSecretRef" $root }}
+{{- end }}
 {{- end }}
