@@ -26,7 +26,9 @@ export function reviewDate(text: string | undefined, language: LanguageCode): st
   const ymd = /(\d{4})年(\d{1,2})月(\d{1,2})日/.exec(text);
   if (ymd) return iso(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]));
   const lower = text.toLowerCase();
-  const months = [...MONTHS[language], ...(language === 'en' ? [] : MONTHS.en)];
+  // The marketplace's language first; pages can be shown in another language (amazon.es in Portuguese).
+  const others = (Object.keys(MONTHS) as LanguageCode[]).filter((l) => l !== language).flatMap((l) => MONTHS[l]);
+  const months = [...MONTHS[language], ...others];
   for (let i = 0; i < months.length; i++) {
     const name = months[i]!;
     const month = (i % 12) + 1;

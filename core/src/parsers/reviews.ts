@@ -39,10 +39,14 @@ export function parseReviewsPage(html: string, ctx: ReviewsParseContext): Review
   return { reviews: list, pageInfo };
 }
 
-/** The top reviews a product page shows (`#cm-cr-dp-review-list`, the global list on some marketplaces). */
+/**
+ * The top reviews a product page shows: the local list (`#cm-cr-dp-review-list`, 2024+
+ * `#localTopReviews`) and the "from other countries" lists (`#cm-cr-global-review-list`, the 2018
+ * `cmps-review` widget). A product page holds no other review markup, so every review hook counts.
+ */
 export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewInit[] {
   const $ = loadPage(html);
-  return readReviews($, $('#cm-cr-dp-review-list [data-hook="review"], #cm-cr-global-review-list [data-hook="review"], [data-hook="top-customer-reviews-widget"] [data-hook="review"]').toArray(), ctx.marketplace);
+  return readReviews($, $('[data-hook="review"], [data-hook="cmps-review"]').toArray(), ctx.marketplace);
 }
 
 function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
@@ -57,6 +61,17 @@ function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewIni
   return out;
 }
 
+/** One URL per image id (the part after /images/I/), the first seen (the full-size carousel URL) kept. */
+function uniqueImages(urls: readonly (string | undefined)[]): string[] {
+  const byId = new Map<string, string>();
+  for (const url of urls) {
+    if (!url || url.includes('grey-pixel')) continue;
+    const id = /\/images\/I\/([^./]+)/.exec(url)?.[1] ?? url;
+    if (!byId.has(id)) byId.set(id, url);
+  }
+  return [...byId.values()];
+}
+
 function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
   const $node = $(node);
   const review: ReviewInit = {
@@ -66,12 +81,13 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
   };
   const id = cleanText($node.attr('id'))?.replace(/-review-card$/, '');
   if (id) review.id = id;
-  const titleEl = $node.find('[data-hook="review-title"]').first().clone();
+  const titleEl = $node.find('[data-hook="review-title"], [data-hook="reviewTitle"]').first().clone();
   titleEl.find('i, .a-icon-alt, .a-letter-space, script').remove();
   const title = cleanText(titleEl.text());
   if (title) review.title = title;
-  const bodyEl = $node.find('[data-hook="review-body"]').first().clone();
-  bodyEl.find('input, script, style, .video-block, [data-hook="review-body-read-more"]').remove();
+  const bodyEl = $node.find('[data-hook="review-body"], [data-hook="reviewText"]').first().clone();
+  bodyEl.find('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer').remove();
+  bodyEl.find('br').replaceWith(' ');
   const body = cleanText(bodyEl.text());
   if (body) review.body = body;
   const rating = readRating(
@@ -79,18 +95,20 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
     m,
   );
   if (rating !== undefined) review.rating = rating;
-  const date = reviewDate(firstText($, node, ['[data-hook="review-date"]']), m.language);
+  const date = reviewDate(firstText($, node, ['[data-hook="review-date"]', '[data-hook="cmps-review-date"]']), m.language);
   if (date) review.date = date;
   const helpful = firstText($, node, ['[data-hook="helpful-vote-statement"]']);
   if (helpful) {
     const votes = ONE_PERSON.test(helpful) ? 1 : readCount(helpful);
     if (votes !== undefined) review.helpfulVotes = BigInt(votes);
   }
-  review.imageUrls = $node
+  const tiles = $node
     .find('img[data-hook="review-image-tile"], .review-image-tile')
     .toArray()
-    .map((img) => cleanText($(img).attr('data-src')) ?? cleanText($(img).attr('src')))
-    .filter((src): src is string => src !== undefined && !src.includes('grey-pixel'));
+    .map((img) => cleanText($(img).attr('data-src')) ?? cleanText($(img).attr('src')));
+  // 2024+ product pages put a review's images in a media carousel keyed by review id.
+  const carousel = id ? $(`[data-reviewid="${id}"][data-url][data-mediatype="IMAGE"]`).toArray().map((el) => cleanText($(el).attr('data-url'))) : [];
+  review.imageUrls = uniqueImages([...carousel, ...tiles]);
   const videoUrl = cleanText($node.find('input.video-url').first().attr('value'));
   if (videoUrl) {
     const video: NonNullable<ReviewInit['videos']>[number] = { url: videoUrl };

@@ -40,9 +40,10 @@ export function parseVariantsPage(html: string, ctx: VariantsParseContext): Prod
     const id = asin.toUpperCase();
     if (!isAsin(id) || seen.has(id) || id === parentAsin) return;
     seen.add(id);
-    const attributes = values.map((value, i) => ({ name: dimensionName(dimensions[i], labels), value }));
+    const shown = values.map(decodeShownText);
+    const attributes = shown.map((value, i) => ({ name: dimensionName(dimensions[i], labels), value }));
     const variant: VariantInit = { asin: id, url: `${m.origin}/dp/${id}`, attributes, isCurrent: id === currentAsin.toUpperCase() };
-    if (values.length > 0) variant.text = values.join(', ');
+    if (shown.length > 0) variant.text = shown.join(', ');
     variants.push(variant);
   };
 
@@ -60,7 +61,31 @@ export function parseVariantsPage(html: string, ctx: VariantsParseContext): Prod
 
 function dimensionName(key: string | undefined, labels: Record<string, string>): string {
   if (!key) return '';
-  return labels[key] ?? key.replace(/_name$/, '').replace(/_/g, ' ');
+  return decodeShownText(labels[key] ?? key.replace(/_name$/, '').replace(/_/g, ' '));
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: '\u00a0' };
+
+/**
+ * Twister values are JavaScript strings that some pages HTML-escape and (2017–2019) even escape
+ * byte by byte ("Wei&#xc3;&#x9f;" for "Weiß"): entities are decoded, and a result that is UTF-8
+ * read as Latin-1 is re-read as UTF-8.
+ */
+export function decodeShownText(text: string): string {
+  const decoded = text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : all;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? all;
+  });
+  let out = decoded;
+  if (/[\u00c2-\u00f4][\u0080-\u00bf]/.test(decoded) && [...decoded].every((c) => c.charCodeAt(0) < 0x100)) {
+    const bytes = Uint8Array.from([...decoded].map((c) => c.charCodeAt(0)));
+    const utf8 = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    if (!utf8.includes('\ufffd')) out = utf8;
+  }
+  return out.replace(/\s+/g, ' ').trim();
 }
 
 /** Rendered swatches, for pages whose twister data is missing. */
