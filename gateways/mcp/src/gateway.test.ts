@@ -151,6 +151,17 @@ describe('MCP gateway', () => {
     expect(d).toEqual({ ok: false, error: expect.stringMatching(/unknown tool retail_nope/) });
   });
 
+  it('refuses arguments the SDK would silently drop (__proto__) by name', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'api-key': key },
+      body: '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"retail_product","arguments":{"asin":"B08KTZ8249","__proto__":"x"}}}',
+    });
+    const body = (await res.json()) as any;
+    expect(body.result.isError).toBe(true);
+    expect(body.result.structuredContent.errors).toEqual([{ code: 400, message: 'unknown parameter __proto__', path: ['__proto__'] }]);
+  });
+
   it('answers 402 as an HTTP status with a JSON-RPC error carrying the envelope', async () => {
     const poor = await newKey(0);
     const calls = core.calls.length;

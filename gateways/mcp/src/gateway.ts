@@ -32,6 +32,19 @@ function methodsOf(body: unknown): string[] {
   return messages.map((m) => (m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string' ? (m as { method: string }).method : ''));
 }
 
+/** The `arguments` object of the tools/call message with this id, as parsed from the body. */
+function rawArguments(body: unknown, id: string | number): Record<string, unknown> | undefined {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  for (const m of messages) {
+    if (!m || typeof m !== 'object') continue;
+    const message = m as { id?: unknown; method?: unknown; params?: { arguments?: unknown } };
+    if (message.id !== id || message.method !== 'tools/call') continue;
+    const args = message.params?.arguments;
+    return args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
+  }
+  return undefined;
+}
+
 function denialError(denial: Denial): RequestLevelError {
   return new RequestLevelError(denial.httpStatus, rpcCodeFor(denial.httpStatus), denial.message, envelope([{ code: denial.httpStatus, message: denial.message }]));
 }
@@ -95,6 +108,7 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
         if (!res.headersSent) res.set(headers);
       },
       authenticateFree,
+      rawArguments: (id) => rawArguments(req.body, id),
       onRefusal: (error) => {
         refusal = error;
       },

@@ -30,6 +30,11 @@ export interface RequestContext {
   setHeaders(headers: Record<string, string>): void;
   /** Authenticates a free call; a refusal is thrown as a RequestLevelError. */
   authenticateFree(): Promise<void>;
+  /**
+   * The tool arguments exactly as the client sent them (by JSON-RPC id). The SDK's schema parse
+   * drops keys such as `__proto__`; an unknown argument must be refused, not silently removed.
+   */
+  rawArguments(requestId: string | number): Record<string, unknown> | undefined;
   /** Called with a request-level refusal before it is thrown, so the HTTP status can follow it. */
   onRefusal(error: RequestLevelError): void;
 }
@@ -44,7 +49,7 @@ export function createRequestServer(ctx: RequestContext): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = operationOfTool(request.params.name);
     if (!op) {
       await ctx.authenticateFree();
@@ -52,7 +57,7 @@ export function createRequestServer(ctx: RequestContext): Server {
     }
     const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
       op,
-      params: request.params.arguments ?? {},
+      params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
       style: 'mcp',
       headers: ctx.headers,
     });
