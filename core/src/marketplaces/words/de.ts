@@ -4,7 +4,7 @@ import type { LocaleWords } from '../types.js';
 export const de: LocaleWords = {
   language: 'de',
   ratingPatterns: [/(?<value>\d+(?:[.,]\d+)?) von 5 Sternen/i, /(?<value>\d+(?:[.,]\d+)?) von 5\b/i],
-  ratingsCountWords: ['Sternebewertungen', 'Sternebewertung', 'globale Bewertungen', 'Bewertungen', 'Bewertung', 'Kundenrezensionen', 'Rezensionen'],
+  ratingsCountWords: ['Sternebewertungen', 'Sternebewertung', 'globale Bewertungen', 'Bewertungen', 'Bewertung', 'Kundenrezensionen', 'Kundenrezension', 'Rezensionen'],
   availability: {
     inStock: ['Auf Lager', 'Gewöhnlich versandfertig in', 'Vorrätig'],
     outOfStock: ['Derzeit nicht verfügbar', 'Vorübergehend nicht auf Lager', 'Nicht auf Lager'],

@@ -4,7 +4,7 @@ import type { LocaleWords } from '../types.js';
 export const fr: LocaleWords = {
   language: 'fr',
   ratingPatterns: [/(?<value>\d+(?:[.,]\d+)?) sur 5 étoiles/i, /(?<value>\d+(?:[.,]\d+)?) étoiles sur 5/i, /(?<value>\d+(?:[.,]\d+)?) sur 5\b/i],
-  ratingsCountWords: ['évaluations', 'évaluation', 'commentaires client', 'commentaires', 'notes'],
+  ratingsCountWords: ['évaluations', 'évaluation', 'commentaires client', 'commentaire client', 'commentaires', 'notes'],
   availability: {
     inStock: ['En stock', 'Habituellement expédié sous'],
     outOfStock: ['Actuellement indisponible', 'Temporairement en rupture de stock', 'Rupture de stock'],
