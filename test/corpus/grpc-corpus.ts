@@ -69,7 +69,14 @@ export interface CorpusService {
 /** Starts the replay server on `dirs` and a real core pointed at it. */
 export async function startCorpusService(dirs: readonly string[], env: Record<string, string> = {}): Promise<CorpusService> {
   const replay = await createReplayServer({ corpusDirs: dirs });
-  const core = await startCore({ marketplaceOrigin: replay.origin, env: { UPSTREAM_TIMEOUT_MS: '20000', ...env } });
+  // Paginated reviews need a configured marketplace session; the replay server needs no real one.
+  // (The reviews handler reads the variable at call time, so it is set for this process too.)
+  const session = env.REVIEWS_SESSION_COOKIE ?? process.env.REVIEWS_SESSION_COOKIE ?? 'session-id=replay';
+  process.env.REVIEWS_SESSION_COOKIE = session;
+  const core = await startCore({
+    marketplaceOrigin: replay.origin,
+    env: { UPSTREAM_TIMEOUT_MS: '20000', REVIEWS_SESSION_COOKIE: session, ...env },
+  });
   const client = createClient(RetailService, createGrpcTransport({ baseUrl: core.baseUrl }));
   return {
     replay,

@@ -11,8 +11,10 @@ export interface PageFetcherOptions {
   /** Per-fetch time limit; the call's own deadline (signal) applies as well. */
   readonly timeoutMs: number;
   readonly userAgent?: string;
-  /** Cookie header sent to the marketplace (e.g. a session for paginated reviews). */
+  /** Cookie header sent with every marketplace request. */
   readonly cookies?: string;
+  /** REVIEWS_SESSION_COOKIE: a signed-in session sent only with review-page requests. */
+  readonly reviewsSessionCookie?: string;
   /** Largest body read, in bytes; larger answers are an upstream error. */
   readonly maxBodyBytes?: number;
   /** Connections per origin pool. */
@@ -57,7 +59,8 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
       'accept-language': `${request.marketplace.locale},${request.marketplace.language};q=0.9`,
     };
     if (override) headers['x-forwarded-host'] = marketplaceUrl.host;
-    if (options.cookies) headers.cookie = options.cookies;
+    const cookies = [options.cookies, request.kind === 'reviews' ? options.reviewsSessionCookie : undefined].filter(Boolean);
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     const response = await poolFor(origin).request({
       method: 'GET',
       path: marketplaceUrl.pathname + marketplaceUrl.search,
