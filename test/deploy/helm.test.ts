@@ -253,6 +253,9 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   it('values.schema.json refuses unknown keys and values outside their sets', async () => {
     await expect(renderChart(helm, { set: ['rest.replicas=3'] })).rejects.toThrow(/additional properties 'replicas'/);
     await expect(renderChart(helm, { set: ['console.config.signupMode=everyone'] })).rejects.toThrow(/signupMode/);
+    // Shorter than the programs accept: refused at install, not in a crash loop.
+    await expect(renderChart(helm, { set: ['serviceToken.value=short'] })).rejects.toThrow(/serviceToken\/value/);
+    await expect(renderChart(helm, { set: ['console.sessionSecret.value=short'] })).rejects.toThrow(/sessionSecret\/value/);
     await expect(renderChart(helm, { set: ['redis.mode=external', 'redis.external.ledgerClusterNodes[0]=no-port', 'redis.external.cacheUrl=redis://c:6379'] })).rejects.toThrow(/ledgerClusterNodes/);
   });
 
