@@ -52,7 +52,8 @@ export function parseSellerProfile(html: string, ctx: SellerParseContext): Selle
   const rating = readRating(ratingText, m);
   if (rating !== undefined) seller.rating = rating;
   const countText = firstText($, undefined, ['#seller-info-feedback-summary .feedback-detail-description', '#seller-info-feedback-summary a', '#rating-count', '.feedback-detail-description']);
-  const count = readCount(countText);
+  // "94% positive in the last 12 months (2,982 ratings)": the count is the number in parentheses.
+  const count = readCount(/\(([^)]*\d[^)]*)\)/.exec(countText ?? '')?.[1] ?? countText?.replace(/\d+\s*%/g, ''));
   if (count !== undefined) seller.ratingsTotal = BigInt(count);
   const about = firstText($, undefined, ['#spp-expander-about-seller .a-row', '#about-seller-text', '#about-seller', '#spp-expander-about-seller']);
   if (about) seller.about = about;
