@@ -341,14 +341,10 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     for (const name of DEPLOYABLE_NAMES) {
       const deployment = workload(objects, name);
       const hpa = byKind(objects, 'HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === deployment.metadata.name);
-      if (name === 'console') {
-        expect(hpa).toBeUndefined();
-        expect(deployment.spec.replicas).toBe(2);
-      } else {
-        expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
-        expect(hpa!.spec.scaleTargetRef.kind).toBe('Deployment');
-        expect(deployment.spec.replicas).toBeUndefined();
-      }
+      expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpa!.spec.maxReplicas).toBeGreaterThanOrEqual(hpa!.spec.minReplicas);
+      expect(hpa!.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+      expect(deployment.spec.replicas).toBeUndefined();
       const pdb = byKind(objects, 'PodDisruptionBudget').find((p) =>
         labelsMatch(p.spec.selector.matchLabels, deployment.spec.template.metadata.labels),
       );
@@ -356,5 +352,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     }
     // One replica by default: no PDB that would block node drains.
     expect(byKind(renders.default, 'PodDisruptionBudget')).toEqual([]);
+    expect(byKind(renders.default, 'HorizontalPodAutoscaler')).toEqual([]);
+    for (const name of DEPLOYABLE_NAMES) expect(workload(renders.default, name).spec.replicas).toBe(1);
   });
 });
