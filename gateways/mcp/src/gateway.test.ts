@@ -180,6 +180,10 @@ describe('MCP gateway', () => {
     expect(((await broken.json()) as any).error.code).toBe(-32700);
     const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5000) } });
     expect(big.status).toBe(413);
+    const curlLike = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: '*/*', 'api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }) });
+    expect(curlLike.status).toBe(200);
+    const htmlOnly = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html', 'api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }) });
+    expect(htmlOnly.status).toBe(406);
     const wrong = await rpc({ jsonrpc: '2.0', id: 2, method: 'no/such/method' });
     expect(wrong.json.error.code).toBe(-32601);
   });

@@ -45,6 +45,21 @@ function rawArguments(body: unknown, id: string | number): Record<string, unknow
   return undefined;
 }
 
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/**
+ * A client that states no preference (no Accept, or `*\/*`, as curl sends) gets JSON. A client
+ * that names other types still meets the SDK's 406. The SDK reads rawHeaders, so both change.
+ */
+function defaultAccept(req: Request): void {
+  const accept = req.headers.accept;
+  if (accept !== undefined && accept.trim() !== '*/*') return;
+  req.headers.accept = ACCEPT_BOTH;
+  const at = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'accept');
+  if (at >= 0) req.rawHeaders[at + 1] = ACCEPT_BOTH;
+  else req.rawHeaders.push('Accept', ACCEPT_BOTH);
+}
+
 function denialError(denial: Denial): RequestLevelError {
   return new RequestLevelError(denial.httpStatus, rpcCodeFor(denial.httpStatus), denial.message, envelope([{ code: denial.httpStatus, message: denial.message }]));
 }
@@ -121,6 +136,7 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       void transport.close();
       void server.close();
     });
+    defaultAccept(req);
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   }
