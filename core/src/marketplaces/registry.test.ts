@@ -58,6 +58,8 @@ describe('marketplace registry', () => {
     expect(marketplaceByCode('US').allowedHosts).toEqual(['www.amazon.com', 'amazon.com', 'completion.amazon.com']);
     expect(marketplaceByCode('UK').allowedHosts).toContain('completion.amazon.co.uk');
     expect(marketplaceByCode('JP').allowedHosts).toContain('completion.amazon.co.jp');
+    expect(marketplaceByCode('IN').suggestionHost).toBe('completion.amazon.in');
+    expect(marketplaceByCode('BR').suggestionHost).toBe('completion.amazon.com.br');
     expect(ALLOWED_UPSTREAM_HOSTS.has('evil.example')).toBe(false);
     for (const host of ALLOWED_UPSTREAM_HOSTS) expect(host).toMatch(/(^|\.)amazon\.(com|co\.uk|ca|de|fr|it|es|com\.au|in|com\.mx|com\.br|co\.jp|pl)$/);
   });

@@ -9,7 +9,6 @@ interface MarketplaceRow {
   code: DomainCode;
   domain: Domain;
   bareHost: string;
-  suggestionHost: string;
   marketplaceId: string;
   currency: string;
   currencySymbol: string;
@@ -36,38 +35,37 @@ const euroDotStyle = (numberLocale: string): PriceFormat => ({
   pattern: `{number}${NBSP}€`,
 });
 
-/*
- * Suggestion hosts follow the marketplace's region: North and South America use
- * completion.amazon.com, Europe and India completion.amazon.co.uk, Japan completion.amazon.co.jp
- * and Australia its own completion.amazon.com.au.
- */
 const ROWS: readonly MarketplaceRow[] = [
-  { code: 'US', domain: Domain.US, bareHost: 'amazon.com', suggestionHost: 'completion.amazon.com', marketplaceId: 'ATVPDKIKX0DER', currency: 'USD', currencySymbol: '$', locale: 'en-US', language: 'en', priceFormat: dollarStyle('en-US', '$') },
-  { code: 'UK', domain: Domain.UK, bareHost: 'amazon.co.uk', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A1F83G8C2ARO7P', currency: 'GBP', currencySymbol: '£', locale: 'en-GB', language: 'en', priceFormat: dollarStyle('en-GB', '£') },
-  { code: 'CA', domain: Domain.CA, bareHost: 'amazon.ca', suggestionHost: 'completion.amazon.com', marketplaceId: 'A2EUQ1WTGCTBG2', currency: 'CAD', currencySymbol: '$', locale: 'en-CA', language: 'en', priceFormat: dollarStyle('en-CA', '$') },
-  { code: 'DE', domain: Domain.DE, bareHost: 'amazon.de', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A1PA6795UKMFR9', currency: 'EUR', currencySymbol: '€', locale: 'de-DE', language: 'de', priceFormat: euroDotStyle('de-DE') },
+  { code: 'US', domain: Domain.US, bareHost: 'amazon.com', marketplaceId: 'ATVPDKIKX0DER', currency: 'USD', currencySymbol: '$', locale: 'en-US', language: 'en', priceFormat: dollarStyle('en-US', '$') },
+  { code: 'UK', domain: Domain.UK, bareHost: 'amazon.co.uk', marketplaceId: 'A1F83G8C2ARO7P', currency: 'GBP', currencySymbol: '£', locale: 'en-GB', language: 'en', priceFormat: dollarStyle('en-GB', '£') },
+  { code: 'CA', domain: Domain.CA, bareHost: 'amazon.ca', marketplaceId: 'A2EUQ1WTGCTBG2', currency: 'CAD', currencySymbol: '$', locale: 'en-CA', language: 'en', priceFormat: dollarStyle('en-CA', '$') },
+  { code: 'DE', domain: Domain.DE, bareHost: 'amazon.de', marketplaceId: 'A1PA6795UKMFR9', currency: 'EUR', currencySymbol: '€', locale: 'de-DE', language: 'de', priceFormat: euroDotStyle('de-DE') },
   // FR groups with a narrow no-break space (U+202F) and puts a no-break space before €.
-  { code: 'FR', domain: Domain.FR, bareHost: 'amazon.fr', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A13V1IB3VIYZZH', currency: 'EUR', currencySymbol: '€', locale: 'fr-FR', language: 'fr', priceFormat: { numberLocale: 'fr-FR', group: NNBSP, decimal: ',', fractionDigits: 2, pattern: `{number}${NBSP}€` } },
-  { code: 'IT', domain: Domain.IT, bareHost: 'amazon.it', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'APJ6JRA9NG5V4', currency: 'EUR', currencySymbol: '€', locale: 'it-IT', language: 'it', priceFormat: euroDotStyle('it-IT') },
-  { code: 'ES', domain: Domain.ES, bareHost: 'amazon.es', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A1RKKUPIHCS9HS', currency: 'EUR', currencySymbol: '€', locale: 'es-ES', language: 'es', priceFormat: euroDotStyle('es-ES') },
-  { code: 'AU', domain: Domain.AU, bareHost: 'amazon.com.au', suggestionHost: 'completion.amazon.com.au', marketplaceId: 'A39IBJ37TRP1C6', currency: 'AUD', currencySymbol: '$', locale: 'en-AU', language: 'en', priceFormat: dollarStyle('en-AU', '$') },
+  { code: 'FR', domain: Domain.FR, bareHost: 'amazon.fr', marketplaceId: 'A13V1IB3VIYZZH', currency: 'EUR', currencySymbol: '€', locale: 'fr-FR', language: 'fr', priceFormat: { numberLocale: 'fr-FR', group: NNBSP, decimal: ',', fractionDigits: 2, pattern: `{number}${NBSP}€` } },
+  { code: 'IT', domain: Domain.IT, bareHost: 'amazon.it', marketplaceId: 'APJ6JRA9NG5V4', currency: 'EUR', currencySymbol: '€', locale: 'it-IT', language: 'it', priceFormat: euroDotStyle('it-IT') },
+  { code: 'ES', domain: Domain.ES, bareHost: 'amazon.es', marketplaceId: 'A1RKKUPIHCS9HS', currency: 'EUR', currencySymbol: '€', locale: 'es-ES', language: 'es', priceFormat: euroDotStyle('es-ES') },
+  { code: 'AU', domain: Domain.AU, bareHost: 'amazon.com.au', marketplaceId: 'A39IBJ37TRP1C6', currency: 'AUD', currencySymbol: '$', locale: 'en-AU', language: 'en', priceFormat: dollarStyle('en-AU', '$') },
   // IN groups in lakhs (1,23,456.00); the positions come from the en-IN locale.
-  { code: 'IN', domain: Domain.IN, bareHost: 'amazon.in', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A21TJRUUN4KGV', currency: 'INR', currencySymbol: '₹', locale: 'en-IN', language: 'en', priceFormat: dollarStyle('en-IN', '₹') },
-  { code: 'MX', domain: Domain.MX, bareHost: 'amazon.com.mx', suggestionHost: 'completion.amazon.com', marketplaceId: 'A1AM78C64UM0Y8', currency: 'MXN', currencySymbol: '$', locale: 'es-MX', language: 'es', priceFormat: dollarStyle('es-MX', '$') },
-  { code: 'BR', domain: Domain.BR, bareHost: 'amazon.com.br', suggestionHost: 'completion.amazon.com', marketplaceId: 'A2Q3Y263D00KWC', currency: 'BRL', currencySymbol: 'R$', locale: 'pt-BR', language: 'pt', priceFormat: { numberLocale: 'pt-BR', group: '.', decimal: ',', fractionDigits: 2, pattern: `R$${NBSP}{number}` } },
+  { code: 'IN', domain: Domain.IN, bareHost: 'amazon.in', marketplaceId: 'A21TJRUUN4KGV', currency: 'INR', currencySymbol: '₹', locale: 'en-IN', language: 'en', priceFormat: dollarStyle('en-IN', '₹') },
+  { code: 'MX', domain: Domain.MX, bareHost: 'amazon.com.mx', marketplaceId: 'A1AM78C64UM0Y8', currency: 'MXN', currencySymbol: '$', locale: 'es-MX', language: 'es', priceFormat: dollarStyle('es-MX', '$') },
+  { code: 'BR', domain: Domain.BR, bareHost: 'amazon.com.br', marketplaceId: 'A2Q3Y263D00KWC', currency: 'BRL', currencySymbol: 'R$', locale: 'pt-BR', language: 'pt', priceFormat: { numberLocale: 'pt-BR', group: '.', decimal: ',', fractionDigits: 2, pattern: `R$${NBSP}{number}` } },
   // JP shows whole yen with the fullwidth yen sign U+FFE5.
-  { code: 'JP', domain: Domain.JP, bareHost: 'amazon.co.jp', suggestionHost: 'completion.amazon.co.jp', marketplaceId: 'A1VC38T7YXB528', currency: 'JPY', currencySymbol: '\uffe5', locale: 'ja-JP', language: 'ja', priceFormat: { numberLocale: 'ja-JP', group: ',', decimal: '.', fractionDigits: 0, pattern: '\uffe5{number}' } },
+  { code: 'JP', domain: Domain.JP, bareHost: 'amazon.co.jp', marketplaceId: 'A1VC38T7YXB528', currency: 'JPY', currencySymbol: '\uffe5', locale: 'ja-JP', language: 'ja', priceFormat: { numberLocale: 'ja-JP', group: ',', decimal: '.', fractionDigits: 0, pattern: '\uffe5{number}' } },
   // PL groups with a no-break space and writes "zł" after a no-break space.
-  { code: 'PL', domain: Domain.PL, bareHost: 'amazon.pl', suggestionHost: 'completion.amazon.co.uk', marketplaceId: 'A1C3SOZRARQ6R3', currency: 'PLN', currencySymbol: 'zł', locale: 'pl-PL', language: 'pl', priceFormat: { numberLocale: 'pl-PL', group: NBSP, decimal: ',', fractionDigits: 2, pattern: `{number}${NBSP}zł` } },
+  { code: 'PL', domain: Domain.PL, bareHost: 'amazon.pl', marketplaceId: 'A1C3SOZRARQ6R3', currency: 'PLN', currencySymbol: 'zł', locale: 'pl-PL', language: 'pl', priceFormat: { numberLocale: 'pl-PL', group: NBSP, decimal: ',', fractionDigits: 2, pattern: `{number}${NBSP}zł` } },
 ];
 
 function toMarketplace(row: MarketplaceRow): Marketplace {
   const host = `www.${row.bareHost}`;
+  // Each storefront's search box asks its own completion host (completion.amazon.in on IN,
+  // completion.amazon.com.br on BR, ...), with the marketplace id as `mid`.
+  const suggestionHost = `completion.${row.bareHost}`;
   return Object.freeze({
     ...row,
     host,
+    suggestionHost,
     origin: `https://${host}`,
-    allowedHosts: Object.freeze([host, row.bareHost, row.suggestionHost]),
+    allowedHosts: Object.freeze([host, row.bareHost, suggestionHost]),
     words: WORDS[row.language],
   });
 }
