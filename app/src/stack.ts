@@ -45,9 +45,13 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
 
   const app = express();
   app.disable('x-powered-by');
+  // Behind the Ingress or a local proxy the client address is in X-Forwarded-For; the console's
+  // sign-in limits count per client, not per proxy.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
-    const ready = (await coreClient.ping().catch(() => false)) && (await console_.ready().catch(() => false));
+    const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready()].map((p) => p.catch(() => false)));
+    const ready = checks.every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
   const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
