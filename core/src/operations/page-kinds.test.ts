@@ -144,9 +144,27 @@ describe('reviews handler', () => {
       request({ page: 2n, rating: ReviewRating.ONE_STAR, onlyVerifiedReviews: true, search: 'lid' }),
       ctx,
     );
-    expect(requests.map((r) => r.kind)).toEqual(['product', 'reviews']);
+    expect(requests.map((r) => r.kind).sort()).toEqual(['product', 'reviews']);
     expect(res.retailProduct!.reviewsPaginated!.reviews!.map((r) => r.id)).toEqual(['R3FX']);
     expect(res.retailProduct!.topReviews).toHaveLength(2);
+  });
+});
+
+describe('reviews handler with a session, product page missing', () => {
+  it('still answers the review list, with no top reviews', async () => {
+    const { ctx } = contextWith({
+      '/product-reviews/B0FXREV009': { html: '<div id="cm_cr-review_list"><div id="R9FX" data-hook="review"></div></div>' },
+    });
+    const request = validateRequest('GetProductReviews', create(GetProductReviewsRequestSchema, { asin: 'B0FXREV009' }));
+    const res = await createGetProductReviews({ sessionConfigured: true })(request, ctx);
+    expect(res.retailProduct!.topReviews).toEqual([]);
+    expect(res.retailProduct!.reviewsPaginated!.reviews!.map((r) => r.id)).toEqual(['R9FX']);
+  });
+
+  it('a missing review list is NOT_FOUND', async () => {
+    const { ctx } = contextWith({});
+    const request = validateRequest('GetProductReviews', create(GetProductReviewsRequestSchema, { asin: 'B0FXREV009' }));
+    expect((await failure(createGetProductReviews({ sessionConfigured: true })(request, ctx))).reason).toBe(ErrorReason.NOT_FOUND);
   });
 });
 

@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, ReviewRating, type GetProductReviewsResponseSchema } from '@retail/contract';
-import { CoreError } from '../errors.js';
+import { CoreError, isCoreError } from '../errors.js';
 import { parseReviewsPage, parseTopReviews } from '../parsers/reviews.js';
 import type { ProductReviewsRequest } from '../validation/types.js';
 import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
-import type { OperationHandler } from './types.js';
+import type { FetchedPage, OperationContext, OperationHandler } from './types.js';
 
 type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;
 
@@ -49,7 +49,8 @@ export interface ReviewsHandlerOptions {
  * Reviews = the product page's top reviews, plus the paginated review list when a session is
  * configured. Without one, page 1 with no filters answers with the top reviews alone (the review
  * list then holds those same reviews, marked as one page), and anything else is SESSION_REQUIRED
- * (503) saying what is missing.
+ * (503) saying what is missing. With a session both pages are fetched at once; the review list is
+ * required, the product page only adds top reviews.
  */
 export function createGetProductReviews(options: ReviewsHandlerOptions = {}): OperationHandler<ProductReviewsRequest, ReviewsResponseInit> {
   const resolveAsin = options.resolveAsin ?? asinOnlyResolver;
@@ -59,39 +60,50 @@ export function createGetProductReviews(options: ReviewsHandlerOptions = {}): Op
       throw new CoreError(ErrorReason.SESSION_REQUIRED, SESSION_REQUIRED_MESSAGE);
     }
     const asin = await resolveAsin(request.lookup, ctx);
-    const productPage = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
-    if (!looksLikeProductPage(productPage.html)) throw unparseable('product', 'no product markers on the page');
     const parseCtx = { marketplace: request.marketplace, asin, page: request.page };
-    const topReviews = parseTopReviews(productPage.html, parseCtx);
     if (!sessionConfigured) {
-      const count = BigInt(topReviews.length);
+      // The product page is the only source here, so it is required.
+      const productPage = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+      if (!looksLikeProductPage(productPage.html)) throw unparseable('product', 'no product markers on the page');
+      const topReviews = parseTopReviews(productPage.html, parseCtx);
       return {
         retailProduct: {
           topReviews,
           reviewsPaginated: {
             reviews: topReviews,
-            pageInfo: { currentPage: 1n, totalPages: 1n, totalResults: count, hasNextPage: false, hasPrevPage: false },
+            pageInfo: { currentPage: 1n, totalPages: 1n, totalResults: BigInt(topReviews.length), hasNextPage: false, hasPrevPage: false },
           },
         },
         meta: metaOf(productPage),
       };
     }
+    // With a session the review list is required and the product page (top reviews) is read beside
+    // it, best effort: a product page that cannot be read leaves topReviews empty.
     const query = reviewsQuery(request);
-    const reviewsPage = await fetchPage(ctx, {
-      path: `/product-reviews/${asin}`,
-      ...(Object.keys(query).length > 0 ? { query } : {}),
-      kind: 'reviews',
-      what: 'product',
-    });
+    const [reviewsPage, productPage] = await Promise.all([
+      fetchPage(ctx, { path: `/product-reviews/${asin}`, ...(Object.keys(query).length > 0 ? { query } : {}), kind: 'reviews', what: 'product' }),
+      optionalProductPage(ctx, asin),
+    ]);
     const paginated = parseReviewsPage(reviewsPage.html, parseCtx);
     if ((paginated.reviews ?? []).length === 0 && !/cm_cr-review_list|data-hook="review"|no-reviews-section/.test(reviewsPage.html)) {
       throw unparseable('reviews', 'no review list on the page');
     }
+    const topReviews = productPage && looksLikeProductPage(productPage.html) ? parseTopReviews(productPage.html, parseCtx) : [];
     return {
       retailProduct: { topReviews, reviewsPaginated: { reviews: paginated.reviews ?? [], pageInfo: paginated.pageInfo ?? {} } },
-      meta: metaOf(productPage, reviewsPage),
+      meta: productPage ? metaOf(reviewsPage, productPage) : metaOf(reviewsPage),
     };
   };
+}
+
+async function optionalProductPage(ctx: OperationContext, asin: string): Promise<FetchedPage | undefined> {
+  try {
+    return await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    if (isCoreError(error) && (error.reason === ErrorReason.NOT_FOUND || error.reason === ErrorReason.UPSTREAM_ERROR)) return undefined;
+    throw error;
+  }
 }
 
 export const getProductReviews = createGetProductReviews();
