@@ -30,7 +30,11 @@ export interface CoreServer {
 
 /** The upstream client built from the configuration (engineer B's core/src/upstream). */
 function defaultPageFetcher(config: CoreConfig): PageFetcher & { close?(): Promise<void> } {
-  return createPageFetcher({ origin: config.marketplaceOrigin, timeoutMs: config.upstreamTimeoutMs });
+  return createPageFetcher({
+    origin: config.marketplaceOrigin,
+    timeoutMs: config.upstreamTimeoutMs,
+    reviewsSessionCookie: config.reviewsSessionCookie,
+  });
 }
 
 export function createCoreServer(options: CoreServerOptions): CoreServer {
