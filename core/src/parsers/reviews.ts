@@ -87,7 +87,6 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
   if (title) review.title = title;
   const bodyEl = $node.find('[data-hook="review-body"], [data-hook="reviewText"]').first().clone();
   bodyEl.find('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer').remove();
-  bodyEl.find('br').replaceWith(' ');
   const body = cleanText(bodyEl.text());
   if (body) review.body = body;
   const rating = readRating(
