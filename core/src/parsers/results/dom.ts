@@ -1,22 +1,15 @@
-import { load, type CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
 
-export type { CheerioAPI, AnyNode, Element };
-
-/**
- * Loads a page with cheerio on the htmlparser2 back end (about half the parse time of parse5 on a
- * 1 MB page); `xmlMode: false` keeps HTML semantics (void elements, entities).
+/*
+ * The result-page helpers build on the shared cheerio helpers (parsers/common/dom.ts: htmlparser2
+ * back end, white-space and invisible-mark cleaning, lenient JSON) and add what card-style pages
+ * need: lookups scoped to one card and ASINs from product links.
  */
-export function loadPage(html: string): CheerioAPI {
-  return load(html, { xml: { xmlMode: false, decodeEntities: true } });
-}
+export type { AnyNode, CheerioAPI, Element };
+export { cleanText, tryJson };
 
-/** Collapses white space (no-break spaces included) and trims; undefined for empty text. */
-export function cleanText(text: string | undefined | null): string | undefined {
-  if (text == null) return undefined;
-  const out = text.replace(/[\s\u00a0\u202f\u200b\u200e\u200f]+/g, ' ').trim();
-  return out === '' ? undefined : out;
-}
+/** Loads a page once (cheerio on htmlparser2). */
+export const loadPage: (html: string) => CheerioAPI = loadHtml;
 
 /** Text of the first element matching one of `selectors` (tried in order) inside `scope`. */
 export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
@@ -40,16 +33,6 @@ export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: 
     }
   }
   return undefined;
-}
-
-/** Parses JSON, answering undefined instead of throwing (embedded page data can be truncated). */
-export function tryJson<T = unknown>(text: string | undefined): T | undefined {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
 }
 
 const ASIN = /^[A-Z0-9]{10}$/;
