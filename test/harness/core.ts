@@ -4,7 +4,8 @@
  * `startCore({ pages })` with a test PageFetcher. The token is random unless given.
  */
 import { randomBytes } from 'node:crypto';
-import { type CoreConfig, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
+import { ErrorReason } from '@retail/contract';
+import { CoreError, type CoreConfig, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
 
 export interface StartCoreOptions {
   /** Service token callers must present; random when omitted. */
@@ -13,6 +14,11 @@ export interface StartCoreOptions {
   readonly marketplaceOrigin?: string;
   /** A PageFetcher to use instead of the upstream client. */
   readonly pages?: PageFetcher;
+  /**
+   * Tests never reach the live marketplace by accident: without `marketplaceOrigin` or `pages`
+   * every fetch fails with UPSTREAM_ERROR naming the missing prerequisite, unless this is true.
+   */
+  readonly allowLiveMarketplace?: boolean;
   /** Handler table override (e.g. one handler that throws). */
   readonly handlers?: HandlerTable;
   /** Extra environment (UPSTREAM_TIMEOUT_MS, REVIEWS_SESSION_COOKIE, ...). */
@@ -44,9 +50,10 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ...options.env,
   });
+  const offline = !options.pages && !options.marketplaceOrigin && !options.allowLiveMarketplace;
   const core = createCoreServer({
     config,
-    pages: options.pages,
+    pages: offline ? noMarketplace : options.pages,
     handlers: options.handlers,
     logger: options.logger ?? createLogger(config.logLevel),
   });
@@ -54,3 +61,10 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
   const stop = () => core.stop({ graceMs: 2_000 });
   return { address: `127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}`, port, token, config, stop, close: stop };
 }
+
+/** The fetcher of a harness core that was given no marketplace: fails every fetch, saying why. */
+const noMarketplace: PageFetcher = {
+  fetchPage: async () => {
+    throw new CoreError(ErrorReason.UPSTREAM_ERROR, 'no marketplace in this test: the harness core has no MARKETPLACE_ORIGIN (set RETAIL_CORPUS for the replay server)');
+  },
+};
