@@ -54,6 +54,7 @@ beforeAll(async () => {
       GetProduct: (req) => {
         const asin = (req as unknown as { asin?: string }).asin;
         if (asin === 'B000000404') throw coreError(ErrorReason.NOT_FOUND);
+        if (asin === 'B000000503') throw coreError(ErrorReason.UPSTREAM_BLOCKED, undefined, [], 30);
         return PRODUCT;
       },
       GetAsinFromGtin: (req) => ({ retailProduct: { asin: 'B08KTZ8249', gtin: (req as unknown as { gtin: string }).gtin } }),
@@ -154,6 +155,14 @@ describe('GraphQL gateway', () => {
     expect(res.json.data).toEqual({ a: { title: 'Kindle Paperwhite' }, b: null });
     expect(res.json.errors).toEqual([expect.objectContaining({ code: 404, extensions: { code: 404 }, path: ['b'] })]);
     expect(res.json.extensions.unitsCharged).toBe(1);
+  });
+
+  it('passes on how long a blocked marketplace asks to wait (Retry-After), charging nothing', async () => {
+    const res = await gql({ query: '{ retailProduct(asin: "B000000503") { title } }' });
+    expect(res.status).toBe(200);
+    expect(res.json.errors).toEqual([expect.objectContaining({ code: 503, path: ['retailProduct'] })]);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.headers.get('x-units-charged')).toBe('0');
   });
 
   it('places nested arguments on their field (productResults(page))', async () => {

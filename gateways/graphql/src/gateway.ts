@@ -47,7 +47,7 @@ export interface GraphqlGatewayOptions {
 }
 
 /** A call's outcome with what the settle step and the headers need. */
-type RunOutcome = CallOutcome & { readonly operation: string; readonly meta?: ResponseInfo };
+type RunOutcome = CallOutcome & { readonly operation: string; readonly meta?: ResponseInfo; readonly retryAfterSeconds?: number };
 
 /** Per-request state shared by the resolvers and the settle step. */
 interface RequestState extends GraphqlContext {
@@ -66,6 +66,12 @@ function documentErrorEntry(error: GraphQLError): EnvelopeError {
 
 function failureOf(status: number, entry: EnvelopeError | undefined): OperationFailure {
   return { status, message: entry?.message ?? 'internal error', ...(entry?.path && entry.path.length > 0 ? { argumentPath: entry.path } : {}) };
+}
+
+/** The longest wait any failed call asked for (a blocked marketplace's 503), for Retry-After. */
+function longestRetryAfter(outcomes: readonly RunOutcome[]): number | undefined {
+  const waits = outcomes.flatMap((o) => (!o.ok && o.retryAfterSeconds !== undefined ? [o.retryAfterSeconds] : []));
+  return waits.length > 0 ? Math.max(...waits) : undefined;
 }
 
 function envelopeOf(errors: readonly EnvelopeError[]) {
@@ -106,7 +112,9 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
           return {
             async willSendResponse({ contextValue: state, response }) {
               const { charged, remaining, outcomes } = await settle(state);
+              const retryAfter = longestRetryAfter(outcomes);
               const headers = meteringHeaders(meter, {
+                ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
                 requestId: state.requestId,
                 charged,
                 ...(state.rateLimit ? { rateLimit: state.rateLimit } : {}),
@@ -222,7 +230,12 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
           run = executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' }).then((result) =>
             result.ok
               ? { ok: true as const, data: result.data, operation: call.operation.name, meta: result.meta }
-              : { ok: false as const, failure: failureOf(result.status, result.errors[0]), operation: call.operation.name },
+              : {
+                  ok: false as const,
+                  failure: failureOf(result.status, result.errors[0]),
+                  operation: call.operation.name,
+                  ...(result.retryAfterSeconds !== undefined && (result.status === 503 || result.status === 429) ? { retryAfterSeconds: result.retryAfterSeconds } : {}),
+                },
           );
           runs.set(call.id, run);
         }
