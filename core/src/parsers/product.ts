@@ -3,6 +3,7 @@ import { ErrorReason, type ProductSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
 import { absoluteUrl, cleanText, firstAttr, firstVisibleText, loadHtml, visibleText, type CheerioAPI } from './common/dom.js';
+import { withDomIndex } from './common/indexed-query.js';
 import { detailValue, readDetailRows, type DetailRow } from './product-details.js';
 import { readImageUrls, readMainImage } from './product-media.js';
 import { readBuyBoxPrice } from './product-price.js';
@@ -29,7 +30,7 @@ const TITLE = ['#productTitle', '#ebooksProductTitle', '#ebooksTitle', '#btAsinT
  * title is not a product page the parser understands: UPSTREAM_ERROR, never a half-empty record.
  */
 export function parseProductPage(html: string, ctx: ProductParseContext): ParsedProductPage {
-  const $ = loadHtml(html);
+  const $ = withDomIndex(loadHtml(html));
   const m = ctx.marketplace;
   const structured = readStructuredData($);
   const title = readTitle($) ?? structured?.name;
@@ -168,14 +169,21 @@ function readInStock($: CheerioAPI, m: Marketplace, hasPrice: boolean): boolean 
     if (m.words.availability.onlyLeftPatterns.some((p) => p.test(text))) return true;
   }
   if ($('#outOfStock').length > 0) return false;
-  if ($('#add-to-cart-button, #buy-now-button').length > 0 && hasPrice) return true;
+  if (($('#add-to-cart-button').length > 0 || $('#buy-now-button').length > 0) && hasPrice) return true;
   return undefined;
 }
 
+const PRIME_BADGES = [
+  '#priceBadging_feature_div i.a-icon-prime',
+  '#corePrice_feature_div i.a-icon-prime',
+  '#price i.a-icon-prime',
+  '#buybox i.a-icon-prime',
+  '#bbop-sbbop-container',
+  '#prime-badge',
+];
+
 function readIsPrime($: CheerioAPI): boolean {
-  return (
-    $('#priceBadging_feature_div i.a-icon-prime, #corePrice_feature_div i.a-icon-prime, #price i.a-icon-prime, #buybox i.a-icon-prime, #bbop-sbbop-container, #prime-badge').length > 0
-  );
+  return PRIME_BADGES.some((selector) => $(selector).length > 0);
 }
 
 function isUsedOffer($: CheerioAPI): boolean {
@@ -184,10 +192,11 @@ function isUsedOffer($: CheerioAPI): boolean {
 
 function readFeatureBullets($: CheerioAPI): string[] {
   const bullets: string[] = [];
-  for (const el of $('#feature-bullets li:not(.aok-hidden) span.a-list-item, #feature-bullets li:not(.aok-hidden)').toArray()) {
-    if ($(el).is('li') && $(el).find('span.a-list-item').length > 0) continue;
-    if ($(el).closest('#replacementPartsFitmentBullet, .aok-hidden').length > 0) continue;
-    const text = visibleText($, el);
+  for (const li of $('#feature-bullets li').toArray()) {
+    // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
+    if ($(li).closest('.aok-hidden, #replacementPartsFitmentBullet').length > 0) continue;
+    const span = $(li).find('span.a-list-item').first();
+    const text = visibleText($, span.length > 0 ? span : li);
     if (text && !bullets.includes(text)) bullets.push(text);
   }
   return bullets;
@@ -196,7 +205,8 @@ function readFeatureBullets($: CheerioAPI): string[] {
 /** The wayfinding breadcrumb, root first; "back to results" links are not categories. */
 function readCategories($: CheerioAPI, m: Marketplace): NonNullable<ProductInit['categories']> {
   const names: { name: string; href?: string }[] = [];
-  for (const a of $('#wayfinding-breadcrumbs_feature_div li a, #wayfinding-breadcrumbs_container li a').toArray()) {
+  const links = $('#wayfinding-breadcrumbs_feature_div li a').toArray();
+  for (const a of links.length > 0 ? links : $('#wayfinding-breadcrumbs_container li a').toArray()) {
     if ($(a).closest('#breadcrumb-back-link, .a-breadcrumb-divider').length > 0 || $(a).attr('id') === 'breadcrumb-back-link') continue;
     const name = visibleText($, a);
     if (name) names.push({ name, href: $(a).attr('href') });
@@ -215,10 +225,13 @@ function readCategories($: CheerioAPI, m: Marketplace): NonNullable<ProductInit[
 
 function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
   const label = firstVisibleText($, [
-    '[id^="couponBadge"] .couponLabelText',
-    '[id^="couponBadge"]',
+    '#couponBadgeRegularVpc .couponLabelText',
+    '#couponBadgeRegularVpc',
+    '#couponBadge .couponLabelText',
+    '#couponBadge',
     '#vpcButton .a-color-success',
     '#promoPriceBlockMessage_feature_div .couponLabelText',
+    '.couponLabelText',
   ]);
   return label ? { coupon: { label } } : undefined;
 }

@@ -75,6 +75,15 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
   });
 
+  it('sends the reviews session cookie with review pages only', async () => {
+    const withSession = createPageFetcher({ origin: replay.origin, timeoutMs: 5_000, reviewsSessionCookie: 'session-id=abc' });
+    await withSession.fetchPage(page(US, '/dp/B0FXTUS001'));
+    expect(replay.requests.at(-1)!.headers.cookie).toBeUndefined();
+    await failure(withSession.fetchPage({ ...page(US, '/product-reviews/B0FXTUS001'), kind: 'reviews' }));
+    expect(replay.requests.at(-1)!.headers.cookie).toBe('session-id=abc');
+    await withSession.close();
+  });
+
   it('rejects paths that are not absolute', async () => {
     await expect(fetcher.fetchPage(page(US, 'https://evil.example/x'))).rejects.toThrow();
   });
