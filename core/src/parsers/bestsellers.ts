@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellersSchema, CategoryRefSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { readCardPrice, readCardRating, readImage, readIsPrime, type ProductResultInit } from './results/card.js';
-import { asinFromHref, cleanText, firstText, isAsin, loadPage, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { asinFromHref, cleanText, firstRawText, firstText, isAsin, loadPage, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { readCount, readPrice } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -102,7 +102,7 @@ function parseGridItem($: CheerioAPI, item: AnyNode, m: Marketplace): ProductRes
 }
 
 function priceFrom($: CheerioAPI, item: AnyNode, m: Marketplace) {
-  const text = firstText($, item, ['[class*="p13n-sc-price"]', '.p13n-sc-price']);
+  const text = firstRawText($, item, ['[class*="p13n-sc-price"]', '.p13n-sc-price']);
   return text ? readPrice(text, m) : undefined;
 }
 

@@ -1,8 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { OfferSchema, OffersPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
-import { readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
+import { cleanText, firstRawText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { formatDisplay, readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
 export type OffersPageInit = MessageInitShape<typeof OffersPageSchema>;
@@ -69,7 +69,7 @@ function ratingsTotal(text: string | undefined): number | undefined {
 /** Delivery price from a delivery line: 0 for "FREE Shipping"/"Entrega GRÁTIS", else the amount shown. */
 function deliveryPrice(text: string | undefined, m: Marketplace): PriceInit | undefined {
   if (!text) return undefined;
-  if (FREE_WORDS.test(text)) return readPrice('0', m);
+  if (FREE_WORDS.test(text)) return { symbol: m.currencySymbol, value: 0, currency: m.currency, display: formatDisplay(0, m) };
   const symbol = m.currencySymbol.replace(/[$]/g, '\\$');
   const amount = new RegExp(`(?:${symbol}|${m.currency})\\s*\\d[\\d.,\\u00a0\\u202f]*|\\d[\\d.,\\u00a0\\u202f]*\\s*(?:${symbol}|${m.currency})`).exec(text)?.[0];
   return amount ? readPrice(amount, m) : undefined;
@@ -80,7 +80,7 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
   const offer: OfferInit = { isPrime: $row.find('i.a-icon-prime, .supersaver').length > 0 };
   const id = cleanText($row.find('input[name^="offeringID"]').first().attr('value'));
   if (id) offer.id = id;
-  const price = readPrice(firstText($, row, ['.olpOfferPrice']), m);
+  const price = readPrice(firstRawText($, row, ['.olpOfferPrice']), m);
   if (price) offer.price = price;
   const isNew = conditionIsNew(firstText($, row, ['.olpCondition']));
   if (isNew !== undefined) offer.conditionIsNew = isNew;
@@ -118,7 +118,7 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
   const id = cleanText($block.find('input[name^="offeringID"]').first().attr('value'));
   if (id) offer.id = id;
   const priceText =
-    firstText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
+    firstRawText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
     assembledPrice($, block);
   const price = readPrice(priceText, m);
   if (price) offer.price = price;

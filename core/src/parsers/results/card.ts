@@ -58,7 +58,7 @@ export function readTitle($: CheerioAPI, card: AnyNode, m: Marketplace): string 
 export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
   for (const selector of PRICE_SELECTORS) {
     for (const el of $(card).find(selector).toArray()) {
-      const price = readPrice(cleanText($(el).text()), m);
+      const price = readPrice($(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, ''), m);
       if (price) return price;
     }
   }

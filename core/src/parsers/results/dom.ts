@@ -23,6 +23,21 @@ export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: 
   return undefined;
 }
 
+/**
+ * Like firstText, but the text is only trimmed: prices keep the marketplace's own no-break spaces
+ * (the price reader cleans ordinary white space itself and shows the rest as the page does).
+ */
+export function firstRawText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
+  for (const selector of selectors) {
+    const found = scope ? $(scope).find(selector) : $(selector);
+    for (const el of found.toArray()) {
+      const text = $(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+      if (cleanText(text)) return text;
+    }
+  }
+  return undefined;
+}
+
 /** Attribute of the first element matching one of `selectors` that carries it. */
 export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[], name: string): string | undefined {
   for (const selector of selectors) {

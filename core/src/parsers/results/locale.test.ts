@@ -1,32 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '../../marketplaces/index.js';
-import { readCount, readLocaleNumber, readPrice, readRating } from './locale.js';
+import { formatDisplay, readCount, readPrice, readRating } from './locale.js';
 
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
 
 describe('reading prices as each marketplace writes them', () => {
   it.each([
-    ['US', '$25.18', 25.18, '$25.18'],
-    ['US', '$1,226.00', 1226, '$1,226.00'],
-    ['UK', '£1,049.99', 1049.99, '£1,049.99'],
-    ['DE', `1.226,00${NBSP}€`, 1226, `1.226,00${NBSP}€`],
-    ['DE', 'EUR 24,90', 24.9, `24,90${NBSP}€`],
-    ['FR', `1${NNBSP}226,00${NBSP}€`, 1226, `1${NNBSP}226,00${NBSP}€`],
-    ['IT', '13,97 €', 13.97, `13,97${NBSP}€`],
-    ['ES', '1.226,00 €', 1226, `1.226,00${NBSP}€`],
-    ['IN', '₹1,23,456.00', 123456, '₹1,23,456.00'],
-    ['JP', '￥15,592', 15592, '￥15,592'],
-    ['JP', '￥1,280', 1280, '￥1,280'],
-    ['BR', 'R$ 1.439,01', 1439.01, `R$${NBSP}1.439,01`],
-    ['BR', 'R$ 3.374,10', 3374.1, `R$${NBSP}3.374,10`],
-    ['MX', '$1,299.00', 1299, '$1,299.00'],
-    ['PL', `1${NBSP}226,00${NBSP}zł`, 1226, `1${NBSP}226,00${NBSP}zł`],
-    ['AU', '$49.95', 49.95, '$49.95'],
-    ['CA', 'CDN$ 19.99', 19.99, '$19.99'],
-  ] as const)('%s %s', (code, text, value, display) => {
+    ['US', '$25.18', 25.18, '$'],
+    ['US', '$1,226.00', 1226, '$'],
+    ['UK', '£1,049.99', 1049.99, '£'],
+    ['DE', `1.226,00${NBSP}€`, 1226, '€'],
+    ['DE', 'EUR 24,90', 24.9, 'EUR'],
+    ['FR', `1${NNBSP}226,00${NBSP}€`, 1226, '€'],
+    ['IT', `13,97${NBSP}€`, 13.97, '€'],
+    ['ES', `1.226,00${NBSP}€`, 1226, '€'],
+    ['IN', '₹1,23,456.00', 123456, '₹'],
+    ['JP', '￥15,592', 15592, '￥'],
+    ['JP', '￥1,280', 1280, '￥'],
+    ['BR', 'R$ 1.439,01', 1439.01, 'R$'],
+    ['BR', 'R$3.374,10', 3374.1, 'R$'],
+    ['MX', '$1,299.00', 1299, '$'],
+    ['PL', `1${NBSP}226,00${NBSP}zł`, 1226, 'zł'],
+    ['AU', '$49.95', 49.95, '$'],
+    ['CA', 'CDN$ 19.99', 19.99, 'CDN$'],
+  ] as const)('%s %s', (code, text, value, symbol) => {
     const m = marketplaceByCode(code);
-    expect(readPrice(text, m)).toEqual({ symbol: m.currencySymbol, value, currency: m.currency, display });
+    // display is the price as the page shows it (no-break spaces kept).
+    expect(readPrice(text, m)).toEqual({ symbol, value, currency: m.currency, display: text });
+  });
+
+  it.each([
+    ['DE', 1226, `1.226,00${NBSP}€`],
+    ['FR', 1226, `1${NNBSP}226,00${NBSP}€`],
+    ['IN', 123456, '₹1,23,456.00'],
+    ['JP', 1280, '￥1,280'],
+    ['PL', 1226, `1${NBSP}226,00${NBSP}zł`],
+    ['BR', 1439.01, `R$${NBSP}1.439,01`],
+  ] as const)('%s formats %d as %s when a price is assembled from parts', (code, value, display) => {
+    expect(formatDisplay(value, marketplaceByCode(code))).toBe(display);
   });
 
   it('omits ranges and texts without a number instead of guessing', () => {
@@ -37,9 +49,13 @@ describe('reading prices as each marketplace writes them', () => {
   });
 
   it('reads a three-digit tail as grouping and a one-or-two-digit tail as decimals', () => {
-    expect(readLocaleNumber('1.439', marketplaceByCode('BR'))).toBe(1439);
-    expect(readLocaleNumber('24,9', marketplaceByCode('DE'))).toBe(24.9);
-    expect(readLocaleNumber('1,234', marketplaceByCode('US'))).toBe(1234);
+    expect(readPrice('R$ 1.439', marketplaceByCode('BR'))?.value).toBe(1439);
+    expect(readPrice('24,9 €', marketplaceByCode('DE'))?.value).toBe(24.9);
+    expect(readPrice('$1,234', marketplaceByCode('US'))?.value).toBe(1234);
+  });
+
+  it('refuses a text with more than one number rather than pick one', () => {
+    expect(readPrice('1 offer from $59.99', marketplaceByCode('US'))).toBeUndefined();
   });
 });
 
