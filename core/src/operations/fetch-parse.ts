@@ -56,14 +56,12 @@ export function unparseable(what: string, detail: string): CoreError {
   return new CoreError(ErrorReason.UPSTREAM_ERROR, `The marketplace's ${what} page could not be read.`, { cause: new Error(detail) });
 }
 
-/** Resolves a product lookup to an ASIN (GTIN lookups through the injected resolver). */
+/**
+ * Resolves a product lookup to an ASIN. The handlers take the product operations' resolver
+ * (product-lookup.ts: GTINs through marketplace search, verified on the candidate's page) by
+ * default; tests may pass their own.
+ */
 export type AsinResolver = (lookup: ProductLookup, ctx: OperationContext) => Promise<string>;
-
-/** The default resolver: ASIN lookups only; GTIN lookups need the GTIN→ASIN resolver wired in. */
-export const asinOnlyResolver: AsinResolver = async (lookup) => {
-  if (lookup.kind === 'asin') return lookup.asin;
-  throw new CoreError(ErrorReason.UNIMPLEMENTED, 'Looking this operation up by gtin is not built yet; use asin or url.');
-};
 
 /** Truncates a page's results to `limit` (CONTRACT.md: limit truncates the marketplace's page). */
 export function applyLimit<T>(results: readonly T[] | undefined, limit: number | undefined): T[] {

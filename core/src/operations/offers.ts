@@ -2,7 +2,8 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetProductOffersResponseSchema } from '@retail/contract';
 import { parseOffersPage } from '../parsers/offers.js';
 import type { ProductOffersRequest } from '../validation/types.js';
-import { asinOnlyResolver, fetchPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { fetchPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type OffersResponseInit = MessageInitShape<typeof GetProductOffersResponseSchema>;
@@ -17,7 +18,7 @@ export function offersQuery(page: number): Record<string, string> | undefined {
   return { pageno: String(page), startIndex: String((page - 1) * 10) };
 }
 
-export function createGetProductOffers(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductOffersRequest, OffersResponseInit> {
+export function createGetProductOffers(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductOffersRequest, OffersResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
     const query = offersQuery(request.page);

@@ -3,7 +3,8 @@ import { ErrorReason, ReviewRating, type GetProductReviewsResponseSchema } from 
 import { CoreError, isCoreError } from '../errors.js';
 import { parseReviewsPage, parseTopReviews } from '../parsers/reviews.js';
 import type { ProductReviewsRequest } from '../validation/types.js';
-import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { resolveLookupAsin } from './product-lookup.js';
 import type { FetchedPage, OperationContext, OperationHandler } from './types.js';
 
 type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;
@@ -53,7 +54,7 @@ export interface ReviewsHandlerOptions {
  * required, the product page only adds top reviews.
  */
 export function createGetProductReviews(options: ReviewsHandlerOptions = {}): OperationHandler<ProductReviewsRequest, ReviewsResponseInit> {
-  const resolveAsin = options.resolveAsin ?? asinOnlyResolver;
+  const resolveAsin = options.resolveAsin ?? resolveLookupAsin;
   return async (request, ctx) => {
     const sessionConfigured = options.sessionConfigured ?? Boolean(process.env.REVIEWS_SESSION_COOKIE);
     if (!sessionConfigured && !wantsOnlyTopReviews(request)) {

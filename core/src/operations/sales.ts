@@ -3,7 +3,8 @@ import type { GetSalesEstimateResponseSchema } from '@retail/contract';
 import { estimateSales } from '../estimators/sales.js';
 import { parseBestSellersRanks } from '../parsers/sales.js';
 import type { ProductLookupRequest } from '../validation/types.js';
-import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type SalesResponseInit = MessageInitShape<typeof GetSalesEstimateResponseSchema>;
@@ -13,7 +14,7 @@ type SalesResponseInit = MessageInitShape<typeof GetSalesEstimateResponseSchema>
  * product page without a rank (new or unranked listings) answers an empty estimate: the page was
  * read correctly and there is nothing to estimate from.
  */
-export function createGetSalesEstimate(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductLookupRequest, SalesResponseInit> {
+export function createGetSalesEstimate(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductLookupRequest, SalesResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
     const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });

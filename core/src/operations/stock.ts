@@ -3,13 +3,14 @@ import type { GetStockEstimateResponseSchema } from '@retail/contract';
 import { estimateStock } from '../estimators/stock.js';
 import { parseStockSignals } from '../parsers/stock.js';
 import type { ProductLookupRequest } from '../validation/types.js';
-import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type StockResponseInit = MessageInitShape<typeof GetStockEstimateResponseSchema>;
 
 /** Stock from the product page's buy box (estimators/stock.ts; docs/estimates.md). */
-export function createGetStockEstimate(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductLookupRequest, StockResponseInit> {
+export function createGetStockEstimate(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductLookupRequest, StockResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
     const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });

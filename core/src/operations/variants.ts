@@ -2,13 +2,14 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetProductVariantsResponseSchema } from '@retail/contract';
 import { parseVariantsPage } from '../parsers/variants.js';
 import type { ProductLookupRequest } from '../validation/types.js';
-import { asinOnlyResolver, fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import { resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type VariantsResponseInit = MessageInitShape<typeof GetProductVariantsResponseSchema>;
 
 /** Variants come from the product page (one fetch shared, through the page cache, with product, stock, sales and top reviews). */
-export function createGetProductVariants(resolveAsin: AsinResolver = asinOnlyResolver): OperationHandler<ProductLookupRequest, VariantsResponseInit> {
+export function createGetProductVariants(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductLookupRequest, VariantsResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
     const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
