@@ -98,6 +98,8 @@ describe('GetGtinFromAsin', () => {
     expect((await getGtinFromAsin({ marketplace: US, asin: 'B0FXTUS001' }, ctx())).retailProduct).toEqual({ asin: 'B0FXTUS001', gtin: '885734123450' });
     expect((await getGtinFromAsin({ marketplace: US, asin: '0316769487' }, ctx())).retailProduct).toEqual({ asin: '0316769487', gtin: '9780316769488' });
     expect((await getGtinFromAsin({ marketplace: DE, asin: 'B0FXTDE001' }, ctx(DE))).retailProduct).toEqual({ asin: 'B0FXTDE001', gtin: '4006381333931' });
+    const JP = marketplaceByCode('JP');
+    expect((await getGtinFromAsin({ marketplace: JP, asin: 'B0FXTJP001' }, ctx(JP))).retailProduct).toEqual({ asin: 'B0FXTJP001', gtin: '4901234567894' });
   });
   it('a missing product is NOT_FOUND', async () => {
     expect((await failure(getGtinFromAsin({ marketplace: US, asin: 'B0NOTFOUND' }, ctx()))).reason).toBe(ErrorReason.NOT_FOUND);

@@ -85,6 +85,20 @@ describe('parseProduct with German number formats', () => {
   });
 });
 
+describe('parseProduct with Japanese words and yen', () => {
+  const { product: p, detailRows } = parseProductPage(fixture('co.jp/product/dp-B0FXTJP001-denki-kettle.html'), { marketplace: marketplaceByCode('JP'), asin: 'B0FXTJP001' });
+  it('reads ￥1,280 as 1280 JPY, 5つ星のうち4.1 as 4.1 and 2,345個の評価 as 2345', () => {
+    expect(p.price).toEqual({ symbol: '￥', value: 1280, currency: 'JPY', display: '￥1,280' });
+    expect(p.rating).toBe(4.1);
+    expect(p.ratingsTotal).toBe(2345n);
+  });
+  it('reads the "ブランド:" byline, 在庫あり and the JAN row', () => {
+    expect(p.brand).toBe('アクメ');
+    expect(p.isInStock).toBe(true);
+    expect(detailRows).toContainEqual({ name: 'JAN', value: '4901234567894' });
+  });
+});
+
 describe('parseProduct refuses pages it cannot read', () => {
   it('a page without a title is UPSTREAM_ERROR, never a half-empty record', () => {
     const run = () => parseProduct('<html><body><div id="dp">nothing here</div></body></html>', { marketplace: US, asin: 'B000000000' });
