@@ -5,6 +5,7 @@ import {
   CacheStatus,
   Domain,
   ErrorReason,
+  GetProductOffersRequestSchema,
   GetProductReviewsRequestSchema,
   GetSellerRequestSchema,
   GetStockEstimateRequestSchema,
@@ -18,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import { validateRequest } from '../validation/index.js';
+import { getProductOffers } from './offers.js';
 import { createGetProductReviews, SESSION_REQUIRED_MESSAGE } from './reviews.js';
 import { getSalesEstimate } from './sales.js';
 import { searchProducts, searchQuery } from './search.js';
@@ -193,6 +195,28 @@ describe('stock and sales handlers', () => {
     const { ctx } = contextWith({ '/dp/B0FXREV001': { html: '<html><body>Hello</body></html>' } });
     const error = await failure(getStockEstimate(validateRequest('GetStockEstimate', create(GetStockEstimateRequestSchema, { asin: 'B0FXREV001' })), ctx));
     expect(error.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+});
+
+describe('offers handler', () => {
+  const request = (page = 1n) => validateRequest('GetProductOffers', create(GetProductOffersRequestSchema, { asin: 'B0FXOFFR01', page }));
+
+  it('reads the current all-offers display first', async () => {
+    const { ctx, requests } = contextWith({
+      '/gp/product/ajax?asin=B0FXOFFR01&pc=dp&experienceId=aodAjaxMain&pageno=2': { html: fixture('offers/aod-B0FXOFFR01-current.html') },
+    });
+    const res = await getProductOffers(request(2n), ctx);
+    expect(requests).toHaveLength(1);
+    expect(res.retailProduct!.offersPaginated!.offers!.map((o) => o.buyboxWinner)).toEqual([true, false, false]);
+  });
+
+  it('falls back to the offer-listing address when the display is not served, and maps a missing listing to NOT_FOUND', async () => {
+    const { ctx, requests } = contextWith({ '/gp/offer-listing/B0FXOFFR01': { html: fixture('offers/aod-B0FXOFFR01-current.html') } });
+    const res = await getProductOffers(request(), ctx);
+    expect(requests.map((r) => r.path)).toEqual(['/gp/product/ajax', '/gp/offer-listing/B0FXOFFR01']);
+    expect(res.retailProduct!.offersPaginated!.offers).toHaveLength(3);
+    const none = contextWith({});
+    expect((await failure(getProductOffers(request(), none.ctx))).reason).toBe(ErrorReason.NOT_FOUND);
   });
 });
 

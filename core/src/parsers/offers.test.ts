@@ -8,7 +8,7 @@ import { parseSellerProfile } from './seller.js';
 const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/${path}`, import.meta.url)), 'utf8');
 
 describe('current all-offers display (project fixture)', () => {
-  const page = parseOffersPage(fixture('offers/aod-B0FXOFFER01-current.html'), { marketplace: marketplaceByCode('US'), asin: 'B0FXOFFER01' });
+  const page = parseOffersPage(fixture('offers/aod-B0FXOFFR01-current.html'), { marketplace: marketplaceByCode('US'), asin: 'B0FXOFFR01' });
 
   it('marks the pinned offer as the buy-box winner and reads Amazon as seller', () => {
     expect(page.offers![0]).toMatchObject({
