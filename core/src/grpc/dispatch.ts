@@ -10,6 +10,7 @@ import { type RpcName, isRpcName, validateRequest } from '../validation/index.js
 import { abortRejection, callSignal } from './call-signal.js';
 import { trackPages } from './page-tracker.js';
 import { coreErrorStatus, toCoreError } from './status.js';
+import { SpanKind, activeTraceId, contextFromMetadata, inSpan } from '../telemetry/tracing.js';
 
 export interface DispatchOptions {
   readonly handlers: HandlerTable;
@@ -34,7 +35,8 @@ function requestIdOf(metadata: Metadata): string {
  */
 async function serveCall(rpc: RpcName, method: DescMethod, call: ServerUnaryCall<Message, Message>, options: DispatchOptions): Promise<{ response?: Message; error?: CoreError }> {
   const requestId = requestIdOf(call.metadata);
-  const logger = options.logger.child({ requestId, rpc });
+  const traceId = activeTraceId();
+  const logger = options.logger.child({ requestId, rpc, ...(traceId ? { traceId } : {}) });
   const started = performance.now();
   const deadline = callSignal(call, options.defaultBudgetMs);
   const aborted = abortRejection(deadline.signal);
@@ -79,7 +81,18 @@ export function createRetailImplementation(options: DispatchOptions): UntypedSer
     const rpc = method.name;
     if (!isRpcName(rpc)) throw new Error(`RPC ${rpc} has no validation`);
     implementation[rpc] = (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => {
-      void serveCall(rpc, method, call, options).then(({ response, error }) => {
+      // One SERVER span per call, child of the caller's trace (traceparent in the gRPC metadata).
+      const traced = inSpan(
+        `retail.v1.RetailService/${rpc}`,
+        {
+          kind: SpanKind.SERVER,
+          parent: contextFromMetadata(call.metadata),
+          attributes: { 'rpc.system': 'grpc', 'rpc.service': 'retail.v1.RetailService', 'rpc.method': rpc },
+          failed: ({ error }) => (error ? ErrorReason[error.reason] : undefined),
+        },
+        () => serveCall(rpc, method, call, options),
+      );
+      void traced.then(({ response, error }) => {
         if (error) callback(coreErrorStatus(error));
         else callback(null, response);
       });
