@@ -65,6 +65,8 @@ function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefine
 export function readBuyBoxPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
   for (const selector of PRICE_SELECTORS) {
     for (const el of $(selector).toArray()) {
+      // Each end of a price range sits in its own .a-offscreen: a range is no price (never guessed).
+      if ($(el).closest('.a-price-range').length > 0) return undefined;
       const price = readDisplayedPrice($(el).text(), m);
       if (price) return price;
     }

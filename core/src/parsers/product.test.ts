@@ -99,6 +99,22 @@ describe('parseProduct with Japanese words and yen', () => {
   });
 });
 
+describe('parseProduct never guesses a price', () => {
+  const page = (priceBlock: string) =>
+    `<html><body><span id="productTitle">Shirt</span><a id="bylineInfo">Visiter la boutique Acme</a>${priceBlock}</body></html>`;
+  it('a price range is omitted', () => {
+    const p = parseProduct(
+      page('<div id="corePrice_feature_div"><span class="a-price-range"><span class="a-price"><span class="a-offscreen">$19.99</span></span> - <span class="a-price"><span class="a-offscreen">$29.99</span></span></span></div>'),
+      { marketplace: US, asin: 'B000000001' },
+    );
+    expect(p.price).toBeUndefined();
+    expect(p.brand).toBe('Acme');
+  });
+  it('an old priceblock range is omitted too', () => {
+    expect(parseProduct(page('<span id="priceblock_ourprice">$10.99 - $15.99</span>'), { marketplace: US, asin: 'B000000001' }).price).toBeUndefined();
+  });
+});
+
 describe('parseProduct refuses pages it cannot read', () => {
   it('a page without a title is UPSTREAM_ERROR, never a half-empty record', () => {
     const run = () => parseProduct('<html><body><div id="dp">nothing here</div></body></html>', { marketplace: US, asin: 'B000000000' });

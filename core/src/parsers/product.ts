@@ -129,11 +129,16 @@ function readRatingsTotal($: CheerioAPI, m: Marketplace): number | undefined {
   return text ? parseCount(text, m) : undefined;
 }
 
-/** Byline forms of a brand: "Visit the X Store", "Brand: X", "Marke: X", "Visite a loja X", ... */
+/**
+ * Byline forms of a brand: "Visit the X Store", "Brand: X", "Marke: X", "Visite a loja X", ...
+ * (The marketplace words module has no byline entry yet; these belong there when it gets one.)
+ */
 const BYLINE_BRAND = [
   /^Visit the (.+?) Store$/i,
-  /^Besuchen Sie den (.+?)[- ]Store$/i,
-  /^Visitez la boutique (.+)$/i,
+  /^Besuche(?:n Sie)? den (.+?)[- ]Store$/i,
+  /^Visite[rz] la boutique (.+)$/i,
+  /^Odwiedź sklep (.+)$/i,
+  /^(.+?)ストアを表示$/,
   /^Visita la tienda de (.+)$/i,
   /^Visita lo Store di (.+)$/i,
   /^Visite a loja (?:da |do |de )?(.+)$/i,
