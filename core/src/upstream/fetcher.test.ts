@@ -21,6 +21,7 @@ beforeAll(async () => {
     faults: (req) => {
       if (req.path === '/gp/product/B0MOVED001') return { status: 301, body: '', headers: { location: 'https://www.amazon.com/dp/B0FXTUS001' } };
       if (req.path === '/dp/B0FOREIGN1') return { status: 302, body: '', headers: { location: 'https://evil.example/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0SIGNINR1') return { status: 302, body: '', headers: { location: '/ap/signin?openid.return_to=%2Fdp%2FB0SIGNINR1' } };
       if (req.path === '/dp/B0LOOPING1') return { status: 302, body: '', headers: { location: '/dp/B0LOOPING1' } };
       return undefined;
     },
@@ -73,6 +74,12 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
     expect(replay.requests.length).toBe(before + 1);
     expect(replay.requests.every((r) => String(r.headers['x-forwarded-host']).endsWith('amazon.com') || String(r.headers['x-forwarded-host']).endsWith('amazon.de'))).toBe(true);
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+
+  it('a redirect to the sign-in page is UPSTREAM_BLOCKED without following it', async () => {
+    const before = replay.requests.length;
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0SIGNINR1')))).reason).toBe(ErrorReason.UPSTREAM_BLOCKED);
+    expect(replay.requests.length).toBe(before + 1);
   });
 
   it('sends the reviews session cookie with review pages only', async () => {
