@@ -5,7 +5,9 @@ import {
   CacheStatus,
   Domain,
   ErrorReason,
+  GetBestSellersRequestSchema,
   GetProductOffersRequestSchema,
+  GetProductVariantsRequestSchema,
   GetProductReviewsRequestSchema,
   GetSellerRequestSchema,
   GetStockEstimateRequestSchema,
@@ -19,7 +21,9 @@ import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import { validateRequest } from '../validation/index.js';
+import { getBestSellers } from './bestsellers.js';
 import { getProductOffers } from './offers.js';
+import { getProductVariants } from './variants.js';
 import { createGetProductReviews, SESSION_REQUIRED_MESSAGE } from './reviews.js';
 import { getSalesEstimate } from './sales.js';
 import { searchProducts, searchQuery } from './search.js';
@@ -195,6 +199,29 @@ describe('stock and sales handlers', () => {
     const { ctx } = contextWith({ '/dp/B0FXREV001': { html: '<html><body>Hello</body></html>' } });
     const error = await failure(getStockEstimate(validateRequest('GetStockEstimate', create(GetStockEstimateRequestSchema, { asin: 'B0FXREV001' })), ctx));
     expect(error.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+});
+
+describe('best-sellers and variants handlers', () => {
+  it('best sellers: /gp/bestsellers/CATEGORY with pg after page 1, limit applied; a page without ranks is UPSTREAM_ERROR', async () => {
+    const grid = (asin: string, rank: number) =>
+      `<div id="gridItemRoot"><span class="zg-bdg-text">#${rank}</span><div id="${asin}" class="p13n-sc-uncoverable-faceout"><a href="/x/dp/${asin}">x</a></div></div>`;
+    const { ctx, requests } = contextWith({ '/gp/bestsellers/kitchen/3167641?pg=2': { html: `<html><body>${grid('B0FXBS0051', 51)}${grid('B0FXBS0052', 52)}</body></html>` } });
+    const req = validateRequest('GetBestSellers', create(GetBestSellersRequestSchema, { categoryId: 'kitchen/3167641', page: 2n, limit: 1n }));
+    const res = await getBestSellers(req, ctx);
+    expect(requests[0]).toMatchObject({ path: '/gp/bestsellers/kitchen/3167641', query: { pg: '2' }, kind: 'bestsellers' });
+    expect(res.retailBestSellers!.productResults!.results!.map((r) => [r.asin, r.bestSellersRank])).toEqual([['B0FXBS0051', 51n]]);
+    const empty = contextWith({ '/gp/bestsellers/kitchen': { html: '<html><body>nothing ranked</body></html>' } });
+    const emptyReq = validateRequest('GetBestSellers', create(GetBestSellersRequestSchema, { categoryId: 'kitchen' }));
+    expect((await failure(getBestSellers(emptyReq, empty.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+
+  it('variants: a product without variations is an empty list, a non-product page UPSTREAM_ERROR', async () => {
+    const req = validateRequest('GetProductVariants', create(GetProductVariantsRequestSchema, { asin: 'B0FXREV001' }));
+    const { ctx } = contextWith({ '/dp/B0FXREV001': { html: fixture('reviews/dp-B0FXREV001-top-reviews.html') } });
+    expect((await getProductVariants(req, ctx)).retailProduct).toEqual({ variants: [] });
+    const odd = contextWith({ '/dp/B0FXREV001': { html: '<html><body>Hello</body></html>' } });
+    expect((await failure(getProductVariants(req, odd.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
   });
 });
 
