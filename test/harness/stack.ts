@@ -36,6 +36,8 @@ export interface StackOptions {
   /** Handlers of the stub core when the real core harness is absent. */
   readonly stubHandlers?: Record<string, StubHandler>;
   readonly coreDeadlineMs?: number;
+  /** 'stub' forces the stub core even when the real core harness exists (gateway-only benchmarks). */
+  readonly core?: 'auto' | 'stub';
 }
 
 export interface Stack {
@@ -113,7 +115,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const clock = () => now;
   try {
     const marketplaceOrigin = await startReplay(notes, closers);
-    let address = await startRealCore(marketplaceOrigin, notes, closers);
+    let address = options.core === 'stub' ? undefined : await startRealCore(marketplaceOrigin, notes, closers);
     const coreKind = address ? 'real' : 'stub';
     if (!address) {
       const stub = await startStubCore({ serviceToken: SERVICE_TOKEN, handlers: options.stubHandlers ?? {} });

@@ -43,6 +43,7 @@ export async function startStubCore(options: { serviceToken: string; handlers?: 
     };
   }
   const server = http2.createServer(connectNodeAdapter({ routes: (router) => router.service(RetailService, impl as never) }));
+  server.on('connection', (socket: import('node:net').Socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
