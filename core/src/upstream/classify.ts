@@ -77,8 +77,12 @@ const NOT_FOUND_MESSAGES: Partial<Record<PageKind, string>> = {
   bestsellers: 'the marketplace has no such category',
 };
 
-/** The CoreError of a failed outcome (public message plus a private cause); undefined for ok. */
-export function outcomeError(outcome: UpstreamOutcome, kind: PageKind, url: string): CoreError | undefined {
+/**
+ * The CoreError of a failed outcome (public message plus a private cause); undefined for ok. A
+ * Retry-After the marketplace sent travels with blocks and errors (clients see it on 503/502).
+ */
+export function outcomeError(outcome: UpstreamOutcome, kind: PageKind, url: string, retryAfterSeconds?: number): CoreError | undefined {
+  const retry = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
   switch (outcome.kind) {
     case 'ok':
       return undefined;
@@ -88,9 +92,10 @@ export function outcomeError(outcome: UpstreamOutcome, kind: PageKind, url: stri
       });
     case 'blocked':
       return new CoreError(ErrorReason.UPSTREAM_BLOCKED, 'the marketplace blocked the request (captcha, bot check or sign-in wall); retry later', {
+        ...retry,
         cause: new Error(`${url}: ${outcome.why}`),
       });
     case 'error':
-      return new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`${url}: ${outcome.why}`) });
+      return new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { ...retry, cause: new Error(`${url}: ${outcome.why}`) });
   }
 }

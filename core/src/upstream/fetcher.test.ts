@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReason } from '@retail/contract';
-import { createReplayServer, type ReplayServer } from '../../../test/replay/server.js';
+import { createReplayServer, type ReplayOverride, type ReplayServer } from '../../../test/replay/server.js';
 import type { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import type { PageRequest } from '../operations/types.js';
-import { createPageFetcher, type ClosablePageFetcher } from './fetcher.js';
+import { createPageFetcher, retryAfterSeconds, type ClosablePageFetcher } from './fetcher.js';
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/pages/', import.meta.url));
 const US = marketplaceByCode('US');
@@ -18,9 +18,10 @@ let fetcher: ClosablePageFetcher;
 beforeAll(async () => {
   replay = await createReplayServer({
     corpusDirs: [fixtures],
-    faults: (req) => {
+    faults: (req): ReplayOverride | undefined => {
       if (req.path === '/gp/product/B0MOVED001') return { status: 301, body: '', headers: { location: 'https://www.amazon.com/dp/B0FXTUS001' } };
       if (req.path === '/dp/B0FOREIGN1') return { status: 302, body: '', headers: { location: 'https://evil.example/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0THROTTL1') return { status: 503, body: '<html><body>Service Unavailable</body></html>', headers: { 'retry-after': '30' } };
       if (req.path === '/dp/B0SIGNINR1') return { status: 302, body: '', headers: { location: '/ap/signin?openid.return_to=%2Fdp%2FB0SIGNINR1' } };
       if (req.path === '/dp/B0LOOPING1') return { status: 302, body: '', headers: { location: '/dp/B0LOOPING1' } };
       return undefined;
@@ -76,6 +77,12 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
   });
 
+  it("a marketplace 503 is UPSTREAM_ERROR carrying the marketplace's Retry-After", async () => {
+    const error = await failure(fetcher.fetchPage(page(US, '/dp/B0THROTTL1')));
+    expect(error.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    expect(error.retryAfterSeconds).toBe(30);
+  });
+
   it('a redirect to the sign-in page is UPSTREAM_BLOCKED without following it', async () => {
     const before = replay.requests.length;
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0SIGNINR1')))).reason).toBe(ErrorReason.UPSTREAM_BLOCKED);
@@ -93,6 +100,17 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
 
   it('rejects paths that are not absolute', async () => {
     await expect(fetcher.fetchPage(page(US, 'https://evil.example/x'))).rejects.toThrow();
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads deltas and HTTP dates, at least 1 and at most an hour', () => {
+    expect(retryAfterSeconds('30')).toBe(30);
+    expect(retryAfterSeconds('0')).toBe(1);
+    expect(retryAfterSeconds('999999')).toBe(3600);
+    expect(retryAfterSeconds(new Date(1_000_000 + 20_000).toUTCString(), 1_000_000)).toBe(20);
+    expect(retryAfterSeconds('soon')).toBeUndefined();
+    expect(retryAfterSeconds(undefined)).toBeUndefined();
   });
 });
 

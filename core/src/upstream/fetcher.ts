@@ -28,7 +28,17 @@ export interface ClosablePageFetcher extends PageFetcher {
 const MAX_REDIRECTS = 3;
 
 /** One HTTP exchange: a redirect to follow, or a body. */
-type Answer = { status: number; redirect: string; html?: undefined } | { status: number; redirect?: undefined; html: string };
+type Answer =
+  | { status: number; redirect: string; html?: undefined; retryAfter?: undefined }
+  | { status: number; redirect?: undefined; html: string; retryAfter: number | undefined };
+
+/** Retry-After in whole seconds (delta or HTTP date), when the marketplace sends one. */
+export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  const seconds = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Math.ceil((Date.parse(raw) - now) / 1000);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.max(1, Math.min(seconds, 3600)) : undefined;
+}
 const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -83,7 +93,7 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
       chunks.push(chunk as Buffer);
     }
     const contentType = String(response.headers['content-type'] ?? '');
-    return { status: response.statusCode, html: decode(Buffer.concat(chunks), contentType) };
+    return { status: response.statusCode, html: decode(Buffer.concat(chunks), contentType), retryAfter: retryAfterSeconds(response.headers['retry-after']) };
   }
 
   async function fetchPage(request: PageRequest): Promise<FetchedPage> {
@@ -112,7 +122,7 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
           url = next;
           continue;
         }
-        const error = outcomeError(classifyUpstream(answer.status, answer.html, url.toString()), request.kind, url.toString());
+        const error = outcomeError(classifyUpstream(answer.status, answer.html, url.toString()), request.kind, url.toString(), answer.retryAfter);
         if (error) throw error;
         return { status: answer.status, html: answer.html, url: url.toString(), retrievedAt: new Date(), fromCache: false };
       }
