@@ -234,6 +234,8 @@ function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
     '#couponBadgeRegularVpc',
     '#couponBadge .couponLabelText',
     '#couponBadge',
+    // Clip-the-coupon checkbox ("Apply 5% voucher"); its "Details" link is not part of the label.
+    '#vpcButton .a-checkbox-label',
     '#vpcButton .a-color-success',
     '#promoPriceBlockMessage_feature_div .couponLabelText',
     '.couponLabelText',
@@ -244,11 +246,16 @@ function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
 function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: string } } | undefined {
   const link = $('#sellerProfileTriggerId').first().length
     ? $('#sellerProfileTriggerId').first()
-    : $('#merchant-info a[href*="seller="], #merchantInfoFeature_feature_div a[href*="seller="]').first();
-  if (link.length === 0) return undefined;
-  const name = visibleText($, link);
-  if (!name) return undefined;
-  const href = link.attr('href') ?? link.closest('a').attr('href') ?? '';
-  const sellerId = /[?&]seller=([A-Z0-9]+)/.exec(href)?.[1];
-  return { seller: { ...(sellerId ? { sellerId } : {}), name } };
+    : $('#merchant-info a[href*="seller="]').first().length
+      ? $('#merchant-info a[href*="seller="]').first()
+      : $('#merchantInfoFeature_feature_div a[href*="seller="]').first();
+  if (link.length > 0) {
+    const name = visibleText($, link);
+    const href = link.attr('href') ?? link.closest('a').attr('href') ?? '';
+    const sellerId = /[?&]seller=([A-Z0-9]+)/.exec(href)?.[1];
+    if (name) return { seller: { ...(sellerId ? { sellerId } : {}), name } };
+  }
+  // Sold by the marketplace itself: the current buy box names it without a seller link.
+  const name = firstVisibleText($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
+  return name ? { seller: { name } } : undefined;
 }
