@@ -18,7 +18,7 @@ export interface ReplayRequest {
 /** A response that replaces the matched page (status, body and headers). */
 export interface ReplayOverride {
   readonly status: number;
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly headers?: Record<string, string>;
 }
 

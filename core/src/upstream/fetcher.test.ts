@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { createPageFetcher, retryAfterSeconds, type ClosablePageFetcher } from '
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/pages/', import.meta.url));
 const US = marketplaceByCode('US');
+const productHtml = () => readFileSync(`${fixtures}/pages/com/product/dp-B0FXTUS001-modern-espresso.html`);
 const DE = marketplaceByCode('DE');
 
 let replay: ReplayServer;
@@ -21,6 +24,9 @@ beforeAll(async () => {
     faults: (req): ReplayOverride | undefined => {
       if (req.path === '/gp/product/B0MOVED001') return { status: 301, body: '', headers: { location: 'https://www.amazon.com/dp/B0FXTUS001' } };
       if (req.path === '/dp/B0FOREIGN1') return { status: 302, body: '', headers: { location: 'https://evil.example/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0GZIPPED1') return { status: 200, body: gzipSync(productHtml()), headers: { 'content-encoding': 'gzip' } };
+      if (req.path === '/dp/B0BROTLI01') return { status: 200, body: brotliCompressSync(productHtml()), headers: { 'content-encoding': 'br' } };
+      if (req.path === '/dp/B0BADGZIP1') return { status: 200, body: 'not gzip at all', headers: { 'content-encoding': 'gzip' } };
       if (req.path === '/dp/B0THROTTL1') return { status: 503, body: '<html><body>Service Unavailable</body></html>', headers: { 'retry-after': '30' } };
       if (req.path === '/dp/B0SIGNINR1') return { status: 302, body: '', headers: { location: '/ap/signin?openid.return_to=%2Fdp%2FB0SIGNINR1' } };
       if (req.path === '/dp/B0LOOPING1') return { status: 302, body: '', headers: { location: '/dp/B0LOOPING1' } };
@@ -75,6 +81,14 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
     expect(replay.requests.length).toBe(before + 1);
     expect(replay.requests.every((r) => String(r.headers['x-forwarded-host']).endsWith('amazon.com') || String(r.headers['x-forwarded-host']).endsWith('amazon.de'))).toBe(true);
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+
+  it('asks for compressed pages and reads gzip and brotli bodies; a corrupt body is UPSTREAM_ERROR', async () => {
+    for (const path of ['/dp/B0GZIPPED1', '/dp/B0BROTLI01']) {
+      expect((await fetcher.fetchPage(page(US, path))).html).toContain('Acme Barista Pro');
+    }
+    expect(String(replay.requests.at(-1)!.headers['accept-encoding'])).toContain('gzip');
+    expect((await failure(fetcher.fetchPage(page(US, '/dp/B0BADGZIP1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
   });
 
   it("a marketplace 503 is UPSTREAM_ERROR carrying the marketplace's Retry-After", async () => {
