@@ -6,10 +6,10 @@
  *   node --conditions=source --import tsx scripts/accuracy-table.ts [--corpus DIR] [--out docs/accuracy.md]
  *
  * The corpus comes from --corpus, else RETAIL_CORPUS, else ../shared/corpus. The project's own
- * fixtures (test/fixtures/pages) are measured too when their index entries carry goldens; kinds
- * measured only on those fixtures are marked unverified.
+ * fixtures (every folder under test/fixtures with an index.json in the corpus layout) are measured
+ * too when their entries carry goldens; kinds measured only on fixtures are marked unverified.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,16 @@ import { aggregate, formatAccuracyTable, loadCorpusCases, ratio, scoreCase, type
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { corpus: { type: 'string' }, out: { type: 'string', default: 'docs/accuracy.md' } } });
 const corpusDir = resolve(values.corpus ?? process.env.RETAIL_CORPUS ?? join(root, '../shared/corpus'));
-const fixturesDir = join(root, 'test/fixtures/pages');
+/** Every fixture folder laid out like the corpus (an index.json beside pages/ and golden/). */
+function fixtureDirs(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const own = existsSync(join(dir, 'index.json')) ? [dir] : [];
+  const children = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'pages' && d.name !== 'golden')
+    .flatMap((d) => fixtureDirs(join(dir, d.name)));
+  return [...own, ...children];
+}
+const fixturesDirs = fixtureDirs(join(root, 'test/fixtures'));
 if (!existsSync(join(corpusDir, 'index.json'))) {
   console.error(`no corpus at ${corpusDir} (pass --corpus or set RETAIL_CORPUS)`);
   process.exit(2);
@@ -30,10 +39,10 @@ const kindOf = (c: CorpusCase) => c.golden.operation;
 const runnable = (c: CorpusCase) => RPC_OF_OPERATION[c.golden.operation] !== undefined && SERVED_DOMAINS.has(c.entry.domain);
 
 const corpusCases = loadCorpusCases(corpusDir).filter(runnable);
-const fixtureCases = existsSync(join(fixturesDir, 'index.json')) ? loadCorpusCases(fixturesDir).filter(runnable) : [];
+const fixtureCases = fixturesDirs.flatMap((dir) => loadCorpusCases(dir)).filter(runnable);
 const skipped = loadCorpusCases(corpusDir).filter((c) => !runnable(c));
 
-const service = await startCorpusService([corpusDir, fixturesDir]);
+const service = await startCorpusService([corpusDir, ...fixturesDirs]);
 const scores: { source: 'corpus' | 'fixture'; score: FieldScore }[] = [];
 /** Calls that answered an error where the golden expects data: the reason is worth reading. */
 const failedCalls = new Map<string, string[]>();
