@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductResultSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
-import { asinFromHref, cleanText, firstAttr, isAsin, type AnyNode, type CheerioAPI } from './dom.js';
+import { attr, cardIndex, closest, hasClass } from './card-index.js';
+import { asinFromHref, cleanText, isAsin, type AnyNode, type CheerioAPI, type Element } from './dom.js';
 import { readCount, readPrice, readRating } from './locale.js';
 
 export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
@@ -11,19 +12,12 @@ export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
  * known: the 2020+ `s-search-result` cards, the 2018–19 `li.s-result-item` cards and the best-seller
  * grid (see bestsellers.ts, which reuses the field readers below). Sources, most stable first:
  * data attributes (`data-asin`), then marketplace ids/classes, then visible text read with the
- * marketplace's locale words.
+ * marketplace's locale words. The readers filter the card's elements collected in one walk
+ * (card-index.ts) rather than run a selector per question.
  */
 
-const PRICE_SELECTORS = [
-  '[data-cy="price-recipe"] .a-price:not(.a-text-price) > .a-offscreen',
-  '.a-price:not(.a-text-price) > .a-offscreen',
-  '.s-price',
-  '.sx-price',
-  '.a-price .a-offscreen',
-  '.a-color-price',
-];
-
-const IMAGE_SELECTORS = ['img.s-image', 'img.s-access-image', 'img'];
+/** Trimmed of ordinary white space only: prices keep the marketplace's no-break spaces. */
+const rawText = ($: CheerioAPI, el: AnyNode) => $(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /** Sponsored-label text such as "[Gesponsert]" or "Sponsored Ad - " around a title. */
 function stripSponsoredLabel(title: string, m: Marketplace): string {
@@ -39,26 +33,46 @@ function escape(text: string): string {
 }
 
 export function readTitle($: CheerioAPI, card: AnyNode, m: Marketplace): string | undefined {
+  const index = cardIndex(card);
   const candidates: string[] = [];
-  for (const el of $(card).find('h2').toArray()) {
-    const $el = $(el);
-    const attrTitle = cleanText($el.attr('data-attribute'));
-    const clone = $el.clone();
-    clone.find('.a-offscreen, script, style').remove();
-    const text = attrTitle ?? cleanText(clone.text());
+  for (const el of index.byTag('h2')) {
+    const attrTitle = cleanText(attr(el, 'data-attribute'));
+    let text = attrTitle;
+    if (!text) {
+      const clone = $(el).clone();
+      clone.find('.a-offscreen, script, style').remove();
+      text = cleanText(clone.text());
+    }
     if (text) candidates.push(stripSponsoredLabel(text, m));
   }
-  const linkTitle = firstAttr($, card, ['a.s-access-detail-page[title]'], 'title');
+  const linkTitle = index.byClass('s-access-detail-page').map((a) => cleanText(attr(a, 'title'))).find((t) => t);
   if (linkTitle) candidates.push(linkTitle);
   // The longest heading is the title; short ones are brand lines of grid cards.
   candidates.sort((a, b) => b.length - a.length);
   return candidates[0];
 }
 
+/**
+ * The card's price, first match of: the price recipe's main price, any main (not struck-through)
+ * price, the 2018–19 `.s-price`/`.sx-price`, any price, `.a-color-price`.
+ */
 export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
-  for (const selector of PRICE_SELECTORS) {
-    for (const el of $(card).find(selector).toArray()) {
-      const price = readPrice($(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, ''), m);
+  const index = cardIndex(card);
+  const offscreen = index.byClass('a-offscreen');
+  const inMainPrice = (el: Element) => hasClass(el.parent, 'a-price') && !hasClass(el.parent, 'a-text-price');
+  const inRecipe = (el: Element) => closest(el, card, (n) => attr(n, 'data-cy') === 'price-recipe') !== undefined;
+  const inAnyPrice = (el: Element) => closest(el, card, (n) => hasClass(n, 'a-price')) !== undefined;
+  const groups: Element[][] = [
+    offscreen.filter((el) => inMainPrice(el) && inRecipe(el)),
+    offscreen.filter(inMainPrice),
+    index.byClass('s-price'),
+    index.byClass('sx-price'),
+    offscreen.filter(inAnyPrice),
+    index.byClass('a-color-price'),
+  ];
+  for (const group of groups) {
+    for (const el of group) {
+      const price = readPrice(rawText($, el), m);
       if (price) return price;
     }
   }
@@ -66,67 +80,82 @@ export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
 }
 
 export function readCardRating($: CheerioAPI, card: AnyNode, m: Marketplace): number | undefined {
-  for (const el of $(card).find('.a-icon-alt, [aria-label]').toArray()) {
-    const $el = $(el);
-    const rating = readRating(cleanText($el.attr('aria-label')) ?? cleanText($el.text()), m) ?? readRating(cleanText($el.text()), m);
+  for (const el of cardIndex(card).all) {
+    if (!hasClass(el, 'a-icon-alt') && attr(el, 'aria-label') === undefined) continue;
+    const text = cleanText($(el).text());
+    const rating = readRating(cleanText(attr(el, 'aria-label')) ?? text, m) ?? readRating(text, m);
     if (rating !== undefined) return rating;
   }
   return undefined;
 }
 
 export function readCardRatingsTotal($: CheerioAPI, card: AnyNode, m: Marketplace): number | undefined {
-  const $card = $(card);
+  const index = cardIndex(card);
+  const links = index.byTag('a');
   // 2024+: a count link whose aria-label names the count ("381 ratings", "183個の評価").
-  for (const el of $card.find('[data-csa-c-content-id*="ratings-count"] a, a[aria-label]').toArray()) {
-    const label = cleanText($(el).attr('aria-label'));
-    if (label && readRating(label, m) === undefined && m.words.ratingsCountWords.some((w) => label.toLowerCase().includes(w.toLowerCase()))) {
+  const words = m.words.ratingsCountWords.map((w) => w.toLowerCase());
+  for (const a of links) {
+    const label = cleanText(attr(a, 'aria-label'));
+    if (label && readRating(label, m) === undefined && words.some((w) => label.toLowerCase().includes(w))) {
       const count = readCount(label);
       if (count !== undefined) return count;
     }
   }
   // Earlier layouts: the link to #customerReviews shows the count as its text.
-  for (const el of $card.find('a[href*="customerReviews"]').toArray()) {
-    const text = cleanText($(el).text());
+  for (const a of links) {
+    if (!(attr(a, 'href') ?? '').includes('customerReviews')) continue;
+    const text = cleanText($(a).text());
     if (text && /\d/.test(text)) return readCount(text);
   }
-  const labelled = $card.find('span[aria-label]').toArray().map((el) => cleanText($(el).attr('aria-label')));
-  for (const label of labelled) if (label && /^[\d.,\s\u00a0]+$/.test(label)) return readCount(label);
+  for (const span of index.byTag('span')) {
+    const label = cleanText(attr(span, 'aria-label'));
+    if (label && /^[\d.,\s\u00a0]+$/.test(label)) return readCount(label);
+  }
   return undefined;
 }
 
-export function readIsPrime($: CheerioAPI, card: AnyNode): boolean {
-  return $(card).find('i.a-icon-prime, .s-prime, [aria-label="Amazon Prime"], .a-icon-prime-jp').length > 0;
+export function readIsPrime(_$: CheerioAPI, card: AnyNode): boolean {
+  const index = cardIndex(card);
+  return (
+    index.byClass('a-icon-prime').some((el) => el.name === 'i') ||
+    index.byClass('s-prime').length > 0 ||
+    index.byClass('a-icon-prime-jp').length > 0 ||
+    index.all.some((el) => attr(el, 'aria-label') === 'Amazon Prime')
+  );
 }
 
+const SPONSORED_CLASSES = ['AdHolder', 'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-header'];
+const LABEL_CLASSES = ['s-label-popover-default', 'puis-label-popover-default', 'a-color-secondary'];
+
 export function readSponsored($: CheerioAPI, card: AnyNode, m: Marketplace): boolean {
-  const $card = $(card);
-  if ($card.is('.AdHolder') || $card.find('.AdHolder').length > 0) return true;
-  if ($card.find('.puis-sponsored-label-text, .s-sponsored-label-text, .s-sponsored-header, [data-component-type="sp-sponsored-result"]').length > 0) return true;
-  if ($card.find('a[href*="/sspa/click"], a[href*="picassoRedirect"]').length > 0) return true;
+  const index = cardIndex(card);
+  if (hasClass(card, 'AdHolder')) return true;
+  if (SPONSORED_CLASSES.some((c) => index.byClass(c).length > 0)) return true;
+  if (index.all.some((el) => attr(el, 'data-component-type') === 'sp-sponsored-result')) return true;
+  if (index.byTag('a').some((a) => /\/sspa\/click|picassoRedirect/.test(attr(a, 'href') ?? ''))) return true;
   const words = m.words.sponsored.map((w) => w.toLowerCase());
-  return $card
-    .find('.s-label-popover-default, .puis-label-popover-default, .a-color-secondary')
-    .toArray()
-    .some((el) => words.includes((cleanText($(el).text()) ?? '').toLowerCase()));
+  return LABEL_CLASSES.some((c) => index.byClass(c).some((el) => words.includes((cleanText($(el).text()) ?? '').toLowerCase())));
 }
 
 export function readCoupon($: CheerioAPI, card: AnyNode): { label: string } | undefined {
-  const label =
-    cleanText($(card).find('.s-coupon-unclipped').first().text()) ??
-    cleanText($(card).find('[data-component-type="s-coupon-component"]').first().text());
+  const index = cardIndex(card);
+  const holder = index.byClass('s-coupon-unclipped')[0] ?? index.all.find((el) => attr(el, 'data-component-type') === 's-coupon-component');
+  const label = holder ? cleanText($(holder).text()) : undefined;
   return label ? { label } : undefined;
 }
 
-export function readImage($: CheerioAPI, card: AnyNode): string | undefined {
-  return firstAttr($, card, IMAGE_SELECTORS, 'src');
+export function readImage(_$: CheerioAPI, card: AnyNode): string | undefined {
+  const images = cardIndex(card).byTag('img');
+  const ordered = [...images.filter((i) => hasClass(i, 's-image')), ...images.filter((i) => hasClass(i, 's-access-image')), ...images];
+  return ordered.map((i) => cleanText(attr(i, 'src'))).find((src) => src);
 }
 
 /** The card's ASIN: its `data-asin`, else the first product link. */
 export function readCardAsin($: CheerioAPI, card: AnyNode): string | undefined {
   const dataAsin = cleanText($(card).attr('data-asin'))?.toUpperCase();
   if (isAsin(dataAsin)) return dataAsin;
-  for (const el of $(card).find('a[href]').toArray()) {
-    const asin = asinFromHref($(el).attr('href'));
+  for (const a of cardIndex(card).byTag('a')) {
+    const asin = asinFromHref(attr(a, 'href'));
     if (asin) return asin;
   }
   return undefined;

@@ -20,7 +20,11 @@ export function findResultCards($: CheerioAPI): AnyNode[] {
       .toArray()
       .filter((el) => isAsin(($(el).attr('data-asin') ?? '').trim().toUpperCase()));
     // Drop cards nested inside another card (some layouts wrap a card in a card-like container).
-    const top = cards.filter((el) => !cards.some((other) => other !== el && $(other).find(el as never).length > 0));
+    const set = new Set<AnyNode>(cards);
+    const top = cards.filter((el) => {
+      for (let node = el.parent as AnyNode | null; node; node = node.parent as AnyNode | null) if (set.has(node)) return false;
+      return true;
+    });
     if (top.length > 0) return top;
   }
   return [];

@@ -1,4 +1,5 @@
 import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
+import { withDomIndex } from '../common/indexed-query.js';
 
 /*
  * The result-page helpers build on the shared cheerio helpers (parsers/common/dom.ts: htmlparser2
@@ -8,8 +9,13 @@ import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Eleme
 export type { AnyNode, CheerioAPI, Element };
 export { cleanText, tryJson };
 
-/** Loads a page once (cheerio on htmlparser2). */
-export const loadPage: (html: string) => CheerioAPI = loadHtml;
+/**
+ * Loads a page once (cheerio on htmlparser2) with the shared one-walk index, so page-level
+ * selectors rooted in an id, class or tag do not each walk the whole page.
+ */
+export function loadPage(html: string): CheerioAPI {
+  return withDomIndex(loadHtml(html));
+}
 
 /** Text of the first element matching one of `selectors` (tried in order) inside `scope`. */
 export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {

@@ -1,5 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RefinementSchema } from '@retail/contract';
+import { cardIndex, hasClass } from './card-index.js';
 import { cleanText, type CheerioAPI } from './dom.js';
 
 export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
@@ -23,13 +24,14 @@ export function parseRefinements($: CheerioAPI): RefinementInit[] {
       cleanText($group.find('h4, h3, .a-text-bold').first().text()) ??
       cleanText($group.prev('h4, h3, [role="heading"]').first().text());
     if (!name || seen.has(name)) continue;
-    const options = $group
-      .find('a[href]')
-      .toArray()
+    const options = cardIndex(group)
+      .byTag('a')
+      .filter((a) => a.attribs.href !== undefined)
       .map((a) => {
         const $a = $(a);
-        const optionName = cleanText($a.find('span.a-size-base, span.a-color-base').first().text()) ?? cleanText($a.attr('aria-label')) ?? cleanText($a.text());
-        const value = refinementValue($a.attr('href'));
+        const label = cardIndex(a).byTag('span').find((span) => hasClass(span, 'a-size-base') || hasClass(span, 'a-color-base'));
+        const optionName = (label ? cleanText($(label).text()) : undefined) ?? cleanText($a.attr('aria-label')) ?? cleanText($a.text());
+        const value = refinementValue(a.attribs.href);
         return optionName && value ? { name: optionName, value } : undefined;
       })
       .filter((o): o is { name: string; value: string } => o !== undefined && !/^javascript:/i.test(o.value));
