@@ -11,6 +11,12 @@ import { readStructuredData } from './product-structured-data.js';
 
 export type ProductInit = MessageInitShape<typeof ProductSchema>;
 
+/**
+ * Version of the product page parser's output. A page cache keyed by URL and this number never
+ * serves a shape an older parser produced: bump it with every change to what parsing yields.
+ */
+export const PRODUCT_PARSER_VERSION = 1;
+
 export interface ProductParseContext {
   readonly marketplace: Marketplace;
   /** The ASIN that was requested (the page's own ASIN input wins when present). */
