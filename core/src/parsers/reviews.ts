@@ -52,8 +52,9 @@ export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewI
 function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
   const seen = new Set<string>();
   const out: ReviewInit[] = [];
+  const carousel = nodes.length > 0 ? carouselImages($) : new Map<string, string[]>();
   for (const node of nodes) {
-    const review = readReview($, node, m);
+    const review = readReview($, node, m, carousel);
     if (review.id && seen.has(review.id)) continue;
     if (review.id) seen.add(review.id);
     out.push(review);
@@ -72,7 +73,20 @@ function uniqueImages(urls: readonly (string | undefined)[]): string[] {
   return [...byId.values()];
 }
 
-function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
+/** 2024+ product pages put reviews' images in one media carousel, keyed by review id. */
+function carouselImages($: CheerioAPI): Map<string, string[]> {
+  const byReview = new Map<string, string[]>();
+  for (const el of $('[data-reviewid][data-url]').toArray()) {
+    const $el = $(el);
+    if ($el.attr('data-mediatype') !== 'IMAGE') continue;
+    const id = $el.attr('data-reviewid')!;
+    const url = cleanText($el.attr('data-url'));
+    if (url) byReview.set(id, [...(byReview.get(id) ?? []), url]);
+  }
+  return byReview;
+}
+
+function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByReview: Map<string, string[]>): ReviewInit {
   const $node = $(node);
   const review: ReviewInit = {
     verifiedPurchase: $node.find('[data-hook="avp-badge"], [data-hook="avp-badge-linkless"]').length > 0,
@@ -105,8 +119,7 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace): ReviewInit {
     .find('img[data-hook="review-image-tile"], .review-image-tile')
     .toArray()
     .map((img) => cleanText($(img).attr('data-src')) ?? cleanText($(img).attr('src')));
-  // 2024+ product pages put a review's images in a media carousel keyed by review id.
-  const carousel = id ? $(`[data-reviewid="${id}"][data-url][data-mediatype="IMAGE"]`).toArray().map((el) => cleanText($(el).attr('data-url'))) : [];
+  const carousel = id ? (carouselByReview.get(id) ?? []) : [];
   review.imageUrls = uniqueImages([...carousel, ...tiles]);
   const videoUrl = cleanText($node.find('input.video-url').first().attr('value'));
   if (videoUrl) {
