@@ -3,6 +3,12 @@ import type { RetailService } from '@retail/contract';
 import type { RpcName, ValidatedRequests } from '../validation/index.js';
 import type { OperationHandler } from './types.js';
 import { getAsinFromGtin } from './asin-from-gtin.js';
+import { getAuthor } from './author.js';
+import { getAutocompleteSuggestions } from './autocomplete.js';
+import { getBestSellerCategories } from './bestseller-categories.js';
+import { getCategory } from './category.js';
+import { getCategoryTaxonomy } from './categories.js';
+import { getDeals } from './deals.js';
 import { getBestSellers } from './bestsellers.js';
 import { getGtinFromAsin } from './gtin-from-asin.js';
 import { getProduct } from './product.js';
@@ -42,12 +48,12 @@ export const HANDLERS: HandlerTable = {
   GetStockEstimate: getStockEstimate,
   GetSalesEstimate: getSalesEstimate,
   SearchProducts: searchProducts,
-  GetAutocompleteSuggestions: UNIMPLEMENTED,
-  GetDeals: UNIMPLEMENTED,
+  GetAutocompleteSuggestions: getAutocompleteSuggestions,
+  GetDeals: getDeals,
   GetBestSellers: getBestSellers,
-  GetBestSellerCategories: UNIMPLEMENTED,
+  GetBestSellerCategories: getBestSellerCategories,
   GetSeller: getSeller,
-  GetAuthor: UNIMPLEMENTED,
-  GetCategoryTaxonomy: UNIMPLEMENTED,
-  GetCategory: UNIMPLEMENTED,
+  GetAuthor: getAuthor,
+  GetCategoryTaxonomy: getCategoryTaxonomy,
+  GetCategory: getCategory,
 };

@@ -1,0 +1,39 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { GetDealsResponseSchema } from '@retail/contract';
+import { DEALS_PAGE_SIZE, parseDealsPage } from '../parsers/deals.js';
+import type { DealsRequest } from '../validation/types.js';
+import { applyLimit, fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import type { OperationHandler } from './types.js';
+
+type DealsResponseInit = MessageInitShape<typeof GetDealsResponseSchema>;
+
+/**
+ * `/deals`; later pages and department filters go in the grid's `deals-widget` parameter (JSON:
+ * `viewIndex` = offset of the page's first deal, `departments` = category node ids), as the
+ * storefront's own links write it. Built from validated parameters only.
+ */
+export function dealsQuery(request: Pick<DealsRequest, 'page' | 'categoryIds'>): Record<string, string> | undefined {
+  if (request.page === 1 && request.categoryIds.length === 0) return undefined;
+  const widget = {
+    version: 1,
+    viewIndex: (request.page - 1) * DEALS_PAGE_SIZE,
+    presetId: 'deals-collection-all-deals',
+    ...(request.categoryIds.length > 0 ? { departments: [...request.categoryIds] } : {}),
+    sorting: 'FEATURED',
+  };
+  return { 'deals-widget': JSON.stringify(widget) };
+}
+
+export const getDeals: OperationHandler<DealsRequest, DealsResponseInit> = async (request, ctx) => {
+  const query = dealsQuery(request);
+  const page = await fetchPage(ctx, { path: '/deals', ...(query ? { query } : {}), kind: 'deals', what: 'deals' });
+  const parsed = parseDealsPage(page.html, { marketplace: request.marketplace, page: request.page });
+  // An empty grid is a real answer only when the page is the deals app at all.
+  if (parsed.source === 'none' && !/rankedPromotions|data-testid="(?:grid-deals-container|product-card)"|id="DealsGrid/.test(page.html)) {
+    throw unparseable('deals', 'neither the embedded deals state nor deal cards');
+  }
+  return {
+    retailDeals: { productResults: { results: applyLimit(parsed.results, request.limit), pageInfo: parsed.pageInfo } },
+    meta: metaOf(page),
+  };
+};
