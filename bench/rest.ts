@@ -7,12 +7,10 @@
  *   RETAIL_CORPUS=../shared/corpus node --conditions=source --import tsx bench/rest.ts
  *   BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 10), BENCH_ASIN (default B01GAWQSFW), BENCH_LEDGER=redis
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { create, fromJson, type JsonValue } from '@bufbuild/protobuf';
-import { CacheStatus, GetProductResponseSchema, ProductSchema } from '@retail/contract';
 import { type Stack, startStack } from '../test/harness/stack.js';
 import { restDriver } from '../test/contract/drivers/rest.js';
 
@@ -83,21 +81,24 @@ try {
   await realStack.close();
 }
 
-// 2. The same record served by the stub core from memory: the gateway's whole path (key, rate
-//    limit, hold, gRPC, settle, render) with the core's work reduced to a cache hit's.
+// 2. The same record served by the stub core from memory, in its own process: the gateway's whole
+//    path (key, rate limit, hold, gRPC, settle, render) with the core's work reduced to a cache hit's.
 const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
-const product = fromJson(ProductSchema, JSON.parse(JSON.stringify(record, (_k, v: unknown) => (v === null ? undefined : v))) as JsonValue, { ignoreUnknownFields: true });
-const stubStack = await startStack({
-  mounts: [restDriver.mount],
-  ledger,
-  core: 'stub',
-  stubHandlers: { GetProduct: () => create(GetProductResponseSchema, { retailProduct: product, meta: { cache: CacheStatus.HIT } }) },
+const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('./stub-core-process.ts', import.meta.url))], {
+  stdio: ['pipe', 'pipe', 'inherit'],
 });
+child.stdin.end(JSON.stringify(record));
+const coreAddress = await new Promise<string>((resolve, reject) => {
+  child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  child.once('exit', (code) => reject(new Error(`stub core exited with ${code}`)));
+});
+const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress });
 let stub: Awaited<ReturnType<typeof runAgainst>>;
 try {
   stub = await runAgainst('REST full path, core answering from memory', stubStack);
 } finally {
   await stubStack.close();
+  child.kill('SIGTERM');
 }
 
 // 3. Bare express returning the same bytes.

@@ -38,13 +38,15 @@ export interface StackOptions {
   readonly coreDeadlineMs?: number;
   /** 'stub' forces the stub core even when the real core harness exists (gateway-only benchmarks). */
   readonly core?: 'auto' | 'stub';
+  /** An already running core (host:port) to use instead of starting one; it must accept SERVICE_TOKEN. */
+  readonly coreAddress?: string;
 }
 
 export interface Stack {
   readonly baseUrl: string;
   readonly metering: MeteringInstance;
   readonly core: CoreClient;
-  readonly coreKind: 'real' | 'stub';
+  readonly coreKind: 'real' | 'stub' | 'external';
   readonly ledgerKind: 'memory' | 'redis';
   /** Replay server origin (MARKETPLACE_ORIGIN of the core). */
   readonly marketplaceOrigin: string;
@@ -115,8 +117,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const clock = () => now;
   try {
     const marketplaceOrigin = await startReplay(notes, closers);
-    let address = options.core === 'stub' ? undefined : await startRealCore(marketplaceOrigin, notes, closers);
-    const coreKind = address ? 'real' : 'stub';
+    let address = options.coreAddress ?? (options.core === 'stub' ? undefined : await startRealCore(marketplaceOrigin, notes, closers));
+    const coreKind = address && !options.coreAddress ? 'real' : options.coreAddress ? 'external' : 'stub';
     if (!address) {
       const stub = await startStubCore({ serviceToken: SERVICE_TOKEN, handlers: options.stubHandlers ?? {} });
       closers.push(stub);
