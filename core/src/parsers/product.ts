@@ -2,11 +2,13 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type ProductSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
-import { absoluteUrl, cleanText, firstAttr, firstVisibleText, loadHtml, visibleText, type CheerioAPI } from './common/dom.js';
+import { firstAttr, firstVisibleText, loadHtml, visibleText, type CheerioAPI } from './common/dom.js';
 import { withDomIndex } from './common/indexed-query.js';
-import { detailValue, readDetailRows, type DetailRow } from './product-details.js';
+import { readDetailRows, type DetailRow } from './product-details.js';
+import { isUsedOffer, readBrand, readInStock, readIsPrime } from './product-buybox.js';
 import { readImageUrls, readMainImage } from './product-media.js';
 import { readBuyBoxPrice } from './product-price.js';
+import { readCategories, readCoupon, readFeatureBullets, readSeller } from './product-sections.js';
 import { readStructuredData } from './product-structured-data.js';
 
 export type ProductInit = MessageInitShape<typeof ProductSchema>;
@@ -133,135 +135,4 @@ function readRatingsTotal($: CheerioAPI, m: Marketplace): number | undefined {
     '#dp-summary-see-all-reviews',
   ]);
   return text ? parseCount(text, m) : undefined;
-}
-
-/**
- * Byline forms of a brand: "Visit the X Store", "Brand: X", "Marke: X", "Visite a loja X", ...
- * (The marketplace words module has no byline entry yet; these belong there when it gets one.)
- */
-const BYLINE_BRAND = [
-  /^Visit the (.+?) Store$/i,
-  /^Besuche(?:n Sie)? den (.+?)[- ]Store$/i,
-  /^Visite[rz] la boutique (.+)$/i,
-  /^Odwiedź sklep (.+)$/i,
-  /^(.+?)ストアを表示$/,
-  /^Visita la tienda de (.+)$/i,
-  /^Visita lo Store di (.+)$/i,
-  /^Visite a loja (?:da |do |de )?(.+)$/i,
-  /^(?:Brand|Marke|Marque|Marca|Marchio|Marka|ブランド)\s*[:：]\s*(.+)$/i,
-];
-
-function readBrand($: CheerioAPI, rows: readonly DetailRow[], m: Marketplace): string | undefined {
-  const byline = $('#bylineInfo').first();
-  // Books and media put contributors in the byline ("by X (Author)", "Y (Artist) Format: CD"): no brand.
-  const isContributors = byline.find('.author, .contribution').length > 0;
-  const text = visibleText($, byline);
-  if (text && !isContributors && !/[()]|Format\s*:/.test(text)) {
-    for (const pattern of BYLINE_BRAND) {
-      const match = pattern.exec(text);
-      if (match?.[1]) return cleanText(match[1]);
-    }
-    if (text.length <= 60) return text;
-  }
-  return detailValue(rows, m.words.detailLabels.brand) ?? cleanText($('#brand').first().text());
-}
-
-function matchesAny(text: string, phrases: readonly string[]): boolean {
-  const lower = text.toLowerCase();
-  return phrases.some((p) => lower.includes(p.toLowerCase()));
-}
-
-/** In stock from the availability text; an add-to-cart button counts when there is no text. */
-function readInStock($: CheerioAPI, m: Marketplace, hasPrice: boolean): boolean | undefined {
-  const text = firstVisibleText($, ['#availability', '#outOfStock', '#availability_feature_div']);
-  if (text) {
-    if (matchesAny(text, m.words.availability.outOfStock)) return false;
-    if (matchesAny(text, m.words.availability.inStock)) return true;
-    if (m.words.availability.onlyLeftPatterns.some((p) => p.test(text))) return true;
-  }
-  if ($('#outOfStock').length > 0) return false;
-  if (($('#add-to-cart-button').length > 0 || $('#buy-now-button').length > 0) && hasPrice) return true;
-  return undefined;
-}
-
-const PRIME_BADGES = [
-  '#priceBadging_feature_div i.a-icon-prime',
-  '#corePrice_feature_div i.a-icon-prime',
-  '#price i.a-icon-prime',
-  '#buybox i.a-icon-prime',
-  '#bbop-sbbop-container',
-  '#prime-badge',
-];
-
-function readIsPrime($: CheerioAPI): boolean {
-  return PRIME_BADGES.some((selector) => $(selector).length > 0);
-}
-
-function isUsedOffer($: CheerioAPI): boolean {
-  return $('#usedBuySection.a-accordion-active, #usedAccordionRow.a-accordion-active').length > 0;
-}
-
-function readFeatureBullets($: CheerioAPI): string[] {
-  const bullets: string[] = [];
-  for (const li of $('#feature-bullets li').toArray()) {
-    // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
-    if ($(li).closest('.aok-hidden, #replacementPartsFitmentBullet').length > 0) continue;
-    const span = $(li).find('span.a-list-item').first();
-    const text = visibleText($, span.length > 0 ? span : li);
-    if (text && !bullets.includes(text)) bullets.push(text);
-  }
-  return bullets;
-}
-
-/** The wayfinding breadcrumb, root first; "back to results" links are not categories. */
-function readCategories($: CheerioAPI, m: Marketplace): NonNullable<ProductInit['categories']> {
-  const names: { name: string; href?: string }[] = [];
-  const links = $('#wayfinding-breadcrumbs_feature_div li a').toArray();
-  for (const a of links.length > 0 ? links : $('#wayfinding-breadcrumbs_container li a').toArray()) {
-    if ($(a).closest('#breadcrumb-back-link, .a-breadcrumb-divider').length > 0 || $(a).attr('id') === 'breadcrumb-back-link') continue;
-    const name = visibleText($, a);
-    if (name) names.push({ name, href: $(a).attr('href') });
-  }
-  return names.map((c, i) => {
-    const url = absoluteUrl(c.href, m.origin);
-    const id = url ? (new URL(url).searchParams.get('node') ?? undefined) : undefined;
-    return {
-      name: c.name,
-      ...(id ? { id } : {}),
-      ...(url ? { url } : {}),
-      breadcrumbPath: names.slice(0, i + 1).map((n) => n.name).join(' > '),
-    };
-  });
-}
-
-function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
-  const label = firstVisibleText($, [
-    '#couponBadgeRegularVpc .couponLabelText',
-    '#couponBadgeRegularVpc',
-    '#couponBadge .couponLabelText',
-    '#couponBadge',
-    // Clip-the-coupon checkbox ("Apply 5% voucher"); its "Details" link is not part of the label.
-    '#vpcButton .a-checkbox-label',
-    '#vpcButton .a-color-success',
-    '#promoPriceBlockMessage_feature_div .couponLabelText',
-    '.couponLabelText',
-  ]);
-  return label ? { coupon: { label } } : undefined;
-}
-
-function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: string } } | undefined {
-  const link = $('#sellerProfileTriggerId').first().length
-    ? $('#sellerProfileTriggerId').first()
-    : $('#merchant-info a[href*="seller="]').first().length
-      ? $('#merchant-info a[href*="seller="]').first()
-      : $('#merchantInfoFeature_feature_div a[href*="seller="]').first();
-  if (link.length > 0) {
-    const name = visibleText($, link);
-    const href = link.attr('href') ?? link.closest('a').attr('href') ?? '';
-    const sellerId = /[?&]seller=([A-Z0-9]+)/.exec(href)?.[1];
-    if (name) return { seller: { ...(sellerId ? { sellerId } : {}), name } };
-  }
-  // Sold by the marketplace itself: the current buy box names it without a seller link.
-  const name = firstVisibleText($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
-  return name ? { seller: { name } } : undefined;
 }
