@@ -1,45 +1,61 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RefinementSchema } from '@retail/contract';
-import { cardIndex, hasClass } from './card-index.js';
-import { cleanText, type CheerioAPI } from './dom.js';
+import { cardIndex, closest, hasClass } from './card-index.js';
+import { cleanText, type AnyNode, type CheerioAPI, type Element } from './dom.js';
 
 export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
 
 /*
- * The filter sidebar of a search page (`#s-refinements`, 2019+; `#refinements` before). Each group
+ * The filter sidebar of a search page (`#s-refinements`, 2019+; `#refinements`/`#leftNavContainer` before). Each group
  * has a heading and links; an option's `value` is the link's `rh` parameter (the marketplace's own
  * refinement expression, e.g. `n:172541,p_72:1248879011`) when it has one, else the link's path and
  * query, so a client can tell options apart and see what the marketplace would filter on.
  */
 export function parseRefinements($: CheerioAPI): RefinementInit[] {
-  const root = $('#s-refinements, #refinements').first();
-  if (root.length === 0) return [];
-  const out: RefinementInit[] = [];
-  const groups = root.find('[role="group"], div[id^="p_"], div[id^="n-"], div[id="departments"]').toArray();
-  const seen = new Set<string>();
-  for (const group of groups) {
-    const $group = $(group);
-    const name =
-      cleanText($group.find('[role="heading"]').first().text()) ??
-      cleanText($group.find('h4, h3, .a-text-bold').first().text()) ??
-      cleanText($group.prev('h4, h3, [role="heading"]').first().text());
-    if (!name || seen.has(name)) continue;
-    const options = cardIndex(group)
-      .byTag('a')
-      .filter((a) => a.attribs.href !== undefined)
-      .map((a) => {
-        const $a = $(a);
-        const label = cardIndex(a).byTag('span').find((span) => hasClass(span, 'a-size-base') || hasClass(span, 'a-color-base'));
-        const optionName = (label ? cleanText($(label).text()) : undefined) ?? cleanText($a.attr('aria-label')) ?? cleanText($a.text());
-        const value = refinementValue(a.attribs.href);
-        return optionName && value ? { name: optionName, value } : undefined;
-      })
-      .filter((o): o is { name: string; value: string } => o !== undefined && !/^javascript:/i.test(o.value));
-    if (options.length === 0) continue;
-    seen.add(name);
-    out.push({ name, options });
+  const root = $('#s-refinements, #refinements, #leftNavContainer').first().get(0);
+  if (!root) return [];
+  // Walk the sidebar in document order: a heading opens a group, each link below it is an option.
+  // (Groups do not nest cleanly: the 2026 price group also holds the "Deals & Discounts" heading.)
+  const groups: { name: string; options: { name: string; value: string }[] }[] = [];
+  let current: (typeof groups)[number] | undefined;
+  for (const el of cardIndex(root).all) {
+    if (isHeading(el, root)) {
+      const name = cleanText($(el).text());
+      current = name ? { name, options: [] } : undefined;
+      if (current) groups.push(current);
+      continue;
+    }
+    const href = el.attribs.href;
+    if (el.name !== 'a' || href === undefined || /^\s*(javascript:|#)/i.test(href) || !current || insideHeading(el, root)) continue;
+    const label = cardIndex(el).byTag('span').find((span) => hasClass(span, 'a-size-base') || hasClass(span, 'a-color-base'));
+    // Star filters show an icon and "& Up": the icon's text makes the name ("4 out of 5 stars & Up").
+    const icon = cardIndex(el).byClass('a-icon-alt')[0];
+    const labelText = label ? cleanText($(label).text()) : undefined;
+    const optionName = (icon && labelText ? starOptionName(cleanText($(icon).text()), labelText) : labelText) ?? cleanText(el.attribs['aria-label']) ?? cleanText($(el).text());
+    const value = refinementValue(href);
+    if (optionName && value) current.options.push({ name: optionName, value });
   }
-  return out;
+  // One group per name (a heading repeated for the mobile layout adds nothing).
+  const seen = new Set<string>();
+  return groups.filter((g) => g.options.length > 0 && !seen.has(g.name) && seen.add(g.name));
+}
+
+/** `[role=heading]`, a bold group title outside one (2026 price group), or an h3/h4 (2018–19). */
+function isHeading(el: Element, root: AnyNode): boolean {
+  if (el.attribs.role === 'heading') return true;
+  if (el.name === 'h3' || el.name === 'h4') return !insideHeading(el, root) && closest(el, root, (n) => n.name === 'a') === undefined;
+  return el.name === 'span' && hasClass(el, 'puis-bold-weight-text') && !insideHeading(el, root) && closest(el, root, (n) => n.name === 'a') === undefined;
+}
+
+function insideHeading(el: Element, root: AnyNode): boolean {
+  return closest(el, root, (n) => n.attribs.role === 'heading' || n.name === 'h3' || n.name === 'h4') !== undefined;
+}
+
+/** "4 Stars" + "& Up" → "4 Stars & Up"; "4 Sterne und mehr" + "& mehr" → "4 Sterne und mehr". */
+function starOptionName(iconText: string | undefined, label: string): string {
+  if (!iconText) return label;
+  const rest = label.replace(/^&\s*/, '').toLowerCase();
+  return rest && iconText.toLowerCase().endsWith(rest) ? iconText : `${iconText} ${label}`;
 }
 
 function refinementValue(href: string | undefined): string | undefined {
