@@ -3,7 +3,8 @@ import { isCoreError } from '../errors.js';
 import { parseSearchPage } from '../parsers/search.js';
 import type { GtinKind } from '../validation/index.js';
 import { fetchPage } from './fetch-parse.js';
-import { identifierRows, loadProductPage, type ProductPage } from './product-lookup.js';
+import { parseProductPage } from '../parsers/product.js';
+import { identifierRows, type ProductPage } from './product-lookup.js';
 import type { FetchedPage, OperationContext } from './types.js';
 
 /*
@@ -67,13 +68,18 @@ export async function resolveGtinBySearch(gtin: string, _kind: GtinKind, ctx: Op
   return { asin: null, pages: [searchPage] };
 }
 
-/** A candidate's product page; a candidate whose page is gone (404) is skipped, other failures fail the call. */
+/**
+ * A candidate's product page, fetched and parsed once. A candidate whose page is gone (404) is
+ * skipped; any other failure (blocked, unreadable page) fails the call rather than answer a `null`
+ * the marketplace did not say.
+ */
 async function candidatePage(asin: string, ctx: OperationContext): Promise<ProductPage | undefined> {
+  let page: FetchedPage;
   try {
-    const product = await loadProductPage(asin, ctx);
-    return product.page.status >= 200 && product.page.status < 300 ? product : undefined;
+    page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
   } catch (error) {
     if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return undefined;
     throw error;
   }
+  return { page, parsed: parseProductPage(page.html, { marketplace: ctx.marketplace, asin }) };
 }
