@@ -43,6 +43,7 @@ const accounts = {
 beforeAll(async () => {
   stack = await startStack({ mounts: DRIVERS.map((d) => d.mount), stubHandlers: STUB_HANDLERS, ledger: process.env.CONTRACT_LEDGER === 'redis' ? 'redis' : 'memory' });
   for (const note of stack.notes) console.info(`[contract] ${note}`);
+  console.info(`[contract] core: ${stack.coreKind}, ledger: ${stack.ledgerKind}, drivers: ${DRIVERS.map((d) => d.name).join(', ')}`);
   const main = await stack.metering.admin.createAccount({ units: 1_000_000, plan: 'unlimited' });
   accounts.main = { id: main.accountId, key: (await stack.metering.admin.createKey(main.accountId)).key };
   const empty = await stack.metering.admin.createAccount({ units: 0, plan: 'unlimited' });

@@ -51,6 +51,10 @@ beforeAll(async () => {
           meta: { cache: CacheStatus.HIT, retrievedAt: timestampFromDate(new Date('2026-01-02T03:04:05Z')) },
         };
       },
+      GetSalesEstimate: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return {};
+      },
       GetAsinFromGtin: () => {
         throw coreError(ErrorReason.INVALID_ARGUMENT, 'gtin has an invalid check digit', ['gtin']);
       },
@@ -159,6 +163,20 @@ describe('REST gateway', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('x-units-charged')).toBe('0');
     } finally {
+      other.close();
+    }
+  });
+
+  it('answers 504 when the core misses the gateway deadline, without charge', async () => {
+    const app = createRestApp({ core: createCoreClient({ address: core.address, serviceToken: TOKEN, deadlineMs: 200 }), metering });
+    const other = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/api/retail/product/sales?asin=B0TEST0001`, { headers: { 'API-KEY': key } });
+      expect(res.status).toBe(504);
+      expect(res.headers.get('x-units-charged')).toBe('0');
+    } finally {
+      other.closeAllConnections();
       other.close();
     }
   });

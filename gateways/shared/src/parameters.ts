@@ -141,6 +141,16 @@ function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Ch
   return checkScalar(p, value, style, p.kind);
 }
 
+const indexes = new WeakMap<Operation, Map<string, Parameter>>();
+function parametersByName(op: Operation): Map<string, Parameter> {
+  let index = indexes.get(op);
+  if (!index) {
+    index = new Map(op.parameters.map((p) => [p.name, p]));
+    indexes.set(op, index);
+  }
+  return index;
+}
+
 /**
  * Checks client parameters against the operation's registry entry and builds the request init.
  * REST values are query strings (an array means the parameter was repeated); GraphQL and MCP
@@ -148,7 +158,7 @@ function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Ch
  */
 export function parseParameters(op: Operation, input: Record<string, unknown>, style: ParameterStyle): ParseResult {
   const errors: ParameterError[] = [];
-  const byName = new Map(op.parameters.map((p) => [p.name, p]));
+  const byName = parametersByName(op);
   for (const name of Object.keys(input)) {
     if (!byName.has(name)) {
       errors.push({ message: `unknown parameter ${displayName(name)}`, path: pathOf(style, name) });
