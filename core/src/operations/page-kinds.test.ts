@@ -96,6 +96,10 @@ describe('search handler', () => {
     expect((await failure(searchProducts(request({ searchTerm: 'x' }), missing.ctx))).reason).toBe(ErrorReason.NOT_FOUND);
     const odd = contextWith({ '/s': { html: '<html><body>Something else entirely</body></html>' } });
     expect((await failure(searchProducts(request({ searchTerm: 'x' }), odd.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    const changed = contextWith({ '/s': { html: '<div class="s-main-slot"><div data-asin="B0FXCHNG01" class="new-card-layout"></div></div>' } });
+    expect((await failure(searchProducts(request({ searchTerm: 'x' }), changed.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    const none = contextWith({ '/s': { html: '<div class="s-main-slot"><div class="s-no-results">No results for x.</div></div>' } });
+    expect((await searchProducts(request({ searchTerm: 'x' }), none.ctx)).retailProductSearchResults!.productResults!.results).toEqual([]);
     const broken = contextWith({ '/s': { status: 500, html: 'oops' } });
     expect((await failure(searchProducts(request({ searchTerm: 'x' }), broken.ctx))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
   });

@@ -46,13 +46,20 @@ export function searchQuery(request: SearchRequest): Record<string, string> {
   return query;
 }
 
+/** A search page that says it has no results: a no-results block, or a result list without product ids. */
+export function isEmptySearchPage(html: string): boolean {
+  if (/s-no-results|noResultsTitle|s-no-outline-no-results/.test(html)) return true;
+  return /s-result-list|s-main-slot/.test(html) && !/data-asin="[A-Z0-9]{10}"/.test(html);
+}
+
 export const searchProducts: OperationHandler<SearchRequest, SearchResponseInit> = async (request, ctx: OperationContext) => {
   const page = await fetchPage(ctx, { path: '/s', query: searchQuery(request), kind: 'search', what: 'search results' });
   const data = parseSearchPage(page.html, { marketplace: request.marketplace, page: request.page });
   const results = data.productResults?.results ?? [];
-  // A search page shows either results or a "no results" message; neither means an unreadable page.
-  if (results.length === 0 && !/s-no-results|noResultsTitle|s-result-list|data-component-type="s-search-result"/.test(page.html)) {
-    throw unparseable('search results', 'no result list and no no-results message');
+  // A search page shows results or says it has none; anything else (no list, or product ids the
+  // card reader could not turn into results) is an unreadable page, not an empty answer.
+  if (results.length === 0 && !isEmptySearchPage(page.html)) {
+    throw unparseable('search results', 'no readable result cards and no no-results message');
   }
   return {
     retailProductSearchResults: {
