@@ -75,13 +75,13 @@ describe('product operations through the core and the replay server', () => {
     expect(replay.requests.at(-1)?.headers['x-forwarded-host']).toBe('www.amazon.de');
   });
 
-  it('GetAsinFromGtin verifies an ISBN and answers null for an unknown one', async () => {
+  it('GetAsinFromGtin verifies an ISBN, finds a UPC through search and answers null for an unknown one', async () => {
     const found = await client.getAsinFromGtin({ gtin: '978-0-316-76948-8' }, auth);
     expect(renderData(GetAsinFromGtinResponseSchema, found)).toEqual({ retailProduct: { asin: '0316769487', gtin: '9780316769488' } });
     const none = await client.getAsinFromGtin({ gtin: '9781234567897', domain: Domain.US }, auth);
     expect(renderData(GetAsinFromGtinResponseSchema, none)).toEqual({ retailProduct: { asin: null, gtin: '9781234567897' } });
-    const upc = await failure(client.getAsinFromGtin({ gtin: '885734123450' }, auth));
-    expect(upc.code).toBe(Code.Unimplemented);
+    const upc = await client.getAsinFromGtin({ gtin: '0-12345-67890-5' }, auth);
+    expect(renderData(GetAsinFromGtinResponseSchema, upc)).toEqual({ retailProduct: { asin: 'B0FXGTIN02', gtin: '012345678905' } });
   });
 
   it('GetGtinFromAsin reads the identifier rows', async () => {

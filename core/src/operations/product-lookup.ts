@@ -6,6 +6,7 @@ import { isbn10ToIsbn13, isbn13ToIsbn10 } from '../validation/index.js';
 import { WORDS } from '../marketplaces/index.js';
 import type { DetailRow } from '../parsers/product-details.js';
 import type { ProductLookup } from '../validation/types.js';
+import { resolveGtinBySearch } from './gtin-search.js';
 import type { FetchedPage, OperationContext } from './types.js';
 
 /** A product page fetched and parsed once, shared by the three product operations. */
@@ -65,16 +66,30 @@ export interface GtinResolution {
 }
 
 /**
- * GTIN → ASIN as far as it is built: ISBNs resolve to their ISBN-10, verified on its product page;
- * a missing page or disagreeing ISBN rows give `null`. Other GTINs need marketplace search.
+ * GTIN → ASIN. An ISBN (ISBN-10, or ISBN-13 with the 978 prefix) names its ISBN-10, verified on
+ * that product page (its ISBN rows must agree). Every other GTIN, and an ISBN whose page does not
+ * confirm it, goes through marketplace search: the organic candidates' pages are checked for the
+ * same GTIN (gtin-search.ts). Nothing verified is `asin: null`, never a guess.
  */
 export async function resolveGtin(gtin: string, kind: GtinKind, ctx: OperationContext): Promise<GtinResolution> {
   const candidate = isbn10Candidate(gtin, kind);
-  if (!candidate) {
-    throw new CoreError(ErrorReason.UNIMPLEMENTED, 'GTIN lookup through marketplace search is not implemented yet', {
-      fieldPath: ['gtin'],
-    });
+  if (candidate) {
+    const byIsbn = await resolveIsbn(candidate, ctx);
+    if (byIsbn.asin !== null) return byIsbn;
   }
+  try {
+    const found = await resolveGtinBySearch(gtin, kind, ctx);
+    const oldest = found.pages.reduce<Date | undefined>((a, p) => (!a || p.retrievedAt < a ? p.retrievedAt : a), undefined);
+    return { asin: found.asin, ...(found.product ? { product: found.product } : {}), checkedAt: oldest ?? new Date() };
+  } catch (error) {
+    // A search the marketplace answers with its 404 page has no candidates: no match, not an error.
+    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, checkedAt: new Date() };
+    throw error;
+  }
+}
+
+/** The ISBN-10 candidate verified on its own product page; a missing page is no match. */
+async function resolveIsbn(candidate: string, ctx: OperationContext): Promise<GtinResolution> {
   try {
     const product = await loadProductPage(candidate, ctx);
     return { asin: isbnAgrees(product, candidate) ? candidate : null, product, checkedAt: product.page.retrievedAt };

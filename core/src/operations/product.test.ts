@@ -68,9 +68,9 @@ describe('GetProduct', () => {
   it('maps blocks and missing products to their reasons', async () => {
     expect((await failure(getProduct({ marketplace: US, lookup: asinLookup('B0CAPTCHA1') }, ctx()))).reason).toBe(ErrorReason.UPSTREAM_BLOCKED);
     expect((await failure(getProduct({ marketplace: US, lookup: asinLookup('B0NOTFOUND') }, ctx()))).reason).toBe(ErrorReason.NOT_FOUND);
+    // A GTIN no product verifies (the search finds nothing) is NOT_FOUND for the product operation.
     const upc = await failure(getProduct({ marketplace: US, lookup: { kind: 'gtin', gtin: '885734123450', gtinKind: 'UPC-A' } }, ctx()));
-    expect(upc.reason).toBe(ErrorReason.UNIMPLEMENTED);
-    expect(upc.message).toBe('GTIN lookup through marketplace search is not implemented yet');
+    expect(upc.reason).toBe(ErrorReason.NOT_FOUND);
   });
 });
 
@@ -87,9 +87,14 @@ describe('GetAsinFromGtin', () => {
     const other = await getAsinFromGtin({ marketplace: US, gtin: '0306406152', gtinKind: 'ISBN-10' }, ctx());
     expect(other.retailProduct).toEqual({ gtin: '0306406152' });
   });
-  it('other GTIN kinds are UNIMPLEMENTED until search lands', async () => {
-    const error = await failure(getAsinFromGtin({ marketplace: US, gtin: '4006381333931', gtinKind: 'EAN-13' }, ctx()));
-    expect(error.reason).toBe(ErrorReason.UNIMPLEMENTED);
+  it('other GTINs go through search: the candidate whose identifier rows carry the GTIN wins', async () => {
+    const res = await getAsinFromGtin({ marketplace: US, gtin: '012345678905', gtinKind: 'UPC-A' }, ctx());
+    expect(res.retailProduct).toEqual({ asin: 'B0FXGTIN02', gtin: '012345678905' });
+    // Only organic candidates count; none of them shows this UPC.
+    const none = await getAsinFromGtin({ marketplace: US, gtin: '036000291452', gtinKind: 'UPC-A' }, ctx());
+    expect(none.retailProduct).toEqual({ gtin: '036000291452' });
+    const product = await getProduct({ marketplace: US, lookup: { kind: 'gtin', gtin: '012345678905', gtinKind: 'UPC-A' } }, ctx());
+    expect(product.retailProduct?.asin).toBe('B0FXGTIN02');
   });
 });
 
