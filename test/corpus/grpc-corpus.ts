@@ -25,6 +25,17 @@ export const RPC_OF_OPERATION: Readonly<Record<string, MethodName>> = {
   search: 'searchProducts',
   bestsellers: 'getBestSellers',
   seller: 'getSeller',
+  // Kinds the corpus has no real pages for; the project's fixtures may carry goldens for them.
+  'asin-from-gtin': 'getAsinFromGtin',
+  'gtin-from-asin': 'getGtinFromAsin',
+  stock: 'getStockEstimate',
+  sales: 'getSalesEstimate',
+  autocomplete: 'getAutocompleteSuggestions',
+  deals: 'getDeals',
+  'bestseller-categories': 'getBestSellerCategories',
+  author: 'getAuthor',
+  categories: 'getCategoryTaxonomy',
+  category: 'getCategory',
 };
 
 /** The 13 marketplaces the service serves; other corpus domains (AE) cannot be asked for over the API. */
