@@ -29,6 +29,17 @@ describe('variants from the twister data', () => {
     expect(parseVariantsPage('<div id="dp"></div>', { marketplace: marketplaceByCode('US'), asin: 'B0FXSWAT01' }).variants).toEqual([]);
   });
 
+  it('adds the prices the 2023+ inline twister shows on its swatches', () => {
+    const page = TWISTER_PAGE.replace(
+      '</body>',
+      `<ul><li data-asin="B0FXVAR001" class="swatch-list-item-text inline-twister-swatch"><div class="apex-core-price-identifier"><span class="aok-offscreen apex-pricetopay-accessibility-label"> 24,99 € with 10 percent savings</span><span class="a-price a-text-price apex-pricetopay-value"><span class="a-offscreen"></span><span aria-hidden="true">24,99\u00a0€</span></span></div></li>
+       <li data-asin="B0FXVAR003" class="swatch-list-item-text inline-twister-swatch"><span class="a-size-base">Derzeit nicht verfügbar</span></li></ul></body>`,
+    );
+    const { variants } = parseVariantsPage(page, { marketplace: marketplaceByCode('DE'), asin: 'B0FXVAR001' });
+    expect(variants![0]!.price).toEqual({ symbol: '€', value: 24.99, currency: 'EUR', display: '24,99\u00a0€' });
+    expect(variants![2]!.price).toBeUndefined();
+  });
+
   it('decodes entities and byte-escaped UTF-8 in shown values', () => {
     expect(decodeShownText('Wei&#xc3;&#x9f; + Schwarz')).toBe('Weiß + Schwarz');
     expect(decodeShownText('Tom &amp; Jerry')).toBe('Tom & Jerry');

@@ -98,15 +98,27 @@ function readSwatches($: CheerioAPI, _m: Marketplace, add: (asin: string, values
   }
 }
 
-/** Prices shown on swatches (`#twister` price slots), matched by ASIN. */
+/**
+ * Prices shown on swatches, matched by ASIN: the 2016–2021 twister (`li[data-defaultasin]`,
+ * `.twisterSwatchPrice`) and the 2023+ inline twister (`li.inline-twister-swatch[data-asin]` with
+ * an apex price slot, whose visible price is the `aria-hidden` span).
+ */
 function addSwatchPrices($: CheerioAPI, m: Marketplace, variants: VariantInit[]): void {
   const byAsin = new Map(variants.map((v) => [v.asin, v]));
-  for (const el of $('#twister li[data-defaultasin], [id^="variation_"] li[data-asin]').toArray()) {
+  const swatches = $('#twister li[data-defaultasin], [id^="variation_"] li[data-asin], li.inline-twister-swatch[data-asin]').toArray();
+  for (const el of swatches) {
     const $el = $(el);
     const asin = cleanText($el.attr('data-defaultasin')) ?? cleanText($el.attr('data-asin'));
     const variant = asin ? byAsin.get(asin) : undefined;
     if (!variant || variant.price) continue;
-    const price = readPrice(cleanText($el.find('.twisterSwatchPrice, .a-price .a-offscreen, .twister_swatch_price').first().text()), m);
+    const shown = [
+      $el.find('.apex-pricetopay-value [aria-hidden="true"]').first().text(),
+      $el.find('.twisterSwatchPrice, .twister_swatch_price').first().text(),
+      $el.find('.a-price .a-offscreen').first().text(),
+    ]
+      .map((t) => t.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, ''))
+      .find((t) => cleanText(t));
+    const price = readPrice(shown, m);
     if (price) variant.price = price;
   }
 }
