@@ -1,0 +1,63 @@
+import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
+import { createCircuitBreakers, withCircuitBreaker, type CircuitBreakerOptions, type CircuitBreakers } from './circuit-breaker.js';
+import type { Clock } from './clock.js';
+import { withHostLimits, type HostLimitOptions } from './host-limits.js';
+import { outcomeClassOf } from './outcome-class.js';
+import { withRetries, type RetryOptions } from './retry.js';
+import { hostOf } from './types.js';
+
+export interface ResilienceOptions {
+  readonly retry: Omit<RetryOptions, 'clock' | 'onRetry'>;
+  readonly breaker: Omit<CircuitBreakerOptions, 'clock' | 'onStateChange'>;
+  readonly limits: Omit<HostLimitOptions, 'clock'>;
+  readonly clock?: Clock;
+  readonly metrics?: UpstreamMetrics;
+}
+
+/** The defaults docs/resilience.md lists (and config.ts overrides). */
+export const DEFAULT_RESILIENCE: Omit<ResilienceOptions, 'clock' | 'metrics'> = {
+  retry: { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 2_000, minAttemptMs: 250 },
+  breaker: { failureThreshold: 5, openMs: 30_000, halfOpenProbes: 1 },
+  limits: { concurrency: 8, ratePerSecond: 5, burst: 10 },
+};
+
+/** Counts every attempt that reaches the upstream client, by host and outcome class. */
+export function withOutcomeMetrics(inner: PageFetcher, metrics: UpstreamMetrics): PageFetcher {
+  return {
+    async fetchPage(request: PageRequest): Promise<FetchedPage> {
+      try {
+        const page = await inner.fetchPage(request);
+        metrics.outcome(hostOf(request), 'ok');
+        return page;
+      } catch (error) {
+        metrics.outcome(hostOf(request), outcomeClassOf(error));
+        throw error;
+      }
+    },
+  };
+}
+
+export interface ResilientPageFetcher extends PageFetcher {
+  readonly breakers: CircuitBreakers;
+  readonly metrics: UpstreamMetrics;
+}
+
+/**
+ * The upstream client with retries outermost (each attempt asks the breaker again, so an opening
+ * circuit stops a retry loop), then the per-host breaker, then the host caps (a queued request holds
+ * no probe), then the metered raw fetch.
+ */
+export function createResilientPageFetcher(inner: PageFetcher, options: ResilienceOptions = DEFAULT_RESILIENCE): ResilientPageFetcher {
+  const metrics = options.metrics ?? createUpstreamMetrics();
+  const clock = options.clock;
+  const breakers = createCircuitBreakers({ ...options.breaker, ...(clock ? { clock } : {}), onStateChange: (host, _from, to) => metrics.circuit(host, to) });
+  const limited = withHostLimits(withOutcomeMetrics(inner, metrics), { ...options.limits, ...(clock ? { clock } : {}) });
+  const guarded = withCircuitBreaker(limited, breakers);
+  const retried = withRetries(guarded, {
+    ...options.retry,
+    ...(clock ? { clock } : {}),
+    onRetry: ({ request, outcome }) => metrics.retry(hostOf(request), outcome),
+  });
+  return { fetchPage: (request) => retried.fetchPage(request), breakers, metrics };
+}
