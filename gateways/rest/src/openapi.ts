@@ -3,7 +3,7 @@
  * paths, operationIds, parameters with their rules, response schemas from the response message
  * descriptors, both security schemes and every error status with the envelope schema.
  */
-import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, REGISTRY, dataSchema, parameterSchema } from '@retail/gateway-shared';
+import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, REGISTRY, dataSchema, parameterSchema } from '@retail/gateway-shared';
 
 /** Error statuses every metered operation can answer, with what they mean (CONTRACT.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
@@ -47,16 +47,34 @@ function errorResponse(status: string) {
   };
 }
 
+/**
+ * A repeated parameter travels as one comma-separated value (CONTRACT.md), so the document describes
+ * exactly that string: a pattern repeating the item rule. Generators and validators then produce and
+ * accept what the gateway does (an array schema would invite `?conditions=["NEW"]`).
+ */
+function commaListSchema(p: Parameter): JsonSchema {
+  const item = p.enumValues ? `(?:${p.enumValues.join('|')})` : anchoredItem(p.pattern);
+  const schema: JsonSchema = item ? { type: 'string', pattern: `^${item}(?:,${item})*$` } : { type: 'string' };
+  if (p.description) schema.description = `${p.description} Comma-separated list.`;
+  return schema;
+}
+
+/** The body of an anchored item pattern (`^x$` → `(?:x)`); undefined when it is not anchored. */
+function anchoredItem(pattern: string | undefined): string | undefined {
+  if (!pattern || !pattern.startsWith('^') || !pattern.endsWith('$')) return undefined;
+  return `(?:${pattern.slice(1, -1)})`;
+}
+
 function queryParameters(op: Operation) {
   return op.parameters.map((p) => {
     const list = p.kind.endsWith('-list');
+    const schema = list ? commaListSchema(p) : parameterSchema(p);
     return {
       name: p.name,
       in: 'query',
       required: p.required,
-      ...(p.description ? { description: list ? `${p.description} Comma-separated list.` : p.description } : {}),
-      schema: parameterSchema(p),
-      ...(list ? { style: 'form', explode: false } : {}),
+      ...(schema.description ? { description: schema.description } : {}),
+      schema,
     };
   });
 }

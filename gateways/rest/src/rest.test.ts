@@ -244,6 +244,10 @@ describe('OpenAPI document', () => {
     ]));
     const schemas = (doc.components as { schemas: Record<string, { properties: Record<string, unknown>; additionalProperties?: boolean }> }).schemas;
     expect(schemas.IdentifierPair?.additionalProperties).toBe(false);
+    const conditions = paths['/api/retail/search']?.get.parameters?.find((p) => p.name === 'conditions')?.schema as { pattern: string };
+    const comma = new RegExp(conditions.pattern, 'u');
+    expect(['NEW', 'NEW,USED,RENEWED'].every((v) => comma.test(v))).toBe(true);
+    expect(['', 'NEW,', '["NEW"]', 'NEW,OLD'].some((v) => comma.test(v))).toBe(false);
     expect(schemas.Product?.properties.ratingsTotal).toMatchObject({ type: 'integer', maximum: 4503599627370495 });
   });
 });
