@@ -19,6 +19,14 @@ describe('suggestion endpoint JSON (project fixtures)', () => {
     expect(parseAutocompleteJson(fixture('suggestions-de-kaffee.json'))?.map((s) => s.suggestion)).toContain('kaffeemühle elektrisch');
   });
 
+  it('reads the older array answer of /search/complete', () => {
+    expect(parseAutocompleteJson('["iph",["iphone 15 case","iphone charger","iphone 15 case"],[{"nodes":[]}],[]]')).toEqual([
+      { suggestion: 'iphone 15 case' },
+      { suggestion: 'iphone charger' },
+    ]);
+    expect(parseAutocompleteJson('[1,2,3]')).toBeUndefined();
+  });
+
   it('an empty list is an answer; a body that is not the endpoint JSON is not', () => {
     expect(parseAutocompleteJson(fixture('suggestions-us-empty.json'))).toEqual([]);
     expect(parseAutocompleteJson('<html>Robot Check</html>')).toBeUndefined();

@@ -43,6 +43,24 @@ describe('"All departments" directory (project fixtures)', () => {
     });
   });
 
+  it('reads the navigation menu when the page has no directory', () => {
+    const html = `<div id="hmenu-content">
+      <ul class="hmenu hmenu-visible" data-menu-id="1"><li><div class="hmenu-item hmenu-title">shop by department</div></li>
+        <li><a class="hmenu-item" data-menu-id="5" href="javascript:void(0)"><div>Electronics</div></a></li></ul>
+      <ul class="hmenu hmenu-translateX-right" data-menu-id="5">
+        <li><a class="hmenu-item hmenu-back-button" href="javascript:void(0)"><div>main menu</div></a></li>
+        <li><div class="hmenu-item hmenu-title">electronics</div></li>
+        <li><a class="hmenu-item" href="/b/?node=1266092011&amp;ref_=nav_em_t1_0_2_5_2">TV &amp; Video</a></li>
+        <li><a class="hmenu-item" href="https://www.amazon.com/b/?node=172541&amp;ref_=nav_em">Headphones</a></li></ul></div>`;
+    const tree = parseCategoryTaxonomy(html, marketplaceByCode('US'));
+    expect(tree).toHaveLength(1);
+    expect(tree[0]).toMatchObject({ name: 'electronics' });
+    expect(tree[0]!.subcategories?.map((c) => [c.id, c.name, c.url])).toEqual([
+      ['1266092011', 'TV & Video', 'https://www.amazon.com/b?node=1266092011'],
+      ['172541', 'Headphones', 'https://www.amazon.com/b?node=172541'],
+    ]);
+  });
+
   it('answers nothing for a page without department groups', () => {
     expect(parseCategoryTaxonomy('<html><body><h2>Hi</h2></body></html>', marketplaceByCode('US'))).toEqual([]);
   });

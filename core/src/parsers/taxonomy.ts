@@ -10,6 +10,7 @@ export type CategoryNodeInit = MessageInitShape<typeof CategoryNodeSchema>;
  * its links. Layouts, most specific first:
  *  - `#shopAllLinks .popover-grouping` with `h2.popover-category-name` and `ul li a.nav_a`;
  *  - the 2023+ directory, `[data-sd-group]`/`.sd-category` blocks with an `h2` and links;
+ *  - the navigation menu (`#hmenu-content ul.hmenu[data-menu-id]`), present on every page;
  * A link's category id is its `node` parameter (`/b/?node=16225007011&ref_=sd_allcat_...`), the
  * stable part; links without one (programme pages such as /music/unlimited) keep their name and URL
  * and have no id. Groups are headings, not nodes: no id or URL. breadcrumbPath joins the levels
@@ -18,6 +19,9 @@ export type CategoryNodeInit = MessageInitShape<typeof CategoryNodeSchema>;
 const GROUP_LAYOUTS: readonly { group: string; heading: string; links: string }[] = [
   { group: '#shopAllLinks .popover-grouping', heading: '.popover-category-name', links: 'ul li a[href]' },
   { group: '[data-sd-group], .sd-category', heading: 'h2, h3, .sd-title', links: 'a[href]' },
+  // The navigation menu every page carries: one `ul.hmenu[data-menu-id]` per department, its
+  // `.hmenu-title` and its `a.hmenu-item` links (menu 1 is the main menu of department names).
+  { group: 'ul.hmenu[data-menu-id]:not([data-menu-id="1"])', heading: '.hmenu-title', links: 'a.hmenu-item[href]:not(.hmenu-back-button)' },
 ];
 
 export function parseCategoryTaxonomy(html: string, m: Marketplace): CategoryNodeInit[] {
