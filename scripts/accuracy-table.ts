@@ -22,11 +22,11 @@ const corpusDir = resolve(values.corpus ?? process.env.RETAIL_CORPUS ?? join(roo
 /** Every fixture folder laid out like the corpus (an index.json beside pages/ and golden/). */
 function fixtureDirs(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const own = existsSync(join(dir, 'index.json')) ? [dir] : [];
-  const children = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && d.name !== 'pages' && d.name !== 'golden')
+  // A corpus-layout folder ends the search: its page folders are not fixtures of their own.
+  if (existsSync(join(dir, 'index.json'))) return [dir];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
     .flatMap((d) => fixtureDirs(join(dir, d.name)));
-  return [...own, ...children];
 }
 const fixturesDirs = fixtureDirs(join(root, 'test/fixtures'));
 if (!existsSync(join(corpusDir, 'index.json'))) {
