@@ -87,7 +87,7 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
   const delivery: NonNullable<OfferInit['delivery']> = {};
   const shipping = firstText($, row, ['.olpShippingInfo']);
   const shippingPrice = shipping ? deliveryPrice(shipping.replace(/\+?\s*[^+]*estimated tax.*/i, ''), m) : undefined;
-  if (shippingPrice) delivery.price = shippingPrice;
+  if (shippingPrice?.value !== undefined) delivery.price = shippingPrice.value;
   const comments = firstText($, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
   if (comments) delivery.comments = comments;
   const sellerLink = $row.find('.olpSellerName a').first();
@@ -127,7 +127,7 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
   const delivery: NonNullable<OfferInit['delivery']> = {};
   const deliveryText = firstText($, block, ['#mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE', '#mir-layout-DELIVERY_BLOCK', '.aod-delivery-promise']);
   const shipping = deliveryPrice(firstText($, block, ['.aod-ship-charge']) ?? deliveryText, m);
-  if (shipping) delivery.price = shipping;
+  if (shipping?.value !== undefined) delivery.price = shipping.value;
   if (deliveryText) delivery.comments = deliveryText;
   const soldBy = $block.find('#aod-offer-soldBy a[href]').first();
   const shipsFrom = firstText($, block, ['#aod-offer-shipsFrom .a-col-right']);
