@@ -6,7 +6,7 @@ import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.
 /** Test doubles shared by the resilience unit tests (no network). */
 export const US = marketplaceByCode('US');
 
-export const request = (path = '/dp/B000000001', signal = new AbortController().signal): PageRequest => ({
+export const request = (path = '/dp/B000000001', signal: AbortSignal = new AbortController().signal): PageRequest => ({
   marketplace: US,
   path,
   kind: 'product',

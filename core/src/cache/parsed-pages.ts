@@ -1,0 +1,107 @@
+import { ErrorReason } from '@retail/contract';
+import type { Logger } from 'pino';
+import { CoreError, isCoreError } from '../errors.js';
+import type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../operations/types.js';
+import type { UpstreamMetrics } from '../outcomes/metrics.js';
+import { outcomeClassOf, type OutcomeClass } from '../resilience/outcome-class.js';
+import { hostForKind, pathWithQuery } from '../upstream/hosts.js';
+import { DEFAULT_TTL_SECONDS, pageCacheKey, type CacheEntry, type PageCache } from './page-cache.js';
+import { createSingleFlight, type SingleFlight } from './single-flight.js';
+
+/** Which parser reads the page: its version is part of the cache key. */
+export interface ParserRef {
+  readonly id: string;
+  readonly version: string | number;
+}
+
+export interface ParsedPage<T> {
+  readonly value: T;
+  /** True when no upstream fetch happened for this call (fresh hit or stale fallback). */
+  readonly fromCache: boolean;
+  /** Served past its fresh time because the marketplace failed (CONTRACT.md: X-Cache STALE). */
+  readonly stale: boolean;
+  readonly retrievedAt: Date;
+  readonly url: string;
+}
+
+/**
+ * Handlers ask for a parsed page rather than HTML: product, variants, stock, sales and top reviews
+ * of one /dp/ page then share one fetch and one parse (same URL, same parser), from the cache or
+ * from one single-flight upstream fetch.
+ */
+export interface ParsedPageSource {
+  parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage) => T | Promise<T>): Promise<ParsedPage<T>>;
+}
+
+export interface ParsedPageSourceOptions {
+  readonly fetcher: PageFetcher;
+  readonly cache?: PageCache;
+  /** Fresh seconds per page kind (defaults: DEFAULT_TTL_SECONDS). */
+  readonly ttlSeconds?: Partial<Record<PageKind, number>>;
+  /** How long a NOT_FOUND is remembered (default 60 s; 0 = never). */
+  readonly negativeTtlSeconds?: number;
+  /** Keep entries this long past fresh and serve them when the marketplace fails (0 = off). */
+  readonly staleSeconds?: number;
+  readonly now?: () => number;
+  readonly metrics?: Pick<UpstreamMetrics, 'cache'>;
+  readonly logger?: Pick<Logger, 'debug'>;
+}
+
+/** Upstream failures a stale entry may stand in for: the marketplace, not the request, is at fault. */
+const STALE_OK: ReadonlySet<OutcomeClass> = new Set(['blocked', 'error-page', 'timeout', 'connection', 'circuit-open', 'rate-capped']);
+
+export function pageUrl(request: PageRequest): string {
+  return `https://${hostForKind(request.marketplace, request.kind)}${pathWithQuery(request.path, request.query)}`;
+}
+
+export function createParsedPageSource(options: ParsedPageSourceOptions): ParsedPageSource & { readonly flights: SingleFlight } {
+  const now = options.now ?? Date.now;
+  const flights = createSingleFlight();
+  const negativeMs = (options.negativeTtlSeconds ?? 60) * 1000;
+  const staleMs = (options.staleSeconds ?? 0) * 1000;
+  const freshMs = (kind: PageKind) => (options.ttlSeconds?.[kind] ?? DEFAULT_TTL_SECONDS[kind]) * 1000;
+
+  async function store(key: string, entry: CacheEntry, ttlMs: number) {
+    if (options.cache && ttlMs > 0) await options.cache.set(key, entry, ttlMs);
+  }
+
+  return {
+    flights,
+    async parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage) => T | Promise<T>): Promise<ParsedPage<T>> {
+      const url = pageUrl(request);
+      const key = pageCacheKey(url, parser.id, parser.version);
+      const cached = await options.cache?.get(key);
+      if (cached && cached.freshUntil > now()) {
+        if (cached.notFound !== undefined) {
+          options.metrics?.cache('negative-hit');
+          throw new CoreError(ErrorReason.NOT_FOUND, cached.notFound, { cause: new Error(`${url}: remembered not-found`) });
+        }
+        options.metrics?.cache('hit');
+        return { value: cached.value as T, fromCache: true, stale: false, retrievedAt: new Date(cached.retrievedAt), url: cached.url };
+      }
+      try {
+        const { value, shared } = await flights.run(key, request.signal, async (signal) => {
+          const page = await options.fetcher.fetchPage({ ...request, signal });
+          const record = await parse(page);
+          const retrievedAt = page.retrievedAt.getTime();
+          const fresh = freshMs(request.kind);
+          await store(key, { value: record, url: page.url, retrievedAt, freshUntil: now() + fresh }, fresh + staleMs);
+          return { record, retrievedAt, url: page.url };
+        });
+        options.metrics?.cache(shared ? 'shared' : 'miss');
+        // Followers get their own copy: a handler may adjust its record without touching another's.
+        const record = shared ? structuredClone(value.record) : value.record;
+        return { value: record, fromCache: false, stale: false, retrievedAt: new Date(value.retrievedAt), url: value.url };
+      } catch (error) {
+        if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND && negativeMs > 0) {
+          await store(key, { notFound: error.message, url, retrievedAt: now(), freshUntil: now() + negativeMs }, negativeMs);
+        } else if (staleMs > 0 && cached?.notFound === undefined && cached && STALE_OK.has(outcomeClassOf(error))) {
+          options.metrics?.cache('stale');
+          options.logger?.debug({ url, err: error }, 'serving a stale page: the marketplace failed');
+          return { value: cached.value as T, fromCache: true, stale: true, retrievedAt: new Date(cached.retrievedAt), url: cached.url };
+        }
+        throw error;
+      }
+    },
+  };
+}
