@@ -95,7 +95,7 @@ const coreAddress = await new Promise<string>((resolve, reject) => {
 const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress });
 let stub: Awaited<ReturnType<typeof runAgainst>>;
 try {
-  stub = await runAgainst('REST full path, core answering from memory', stubStack);
+  stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack);
 } finally {
   await stubStack.close();
   child.kill('SIGTERM');
