@@ -13,10 +13,11 @@ import { aggregate, corpusDirFromEnv, formatAccuracyTable, loadCorpusCases, rati
  * its golden. AE pages are outside the 13 marketplaces (the API cannot ask for them): they run
  * through the parser in-process and are reported separately, outside the threshold.
  *
- * Thresholds (measured 100% on 2026-11-22, 544/544 fields plus 12/12 on the blocked and error
- * pages): all served fields together ≥ 0.97, every field ≥ 0.9, every blocked/error page exact.
+ * Thresholds (measured 100% on 2026-11-22: 507/507 fields on the 46 pages of the 13 marketplaces,
+ * 12/12 on the blocked and error pages, 37/37 on AE): all served fields together ≥ 0.99, every
+ * field ≥ 0.9, every blocked/error page exact.
  */
-const OVERALL_THRESHOLD = 0.97;
+const OVERALL_THRESHOLD = 0.99;
 const PER_FIELD_THRESHOLD = 0.9;
 
 const dir = corpusDirFromEnv();
