@@ -204,6 +204,29 @@ describe('REST gateway', () => {
     expect((await get('/api/account', {})).status).toBe(401);
   });
 
+  it('keeps CORS closed unless origins are configured, then answers only those', async () => {
+    const closed = await fetch(`${base}/api/retail/product?asin=B0TEST0001`, { headers: { 'API-KEY': key, Origin: 'https://app.example' } });
+    expect(closed.headers.get('access-control-allow-origin')).toBeNull();
+    const app = createRestApp({ core: createCoreClient({ address: core.address, serviceToken: TOKEN }), metering, corsOrigins: ['https://app.example'] });
+    const other = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/retail/product?asin=B0TEST0001`;
+      const preflight = await fetch(url, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'api-key' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('API-KEY');
+      const allowed = await fetch(url, { headers: { 'API-KEY': key, Origin: 'https://app.example' } });
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(allowed.headers.get('access-control-expose-headers')).toContain('X-Units-Remaining');
+      const stranger = await fetch(url, { headers: { 'API-KEY': key, Origin: 'https://evil.example' } });
+      expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      other.closeAllConnections();
+      other.close();
+    }
+  });
+
   it('compresses with br and gzip when asked', async () => {
     const http = await import('node:http');
     const fetchRaw = (encoding: string) =>
