@@ -112,6 +112,7 @@ describe('REST gateway', () => {
       expect(res.body.success).toBe(false);
       expect(responses.check('/api/retail/product', status, res.body)).toEqual([]);
       expect(res.headers.get('x-units-charged')).toBe('0');
+      if (status === 401) expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
   });
 

@@ -25,7 +25,11 @@ const PREFIX = '/api/retail';
 const OPENAPI_PATH = '/api/openapi.json';
 const ACCOUNT_PATH = '/api/account';
 
+/** RFC 9110: a 401 names the scheme it wants (the API-KEY header works as well). */
+const WWW_AUTHENTICATE = 'Bearer realm="retail"';
+
 function sendError(res: Response, status: number, message: string, path?: string[], headers: Record<string, string> = {}): void {
+  if (status === 401) res.set('WWW-Authenticate', WWW_AUTHENTICATE);
   res.status(status).set(headers).set('Cache-Control', 'no-store').json(errorEnvelope(status, message, path));
 }
 
@@ -73,6 +77,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
       });
       const result = await runMeteredCall({ core, meter }, { op, params: query, style: 'rest', headers: req.headers, signal: controller.signal });
       res.status(result.status).set(result.headers).set('Cache-Control', 'no-store');
+      if (result.status === 401) res.set('WWW-Authenticate', WWW_AUTHENTICATE);
       if (result.ok) res.json({ data: result.data });
       else res.json({ success: false, errors: result.errors });
     });
