@@ -1,12 +1,17 @@
-import type { ParsedPageSource } from '../cache/parsed-pages.js';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { CacheStatus } from '@retail/contract';
+import type { ParsedPage, ParsedPageSource, ParserRef } from '../cache/parsed-pages.js';
+import { pageUrl } from '../cache/parsed-pages.js';
 import type { ParsePool } from '../workers/pool.js';
-import type { OperationContext } from './types.js';
+import { runParser, type ParseArgs, type ParserId } from '../workers/parser-registry.js';
+import type { ResponseMetaInit } from './fetch-parse.js';
+import type { FetchedPage, OperationContext, PageKind } from './types.js';
 
 /*
  * The optional context fields the cache and the parse pool add (engineer I, issue 4). Not merged
- * into types.ts yet: the lead wires them (OperationContext gains these two optional fields and the
- * gRPC dispatch passes them in). Handlers use them when present and fall back to ctx.pages + an
- * in-process parse otherwise, so nothing breaks before the wiring.
+ * into types.ts: the lead wires them (OperationContext gains these two optional fields and the gRPC
+ * dispatch passes them in). The helpers below use them when present and fall back to ctx.pages plus
+ * an in-process parse otherwise, so a handler can switch before the wiring lands.
  */
 export interface ParsedPagesContext {
   /** Cached, single-flight parsed pages (core/src/cache/parsed-pages.ts). */
@@ -16,3 +21,38 @@ export interface ParsedPagesContext {
 }
 
 export type OperationContextWithParsedPages = OperationContext & ParsedPagesContext;
+
+export interface ParsedPageFetch {
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly kind: PageKind;
+}
+
+/**
+ * A parsed page for a handler: `parse` runs once per page URL and parser version across every
+ * operation reading that page (product, variants, stock, sales, top reviews all read /dp/ASIN).
+ */
+export async function parsedPage<T>(
+  ctx: OperationContextWithParsedPages,
+  fetch: ParsedPageFetch,
+  parser: ParserRef,
+  parse: (page: FetchedPage) => T | Promise<T>,
+): Promise<ParsedPage<T>> {
+  const request = { marketplace: ctx.marketplace, path: fetch.path, ...(fetch.query ? { query: fetch.query } : {}), kind: fetch.kind, signal: ctx.signal };
+  if (ctx.parsedPages) return ctx.parsedPages.parsed(request, parser, parse);
+  const page = await ctx.pages.fetchPage(request);
+  return { value: await parse(page), fromCache: page.fromCache, stale: false, retrievedAt: page.retrievedAt, url: page.url || pageUrl(request) };
+}
+
+/** Runs a registered parser on the worker pool when there is one, in-process otherwise. */
+export function parseOffThread<T>(ctx: ParsedPagesContext & { signal: AbortSignal }, parser: ParserId, html: string, args: ParseArgs): Promise<T> {
+  if (ctx.parsePool) return ctx.parsePool.parse<T>(parser, html, args, ctx.signal);
+  return Promise.resolve(runParser(parser, html, args) as T);
+}
+
+/** Response metadata of a call answered from parsed pages (the oldest page; STALE wins, then MISS). */
+export function metaOfParsed(...pages: readonly ParsedPage<unknown>[]): ResponseMetaInit {
+  const oldest = pages.reduce((a, b) => (b.retrievedAt < a.retrievedAt ? b : a));
+  const cache = pages.some((p) => p.stale) ? CacheStatus.STALE : pages.every((p) => p.fromCache) ? CacheStatus.HIT : CacheStatus.MISS;
+  return { cache, retrievedAt: timestampFromDate(oldest.retrievedAt) };
+}

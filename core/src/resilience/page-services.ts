@@ -1,0 +1,75 @@
+import type { Logger } from 'pino';
+import { createMemoryPageCache } from '../cache/memory-store.js';
+import type { PageCache } from '../cache/page-cache.js';
+import { createParsedPageSource, type ParsedPageSource } from '../cache/parsed-pages.js';
+import { createRedisPageCache } from '../cache/redis-store.js';
+import type { PageFetcher } from '../operations/types.js';
+import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
+import { createParsePool, type ParsePool } from '../workers/pool.js';
+import type { Clock } from './clock.js';
+import { createResilientPageFetcher, type ResilientPageFetcher } from './compose.js';
+import type { ResilienceConfig } from './config.js';
+import { withSharedFetches } from './shared-fetches.js';
+
+export interface PageServices {
+  /** ctx.pages: the upstream client behind single-flight, retries, breaker and host caps. */
+  readonly pages: PageFetcher;
+  readonly resilient: ResilientPageFetcher;
+  /** ctx.parsedPages: cached, single-flight parsed pages. */
+  readonly parsedPages: ParsedPageSource;
+  /** ctx.parsePool: worker threads for parsing. */
+  readonly parsePool: ParsePool;
+  readonly cache: PageCache | undefined;
+  readonly metrics: UpstreamMetrics;
+  close(): Promise<void>;
+}
+
+export interface PageServicesOptions {
+  /** The raw upstream client (core/src/upstream createPageFetcher). */
+  readonly raw: PageFetcher & { close?(): Promise<void> };
+  readonly settings: ResilienceConfig;
+  /** CACHE_REDIS_URL / REDIS_URL; the memory store when absent. */
+  readonly cacheRedisUrl?: string | undefined;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+}
+
+/** Builds the page stack of the core from its settings (one place; server.ts calls it). */
+export function createPageServices(options: PageServicesOptions): PageServices {
+  const s = options.settings;
+  const metrics = createUpstreamMetrics();
+  const resilient = createResilientPageFetcher(options.raw, {
+    retry: { maxAttempts: s.retryAttempts, baseDelayMs: s.retryBaseMs, maxDelayMs: s.retryMaxMs },
+    breaker: { failureThreshold: s.breakerFailures, openMs: s.breakerOpenMs },
+    limits: { concurrency: s.hostConcurrency, ratePerSecond: s.hostRatePerSecond, burst: s.hostBurst },
+    metrics,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const pages = withSharedFetches(resilient);
+  const cache: PageCache | undefined = options.cacheRedisUrl
+    ? createRedisPageCache({ url: options.cacheRedisUrl, metrics, ...(options.logger ? { logger: options.logger } : {}) })
+    : s.cacheMaxBytes > 0
+      ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes })
+      : undefined;
+  const parsedPages = createParsedPageSource({
+    fetcher: resilient,
+    ...(cache ? { cache } : {}),
+    ttlSeconds: s.cacheTtlSeconds,
+    negativeTtlSeconds: s.cacheNegativeTtlSeconds,
+    staleSeconds: s.cacheStaleSeconds,
+    metrics,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const parsePool = createParsePool({ size: s.parseWorkers });
+  return {
+    pages,
+    resilient,
+    parsedPages,
+    parsePool,
+    cache,
+    metrics,
+    async close() {
+      await Promise.all([parsePool.close(), cache?.close(), options.raw.close?.()]);
+    },
+  };
+}
