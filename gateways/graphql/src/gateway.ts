@@ -35,6 +35,10 @@ export const DEFAULT_MAX_OPERATIONS = 10;
 export const DEFAULT_MAX_DEPTH = 10;
 /** Parser token cap: bounds the work a huge document can cost before validation. */
 const MAX_TOKENS = 5000;
+/** Parsed and validated documents kept (each at most the body limit; typical queries are < 1 KiB). */
+const DOCUMENT_CACHE_ENTRIES = 500;
+
+type ParsedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
 
 export interface GraphqlGatewayOptions {
   readonly core: CoreClient;
@@ -148,7 +152,22 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     res.status(failure.status).set(headers).json(envelopeOf(failure.errors));
   }
 
-  function parseDocument(query: string): { document: DocumentNode } | { errors: readonly GraphQLError[] } {
+  // Parsing and validating cost more than the rest of the gateway's own work; clients repeat queries.
+  const documents = new Map<string, ParsedDocument>();
+  function cachedDocument(query: string): ParsedDocument {
+    const hit = documents.get(query);
+    if (hit) {
+      documents.delete(query); // re-insert: the Map's order is the LRU order
+      documents.set(query, hit);
+      return hit;
+    }
+    const parsed = parseDocument(query);
+    documents.set(query, parsed);
+    if (documents.size > DOCUMENT_CACHE_ENTRIES) documents.delete(documents.keys().next().value as string);
+    return parsed;
+  }
+
+  function parseDocument(query: string): ParsedDocument {
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: MAX_TOKENS });
@@ -177,7 +196,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
       return { ok: false };
     };
 
-    const parsed = parseDocument(checked.body.query);
+    const parsed = cachedDocument(checked.body.query);
     if ('errors' in parsed) {
       // A bad key still answers 401 first; a document error costs nothing.
       if (!(await authenticateFree()).ok) return;
