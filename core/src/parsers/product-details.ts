@@ -19,9 +19,9 @@ const TABLE_ROWS = [
   '#technicalSpecifications_section_2 tr',
   '#productOverview_feature_div tr',
   '#prodDetails tr',
-  '.pdTab tr',
+  'table.pdTab tr',
   '#poExpander tr',
-  '.product-details-meta tr',
+  'table.product-details-meta tr',
 ];
 const LIST_ROWS = [
   '#detailBullets_feature_div li',

@@ -19,11 +19,11 @@ const PRICE_SELECTORS = [
   '#priceblock_ourprice',
   '#priceblock_pospromoprice',
   '#kindle-price',
-  '.kindle-price .a-color-price',
+  'div.kindle-price .a-color-price',
   '#newBuyBoxPrice',
   '#buyNewSection .offer-price',
   '#mediaAccordion .a-accordion-active .header-price',
-  '.a-accordion-active .header-price',
+  'div.a-accordion-active .header-price',
   '#tmmSwatches .a-button-selected .a-color-price',
   '#price_inside_buybox',
 ];
@@ -40,7 +40,7 @@ interface BuyingOptionPrice {
  * a list, or an object of lists keyed by buy-box group. The NEW option is the buy-box price.
  */
 function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
-  for (const el of $('.twister-plus-buying-options-price-data').toArray()) {
+  for (const el of $('div.twister-plus-buying-options-price-data').toArray()) {
     const data = tryJson<BuyingOptionPrice[] | Record<string, BuyingOptionPrice[]>>($(el).text());
     if (!data) continue;
     const options = Array.isArray(data) ? data : Object.values(data).flat();

@@ -47,7 +47,7 @@ export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undef
     '#vpcButton .a-checkbox-label',
     '#vpcButton .a-color-success',
     '#promoPriceBlockMessage_feature_div .couponLabelText',
-    '.couponLabelText',
+    'label.couponLabelText',
   ]);
   return label ? { coupon: { label } } : undefined;
 }

@@ -113,7 +113,7 @@ function readRating($: CheerioAPI, m: Marketplace): number | undefined {
       '#acrPopover .a-icon-alt',
       '#averageCustomerReviews .a-icon-alt',
       '#acrPopover',
-      '.reviewCountTextLinkedHistogram',
+      'span.reviewCountTextLinkedHistogram',
       '[data-hook="average-star-rating"] .a-icon-alt',
       '[data-hook="rating-out-of-text"]',
       '[data-hook="average-stars-rating-anywhere"] .a-icon-alt',

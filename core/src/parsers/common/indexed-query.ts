@@ -2,13 +2,25 @@ import type { AnyNode, CheerioAPI, Element } from './dom.js';
 
 /**
  * A cheerio query function that answers selectors rooted in an id, a class or a tag
- * (`#a .b`, `.c .d`, `script[type=…]`) from an index built in one walk of the document, instead of
- * walking the whole document for every selector (css-select keeps no index; a product page is
- * ~20,000 elements and the product parser asks ~80 selectors). Selectors it cannot scope go to
- * cheerio unchanged: the answers are the same, only the time differs.
+ * (`#a .b`, `.c .d`, `script[type=…]`) from indexes of the document, instead of walking the whole
+ * document for every selector (css-select keeps no index; a product page is ~10,000–20,000
+ * elements and the product parser asks ~80 selectors). The id and tag index is built in one walk;
+ * the class index (the costly one: elements carry many classes) only when a class-rooted selector
+ * is first asked. Selectors it cannot scope go to cheerio unchanged: the answers are the same,
+ * only the time differs.
  */
 export function withDomIndex($: CheerioAPI): CheerioAPI {
-  const index = buildIndex($.root().toArray()[0]!);
+  const root = $.root().toArray()[0]!;
+  const index = buildIndex(root, false);
+  let classIndex: Map<string, Element[]> | undefined;
+
+  const candidates = (key: string): readonly Element[] => {
+    if (key.startsWith('.')) {
+      classIndex ??= buildIndex(root, true);
+      return classIndex.get(key) ?? [];
+    }
+    return index.get(key.startsWith('#') ? key : key.toLowerCase()) ?? [];
+  };
 
   const scoped = (selector: string): AnyNode[] | undefined => {
     const results: AnyNode[][] = [];
@@ -19,9 +31,10 @@ export function withDomIndex($: CheerioAPI): CheerioAPI {
       const compound = /^\S*/.exec(rest)![0];
       const descendant = rest.slice(compound.length).trim();
       if (/^[>+~]/.test(descendant) || /^[>+~]/.test(compound)) return undefined;
+      const matches = compoundMatcher(compound) ?? ((el: Element) => $(el).is(compound));
       const found = new Set<AnyNode>();
-      for (const el of index.get(key!.startsWith('#') || key!.startsWith('.') ? key! : key!.toLowerCase()) ?? []) {
-        if (compound && !$(el).is(compound)) continue;
+      for (const el of candidates(key!)) {
+        if (compound && !matches(el)) continue;
         if (descendant) for (const node of $(el).find(descendant).toArray()) found.add(node);
         else found.add(el);
       }
@@ -43,8 +56,29 @@ export function withDomIndex($: CheerioAPI): CheerioAPI {
   return Object.assign(query, $);
 }
 
-/** `#id`, `.class` and tag name → elements, in document order. */
-function buildIndex(root: AnyNode): Map<string, Element[]> {
+/**
+ * A direct test for the common compounds (`.a.b`, `[name="v"]`, `[name]`) without building a
+ * cheerio object per candidate; undefined for anything else (cheerio's `is` then decides).
+ */
+function compoundMatcher(compound: string): ((el: Element) => boolean) | undefined {
+  if (compound === '') return () => true;
+  const tests: ((el: Element) => boolean)[] = [];
+  const token = /\.([\w-]+)|\[([\w-]+)(?:="([^"]*)")?\]/g;
+  let consumed = 0;
+  for (const m of compound.matchAll(token)) {
+    if (m.index !== consumed) return undefined;
+    consumed += m[0].length;
+    const [, cls, attr, value] = m;
+    if (cls) tests.push((el) => (` ${el.attribs.class ?? ''} `).replace(/\s+/g, ' ').includes(` ${cls} `));
+    else if (value !== undefined) tests.push((el) => el.attribs[attr!] === value);
+    else tests.push((el) => el.attribs[attr!] !== undefined);
+  }
+  if (consumed !== compound.length) return undefined;
+  return (el) => tests.every((t) => t(el));
+}
+
+/** `#id` and tag name → elements (or `.class` → elements), in document order. */
+function buildIndex(root: AnyNode, classes: boolean): Map<string, Element[]> {
   const index = new Map<string, Element[]>();
   const add = (key: string, el: Element) => {
     const list = index.get(key);
@@ -56,10 +90,13 @@ function buildIndex(root: AnyNode): Map<string, Element[]> {
     const node = stack.pop()!;
     if ('attribs' in node && node.attribs) {
       const el = node as Element;
-      add(el.name.toLowerCase(), el);
-      const { id, class: cls } = el.attribs;
-      if (id) add(`#${id}`, el);
-      if (cls) for (const name of cls.split(/\s+/)) if (name) add(`.${name}`, el);
+      if (classes) {
+        const cls = el.attribs.class;
+        if (cls) for (const name of cls.split(/\s+/)) if (name) add(`.${name}`, el);
+      } else {
+        add(el.name.toLowerCase(), el);
+        if (el.attribs.id) add(`#${el.attribs.id}`, el);
+      }
     }
     const children = (node as { children?: AnyNode[] }).children;
     // Reverse push keeps document order when popping.
