@@ -62,15 +62,18 @@ interface Closer {
 }
 
 /**
- * Engineer B's replay server: over the corpus when RETAIL_CORPUS points at it, otherwise empty
- * (every URL a marketplace 404 page), so the core never reaches the real marketplace from tests.
+ * Engineer B's replay server over the project's own fixture pages (test/fixtures/pages) and, when
+ * RETAIL_CORPUS points at it, the corpus; never the real marketplace.
  */
 async function startReplay(notes: string[], closers: Closer[]): Promise<string> {
   const corpus = process.env.RETAIL_CORPUS;
-  const present = Boolean(corpus && existsSync(join(corpus, 'index.json')));
-  if (!present) notes.push('RETAIL_CORPUS is not set or has no index.json: the replay server is empty, corpus cases skipped');
+  const dirs: string[] = [];
+  if (corpus && existsSync(join(corpus, 'index.json'))) dirs.push(corpus);
+  else notes.push('RETAIL_CORPUS is not set or has no index.json: the replay server has the project fixtures only, corpus cases skipped');
+  const fixtures = join(here, '..', 'fixtures', 'pages');
+  if (existsSync(join(fixtures, 'index.json'))) dirs.push(fixtures);
   const { createReplayServer } = await import('../replay/server.js');
-  const replay = await createReplayServer({ corpusDirs: present ? [corpus!] : [] });
+  const replay = await createReplayServer({ corpusDirs: dirs });
   closers.push(replay);
   return replay.origin;
 }
