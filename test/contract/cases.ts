@@ -4,7 +4,8 @@
  * invalidity oracle is written here from the published rules, independently of the gateway code.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { Operation, Parameter } from '@retail/gateway-shared';
 
@@ -31,9 +32,17 @@ export function minimalParams(op: Operation): Record<string, unknown> {
   return params;
 }
 
-/** Corpus operation names → RPC names. */
+/** Corpus and fixture operation names → RPC names. */
 const CORPUS_OPERATIONS: Record<string, string> = {
   product: 'GetProduct',
+  'asin-from-gtin': 'GetAsinFromGtin',
+  'gtin-from-asin': 'GetGtinFromAsin',
+  autocomplete: 'GetAutocompleteSuggestions',
+  deals: 'GetDeals',
+  'bestseller-categories': 'GetBestSellerCategories',
+  author: 'GetAuthor',
+  categories: 'GetCategoryTaxonomy',
+  category: 'GetCategory',
   variants: 'GetProductVariants',
   offers: 'GetProductOffers',
   reviews: 'GetProductReviews',
@@ -54,15 +63,21 @@ export interface CorpusCase {
   readonly expectError?: { status: number; reason: string };
 }
 
-/** Corpus entries of the 13 marketplaces with their goldens; empty without RETAIL_CORPUS. */
-export function corpusCases(): CorpusCase[] {
-  const dir = process.env.RETAIL_CORPUS;
-  if (!dir || !existsSync(join(dir, 'index.json'))) return [];
-  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Array<{ id: string; operation: string; domain: string; golden: string; request: Record<string, unknown> }>;
+interface IndexEntry {
+  id: string;
+  operation: string;
+  domain: string;
+  golden?: string;
+  status?: number;
+  request: Record<string, unknown>;
+}
+
+function readCases(dir: string): CorpusCase[] {
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as IndexEntry[];
   return index
-    .filter((e) => DOMAINS.has(e.domain) && CORPUS_OPERATIONS[e.operation])
+    .filter((e) => DOMAINS.has(e.domain) && CORPUS_OPERATIONS[e.operation] && e.golden)
     .map((e) => {
-      const golden = JSON.parse(readFileSync(join(dir, 'golden', e.golden), 'utf8')) as Pick<CorpusCase, 'expect' | 'expectError'>;
+      const golden = JSON.parse(readFileSync(join(dir, 'golden', e.golden!), 'utf8')) as Pick<CorpusCase, 'expect' | 'expectError'>;
       return {
         id: e.id,
         operation: CORPUS_OPERATIONS[e.operation]!,
@@ -71,6 +86,45 @@ export function corpusCases(): CorpusCase[] {
         ...(golden.expectError ? { expectError: golden.expectError } : {}),
       };
     });
+}
+
+/** Corpus entries of the 13 marketplaces with their goldens; empty without RETAIL_CORPUS. */
+export function corpusCases(): CorpusCase[] {
+  const dir = process.env.RETAIL_CORPUS;
+  if (!dir || !existsSync(join(dir, 'index.json'))) return [];
+  return readCases(dir);
+}
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pages');
+
+/** The project's own fixture pages with goldens (test/fixtures/pages): always present. */
+export function fixtureCases(): CorpusCase[] {
+  return existsSync(join(FIXTURES, 'index.json')) ? readCases(FIXTURES) : [];
+}
+
+/** Operations computed from the product page, so any product request serves them too. */
+const FROM_PRODUCT_PAGE = ['GetStockEstimate', 'GetSalesEstimate', 'GetProductReviews'];
+
+/**
+ * One request per operation that the replay server can answer with data (a golden with `expect`),
+ * from the fixtures first, then the corpus.
+ */
+export function successRequests(): Map<string, { id: string; request: Record<string, unknown> }> {
+  const out = new Map<string, { id: string; request: Record<string, unknown> }>();
+  // Fixture product pages carry no golden (their parser tests hold the expectations); status 200 suffices.
+  const fixtureProducts = existsSync(join(FIXTURES, 'index.json'))
+    ? (JSON.parse(readFileSync(join(FIXTURES, 'index.json'), 'utf8')) as IndexEntry[])
+        .filter((e) => e.operation === 'product' && e.status === 200 && e.domain === 'US')
+        .map((e) => ({ id: e.id, operation: 'GetProduct', request: e.request, expect: { data: {} } }))
+    : [];
+  for (const entry of [...fixtureProducts, ...fixtureCases(), ...corpusCases()]) {
+    if (!entry.expect?.data || out.has(entry.operation)) continue;
+    out.set(entry.operation, { id: entry.id, request: entry.request });
+    if (entry.operation === 'GetProduct') {
+      for (const op of FROM_PRODUCT_PAGE) if (!out.has(op)) out.set(op, { id: `${entry.id} (${op})`, request: entry.request });
+    }
+  }
+  return out;
 }
 
 // ---- invalid values -------------------------------------------------------------------------

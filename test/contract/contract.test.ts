@@ -11,7 +11,7 @@ import { REGISTRY, registryOperation } from '@retail/gateway-shared';
 import { coreError } from '@retail/gateway-shared/testing/stub-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../harness/stack.js';
-import { corpusCases, minimalParams, mutations } from './cases.js';
+import { corpusCases, minimalParams, mutations, successRequests } from './cases.js';
 import type { Driver, DriverResult } from './driver.js';
 import { DRIVERS } from './drivers/index.js';
 
@@ -82,6 +82,16 @@ describe.each(DRIVERS.map((d) => [d.name, d] as const))('contract: %s', (_name, 
     expect([200, 404, 501]).toContain(res.status);
     if (res.status === 200) expect(res.data).toHaveProperty(op.dataRoot);
     if (stack.coreKind === 'stub') expect(res.status).toBe(200);
+  });
+
+  const known = successRequests();
+  it.each(REGISTRY.map((op) => [op.name] as const))('%s: a page the marketplace has answers 200 with its data root, charged 1', async (opName) => {
+    const success = known.get(opName);
+    if (!success) return console.info(`[contract] no fixture or corpus page for ${opName}; success case skipped`);
+    if (stack.coreKind === 'stub') return;
+    const res = await callChecked(driver, opName, success.request, { key: accounts.main.key }, accounts.main.id);
+    expect(res.status, `${success.id}: ${JSON.stringify(res.errors)}`).toBe(200);
+    expect(res.data).toHaveProperty(registryOperation(opName).dataRoot);
   });
 
   it.each(REGISTRY.map((op) => [op.name] as const))('%s: refuses missing, wrong and conflicting credentials without charge', async (opName) => {
@@ -188,6 +198,7 @@ describe.skipIf(DRIVERS.length < 2)('contract: the interfaces agree', () => {
     const drivers = await Promise.all(DRIVERS.map((d) => d.create(stack)));
     const calls: Array<[string, Record<string, unknown>]> = [
       ...REGISTRY.map((op) => [op.name, minimalParams(op)] as [string, Record<string, unknown>]),
+      ...[...successRequests()].map(([opName, s]) => [opName, s.request] as [string, Record<string, unknown>]),
       ['GetProduct', { asin: 'B0BLOCK002' }],
       ['GetProduct', { asin: 'B000000000' }],
       ['GetProduct', {}],
