@@ -3,7 +3,7 @@ import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } fro
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { CacheStatus, ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
 import { HANDLERS, type HandlerTable } from '@retail/core';
-import { metaOfParsed, parsedPage } from '@retail/core/operations/parsed-pages';
+import { metaOfParsed, parsedPage, PRODUCT_PARSER } from '@retail/core/operations/parsed-pages';
 import { parseProductPage } from '@retail/core/parsers/product';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
 import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';
@@ -80,7 +80,7 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
       // How a handler adopts the parsed-page source (docs/resilience.md, "Handlers").
       GetProduct: async (request, ctx) => {
         const asin = request.lookup.kind === 'asin' ? request.lookup.asin : '';
-        const page = await parsedPage({ ...ctx, parsedPages: services.parsedPages }, { path: `/dp/${asin}`, kind: 'product' }, { id: 'product', version: 1 }, (p) => {
+        const page = await parsedPage({ ...ctx, parsedPages: services.parsedPages }, { path: `/dp/${asin}`, kind: 'product' }, PRODUCT_PARSER, (p) => {
           parses++;
           return parseProductPage(p.html, { marketplace: ctx.marketplace, asin });
         });

@@ -2,6 +2,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CacheStatus } from '@retail/contract';
 import type { ParsedPage, ParsedPageSource, ParserRef } from '../cache/parsed-pages.js';
 import { pageUrl } from '../cache/parsed-pages.js';
+import type { ParsedProductPage } from '../parsers/product.js';
 import type { ParsePool } from '../workers/pool.js';
 import { runParser, type ParseArgs, type ParserId } from '../workers/parser-registry.js';
 import type { ResponseMetaInit } from './fetch-parse.js';
@@ -55,4 +56,18 @@ export function metaOfParsed(...pages: readonly ParsedPage<unknown>[]): Response
   const oldest = pages.reduce((a, b) => (b.retrievedAt < a.retrievedAt ? b : a));
   const cache = pages.some((p) => p.stale) ? CacheStatus.STALE : pages.every((p) => p.fromCache) ? CacheStatus.HIT : CacheStatus.MISS;
   return { cache, retrievedAt: timestampFromDate(oldest.retrievedAt) };
+}
+
+/** Version of the product parser's output shape: bump it when parsers/product.ts changes a field. */
+export const PRODUCT_PARSER = { id: 'product', version: 1 } as const;
+
+/**
+ * The parsed /dp/ASIN page through the cache (the parsed-page twin of product-lookup.ts's
+ * loadProductPage): on the worker pool when there is one. GetProduct, variants, stock, sales and
+ * top reviews can all read this one record once their parsers are part of it.
+ */
+export function parsedProductPage(ctx: OperationContextWithParsedPages, asin: string): Promise<ParsedPage<ParsedProductPage>> {
+  return parsedPage(ctx, { path: `/dp/${asin}`, kind: 'product' }, PRODUCT_PARSER, (page) =>
+    parseOffThread<ParsedProductPage>(ctx, 'product', page.html, { domain: ctx.marketplace.code, asin }),
+  );
 }
