@@ -5,6 +5,7 @@ import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { classifyUpstream, outcomeError } from './classify.js';
 import { hostForKind, isAllowedHost, pathWithQuery } from './hosts.js';
+import { SpanKind, inSpan } from '../telemetry/tracing.js';
 
 export interface PageFetcherOptions {
   /** MARKETPLACE_ORIGIN: send every request to this origin (the replay server) with X-Forwarded-Host. */
@@ -140,7 +141,20 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
   }
 
   return {
-    fetchPage,
+    // One CLIENT span per page, named by the marketplace host (never the replay origin).
+    fetchPage: (request) =>
+      inSpan(
+        `upstream GET ${hostForKind(request.marketplace, request.kind)}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'http.request.method': 'GET', 'server.address': hostForKind(request.marketplace, request.kind), 'retail.page_kind': request.kind },
+        },
+        async (span) => {
+          const page = await fetchPage(request);
+          span.setAttribute('http.response.status_code', page.status);
+          return page;
+        },
+      ),
     async close() {
       await Promise.all([...pools.values()].map((p) => p.close()));
       pools.clear();
