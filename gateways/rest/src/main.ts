@@ -3,14 +3,15 @@
  * SERVICE_TOKEN (required), CORE_DEADLINE_MS (10000), LEDGER_REDIS_URL / REDIS_URL (memory store
  * when neither), CORS_ORIGINS (comma list; closed when unset).
  */
-import { createCoreClient } from '@retail/gateway-shared';
+import { createCoreClient, createGatewayLogger } from '@retail/gateway-shared';
 import { createMeteringFromEnv } from '@retail/metering';
 import { createRestApp } from './app.js';
 
 const env = process.env;
+const logger = createGatewayLogger('rest-gateway');
 const serviceToken = env.SERVICE_TOKEN;
 if (!serviceToken) {
-  console.error('SERVICE_TOKEN is required');
+  process.stderr.write('SERVICE_TOKEN is required\n');
   process.exit(1);
 }
 const metering = await createMeteringFromEnv(env);
@@ -24,11 +25,12 @@ const app = createRestApp({
   core,
   metering,
   corsOrigins,
+  logger,
   ready: async () => (await core.ping()) && (await metering.ready()),
 });
 const port = Number(env.PORT) || 8080;
 const server = app.listen(port, env.HOST || '0.0.0.0', () => {
-  console.log(JSON.stringify({ msg: 'rest gateway listening', port, core: env.CORE_ADDRESS || '127.0.0.1:50051', ledger: metering.storeKind }));
+  logger.info({ port, core: env.CORE_ADDRESS || '127.0.0.1:50051', ledger: metering.storeKind }, 'rest gateway listening');
 });
 const shutdown = () => {
   server.close(() => void metering.close().finally(() => process.exit(0)));

@@ -155,6 +155,25 @@ describe('REST gateway', () => {
     expect(summary.balance).toBe(98); // the two successes above, nothing for errors
   });
 
+  it('logs the private cause of a 500 with the request id, and never sends it', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = { error: (obj: unknown) => void logged.push(obj as Record<string, unknown>), warn: (obj: unknown) => void logged.push(obj as Record<string, unknown>) };
+    const app = createRestApp({ core: createCoreClient({ address: core.address, serviceToken: TOKEN }), metering, logger: logger as never });
+    const other = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/api/retail/product?asin=B000000500`, { headers: { 'API-KEY': key, 'X-Request-Id': 'crash-1' } });
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain('segfault');
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ requestId: 'crash-1', operation: 'GetProduct', status: 500 });
+      expect(String((logged[0]!.err as Error).message)).toContain('segfault');
+    } finally {
+      other.closeAllConnections();
+      other.close();
+    }
+  });
+
   it('answers 503 when the core cannot be reached, without charge', async () => {
     const app = createRestApp({ core: createCoreClient({ address: '127.0.0.1:1', serviceToken: TOKEN, deadlineMs: 2000 }), metering });
     const other = app.listen(0, '127.0.0.1');

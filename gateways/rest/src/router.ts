@@ -5,8 +5,8 @@
  */
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { errorEnvelope } from '@retail/contract';
-import { type CoreClient, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
+import { ErrorReason, errorEnvelope } from '@retail/contract';
+import { type CoreClient, type GatewayLogger, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { createCors } from './cors.js';
 import { buildOpenApi } from './openapi.js';
@@ -18,6 +18,8 @@ export interface RestGatewayOptions {
   /** Origins allowed to call from browsers; CORS stays closed when empty. */
   readonly corsOrigins?: readonly string[];
   readonly operations?: readonly Operation[];
+  /** Where server-side failures (5xx) are reported with their private cause; silent when absent. */
+  readonly logger?: Pick<GatewayLogger, 'warn' | 'error'>;
 }
 
 /** Paths this router owns; anything else passes to the next router (GraphQL, MCP, console). */
@@ -76,6 +78,12 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
         if (!res.writableFinished) controller.abort();
       });
       const result = await runMeteredCall({ core, meter }, { op, params: query, style: 'rest', headers: req.headers, signal: controller.signal });
+      if (!result.ok && result.status >= 500) {
+        options.logger?.[result.status === 500 ? 'error' : 'warn'](
+          { requestId: result.requestId, operation: op.name, status: result.status, reason: ErrorReason[result.reason], err: result.cause },
+          'operation failed',
+        );
+      }
       res.status(result.status).set(result.headers).set('Cache-Control', 'no-store');
       if (result.status === 401) res.set('WWW-Authenticate', WWW_AUTHENTICATE);
       if (result.ok) res.json({ data: result.data });
@@ -98,6 +106,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     if (!isOwned(req.path) || res.headersSent) return next(err);
     const status = (err as { status?: number }).status;
     if (status && status >= 400 && status < 500) return sendError(res, status, 'malformed request');
+    options.logger?.error({ err, path: req.path }, 'unhandled error in the REST gateway');
     return sendError(res, 500, 'internal error');
   });
 

@@ -16,6 +16,8 @@ export interface ClientError {
   readonly path?: string[];
   readonly reason: ErrorReason;
   readonly retryAfterSeconds?: number;
+  /** Private: what actually happened, for logs only; never sent to a client. */
+  readonly cause?: unknown;
 }
 
 /** Node error codes meaning the core's socket could not be opened or was lost. */
@@ -55,6 +57,10 @@ function fromReason(reason: ErrorReason, message?: string, extra: Partial<Client
 
 /** Maps anything a core call threw to the client-facing error. */
 export function mapCoreError(err: unknown, op: Operation | undefined, style: ParameterStyle): ClientError {
+  return { ...mapWithoutCause(err, op, style), cause: err };
+}
+
+function mapWithoutCause(err: unknown, op: Operation | undefined, style: ParameterStyle): ClientError {
   const connectErr = ConnectError.from(err);
   const detail = errorDetailOf(connectErr);
   if (detail && detail.reason !== ErrorReason.UNSPECIFIED) {

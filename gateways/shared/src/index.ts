@@ -5,3 +5,4 @@ export * from './core-client.js';
 export * from './errors.js';
 export * from './pipeline.js';
 export * from './health.js';
+export * from './logger.js';

@@ -26,6 +26,8 @@ export interface CallFailure {
   readonly errors: EnvelopeError[];
   readonly retryAfterSeconds?: number;
   readonly reason: ErrorReason;
+  /** Private: the underlying error, for logs only. */
+  readonly cause?: unknown;
 }
 
 export interface CallSuccess {
@@ -115,8 +117,8 @@ export async function admitCall(
       shapeValid: input.shapeErrors.length === 0,
       requestId: input.requestId,
     });
-  } catch {
-    return { ok: false, failure: ledgerDown() };
+  } catch (err) {
+    return { ok: false, failure: { ...ledgerDown(), cause: err } };
   }
   if (admitted.ok) return { ok: true, hold: admitted.hold, rateLimit: admitted.rateLimit };
   if (admitted.shape === true) {
@@ -143,7 +145,7 @@ export async function executeOperation(
     return { ok: true, status: 200, data: renderData(op.response, response), meta };
   } catch (err) {
     const mapped = mapCoreError(err, op, options.style);
-    return singleFailure(mapped.status, mapped.reason, mapped.message, mapped.path, mapped.retryAfterSeconds);
+    return { ...singleFailure(mapped.status, mapped.reason, mapped.message, mapped.path, mapped.retryAfterSeconds), cause: mapped.cause };
   }
 }
 
