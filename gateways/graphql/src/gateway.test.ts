@@ -220,6 +220,9 @@ describe('GraphQL gateway', () => {
     expect(text.status).toBe(415);
     const big = await gql({ query: `{ __typename } # ${'x'.repeat(5000)}` });
     expect(big.status).toBe(413);
+    const persisted = await gql({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
+    expect(persisted.status).toBe(400);
+    expect(persisted.json.errors[0].message).toMatch(/persisted queries are not supported/);
     const broken = await gql('{"query": ');
     expect(broken.status).toBe(400);
     expect(callsSince(before)).toEqual([]);

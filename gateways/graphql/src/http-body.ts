@@ -57,6 +57,10 @@ export function checkBody(body: unknown): BodyCheck {
   if (typeof query !== 'string' || query.trim() === '') return { ok: false, message: 'the body must carry the query as a non-empty string' };
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return { ok: false, message: 'operationName must be a string' };
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return { ok: false, message: 'variables must be a JSON object' };
+  const { extensions } = body as Record<string, unknown>;
+  if (extensions && typeof extensions === 'object' && 'persistedQuery' in extensions) {
+    return { ok: false, message: 'persisted queries are not supported: send the query text' };
+  }
   return {
     ok: true,
     body: {

@@ -184,6 +184,8 @@ describe('MCP gateway', () => {
     expect(curlLike.status).toBe(200);
     const htmlOnly = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html', 'api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }) });
     expect(htmlOnly.status).toBe(406);
+    const badParams = await rpc({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'retail_product', arguments: [1] } });
+    expect(badParams.json).toMatchObject({ id: 6, error: { code: -32602 } });
     const wrong = await rpc({ jsonrpc: '2.0', id: 2, method: 'no/such/method' });
     expect(wrong.json.error.code).toBe(-32601);
   });

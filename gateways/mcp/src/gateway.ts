@@ -60,6 +60,21 @@ function defaultAccept(req: Request): void {
   else req.rawHeaders.push('Accept', ACCEPT_BOTH);
 }
 
+/**
+ * A tools/call whose params are not `{ name: string, arguments?: object }` is JSON-RPC's -32602.
+ * (The SDK would answer -32603 "internal error" with its schema library's dump.)
+ */
+function toolsCallMisuse(body: unknown): { id: unknown; message: string } | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { method, params, id } = body as { method?: unknown; params?: unknown; id?: unknown };
+  if (method !== 'tools/call' || id === undefined) return undefined;
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return { id, message: 'params must be an object with the tool name' };
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string') return { id, message: 'params.name must be the tool name' };
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return { id, message: 'params.arguments must be an object' };
+  return undefined;
+}
+
 function denialError(denial: Denial): RequestLevelError {
   return new RequestLevelError(denial.httpStatus, rpcCodeFor(denial.httpStatus), denial.message, envelope([{ code: denial.httpStatus, message: denial.message }]));
 }
@@ -92,6 +107,11 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       res.status(error.status).set(headers).json(jsonRpcError(firstId(req.body), error.code, error.message, error.data));
     };
 
+    const misuse = toolsCallMisuse(req.body);
+    if (misuse) {
+      res.status(200).json(jsonRpcError(misuse.id, -32602, `Invalid params: ${misuse.message}`));
+      return;
+    }
     const credentials = meter.readCredentials(req.headers, 'mcp');
     if (!credentials.ok) return refuse(denialError(credentials.denial), credentials.denial.retryAfterSeconds);
     let authenticated = false;
