@@ -10,6 +10,8 @@
  *    through the real upstream client + replay server + parsed-page source, parsing in-process vs on
  *    the worker pool.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -20,7 +22,7 @@ import { findMarketplaceByCode, type DomainCode } from '../core/src/marketplaces
 import { createPageFetcher } from '../core/src/upstream/index.js';
 import { createParsePool } from '../core/src/workers/pool.js';
 import { runParser, type ParserId } from '../core/src/workers/parser-registry.js';
-import { createReplayServer } from '../test/replay/server.js';
+import { freePort } from '../test/harness/redis.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, burst: { type: 'string', default: '20' } } });
 const runs = Number(values.runs);
@@ -64,6 +66,16 @@ const tokenize = (html: string) => {
   p.end();
 };
 
+async function startReplayProcess(dir: string): Promise<{ origin: string; close(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'test/replay/cli.ts', '--corpus', dir, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  if (!String(line).includes('replay server on')) throw new Error(`replay server did not start: ${String(line)}`);
+  return { origin: `http://127.0.0.1:${port}`, close: () => void child.kill('SIGTERM') };
+}
+
 // 1. Parse + extract vs tokenize, per kind.
 const byKind = new Map<string, { parse: number[]; ratio: number[]; kb: number[] }>();
 for (const e of entries) {
@@ -99,7 +111,9 @@ for (const [kind, r] of byKind) {
 
 // 2. Event-loop delay under a burst of cold product requests.
 const products = entries.filter((e) => e.operation === 'product' && e.domain === 'US').slice(0, burst);
-const replay = await createReplayServer({ corpusDirs: [corpus] });
+// The replay server runs in its own process: its file reads and writes must not count as this
+// process's event-loop delay.
+const replay = await startReplayProcess(corpus);
 /** workers: -1 = fetch only (no parse: the baseline of the fetch path itself), 0 = in-process. */
 async function burstRun(workers: number) {
   const pool = createParsePool({ size: Math.max(0, workers) });
@@ -126,11 +140,11 @@ async function burstRun(workers: number) {
   await Promise.all([pool.close(), raw.close()]);
   return { wall, p50: histogram.percentile(50) / 1e6, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
 }
-console.log(`\nEvent-loop delay during ${burst} concurrent cold product requests (${products.length} distinct US pages, replay server)`);
+console.log(`\nEvent-loop delay during ${burst} concurrent cold product requests (${products.length} distinct US pages; replay server in another process)`);
 console.log('| parsing | workers | wall ms | loop delay p50 ms | p99 ms | max ms |');
 console.log('|---|---|---|---|---|---|');
 for (const workers of [-1, 0, 1, 2]) {
   const r = await burstRun(workers);
   console.log(`| ${workers < 0 ? 'none (fetch only)' : workers === 0 ? 'in-process' : 'worker pool'} | ${workers} | ${r.wall.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} |`);
 }
-await replay.close();
+replay.close();
