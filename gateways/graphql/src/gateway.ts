@@ -8,6 +8,7 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import { createCors } from './cors.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, parse, validate } from './graphql.js';
 import {
@@ -48,6 +49,8 @@ export interface GraphqlGatewayOptions {
   /** Deepest selection allowed (introspection fields excluded). */
   readonly maxDepth?: number;
   readonly bodyLimitBytes?: number;
+  /** CORS_ORIGINS: origins allowed to call from a browser (`*` for any); empty keeps CORS closed. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** A call's outcome with what the settle step and the headers need. */
@@ -268,6 +271,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
   }
 
   const router = express.Router();
+  router.use(GRAPHQL_PATH, createCors(options.corsOrigins ?? []));
   router.all(
     GRAPHQL_PATH,
     requirePostJson,

@@ -1,7 +1,7 @@
 /**
  * The GraphQL gateway deployment. Environment: PORT (8080), HOST, CORE_ADDRESS (127.0.0.1:50051),
  * SERVICE_TOKEN (required), CORE_DEADLINE_MS (10000), LEDGER_REDIS_URL / REDIS_URL (memory store
- * when neither), GRAPHQL_MAX_OPERATIONS (10), GRAPHQL_MAX_DEPTH (10), GRAPHQL_BODY_LIMIT_BYTES (65536).
+ * when neither), CORS_ORIGINS (comma list; closed when unset), GRAPHQL_MAX_OPERATIONS (10), GRAPHQL_MAX_DEPTH (10), GRAPHQL_BODY_LIMIT_BYTES (65536).
  */
 import { createCoreClient } from '@retail/gateway-shared';
 import { createMeteringFromEnv } from '@retail/metering';
@@ -29,6 +29,7 @@ const bodyLimitBytes = positive(env.GRAPHQL_BODY_LIMIT_BYTES);
 const app = await createGraphqlApp({
   core,
   metering,
+  corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   ...(maxOperations ? { maxOperations } : {}),
   ...(maxDepth ? { maxDepth } : {}),
   ...(bodyLimitBytes ? { bodyLimitBytes } : {}),

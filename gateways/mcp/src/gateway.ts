@@ -5,6 +5,7 @@
  * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
  * carried over the SDK's 200 by rewriting the status line; protocol misuse keeps JSON-RPC's codes.
  */
+import { createCors } from './cors.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type CoreClient, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
@@ -20,6 +21,8 @@ export interface McpGatewayOptions {
   readonly core: CoreClient;
   readonly metering: Pick<Metering, 'meter'>;
   readonly bodyLimitBytes?: number;
+  /** CORS_ORIGINS: origins allowed to call from a browser (`*` for any); empty keeps CORS closed. */
+  readonly corsOrigins?: readonly string[];
 }
 
 function firstId(body: unknown): unknown {
@@ -162,6 +165,7 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
   }
 
   const router = express.Router();
+  router.use(MCP_PATH, createCors(options.corsOrigins ?? []));
   router.post(MCP_PATH, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), (req, res, next) => void handle(req, res).catch(next));
   router.all(MCP_PATH, (_req, res) => {
     res.status(405).set('Allow', 'POST').json(jsonRpcError(null, -32000, 'Method not allowed: use POST (stateless Streamable HTTP, no SSE stream or session)'));

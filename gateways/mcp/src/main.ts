@@ -1,7 +1,7 @@
 /**
  * The MCP gateway deployment. Environment: PORT (8080), HOST, CORE_ADDRESS (127.0.0.1:50051),
  * SERVICE_TOKEN (required), CORE_DEADLINE_MS (10000), LEDGER_REDIS_URL / REDIS_URL (memory store
- * when neither), MCP_BODY_LIMIT_BYTES (65536).
+ * when neither), CORS_ORIGINS (comma list; closed when unset), MCP_BODY_LIMIT_BYTES (65536).
  */
 import { createCoreClient } from '@retail/gateway-shared';
 import { createMeteringFromEnv } from '@retail/metering';
@@ -27,6 +27,7 @@ const bodyLimitBytes = positive(env.MCP_BODY_LIMIT_BYTES);
 const app = createMcpApp({
   core,
   metering,
+  corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
   ready: async () => (await core.ping()) && (await metering.ready()),
 });
