@@ -91,6 +91,15 @@ function renderScalar(value: unknown): WireValue {
   return value as WireValue;
 }
 
+// Reading an option decodes the field's options each time; rendering asks for every field of every
+// message, so the answer is kept per descriptor (measured at ~30% of a gateway's own CPU otherwise).
+const nullableFields = new WeakMap<DescField, boolean>();
+
 function isNullable(field: DescField): boolean {
-  return getOption(field, wire).nullable;
+  let nullable = nullableFields.get(field);
+  if (nullable === undefined) {
+    nullable = getOption(field, wire).nullable;
+    nullableFields.set(field, nullable);
+  }
+  return nullable;
 }
