@@ -53,7 +53,8 @@ export function createResilientPageFetcher(inner: PageFetcher, options: Resilien
   const clock = options.clock;
   const breakers = createCircuitBreakers({ ...options.breaker, ...(clock ? { clock } : {}), onStateChange: (host, _from, to) => metrics.circuit(host, to) });
   const limited = withHostLimits(withOutcomeMetrics(inner, metrics), { ...options.limits, ...(clock ? { clock } : {}) });
-  const guarded = withCircuitBreaker(limited, breakers);
+  // failureThreshold 0: no breaker (replay and demo defaults, resilience/config.ts).
+  const guarded = options.breaker.failureThreshold > 0 ? withCircuitBreaker(limited, breakers) : limited;
   const retried = withRetries(guarded, {
     ...options.retry,
     ...(clock ? { clock } : {}),

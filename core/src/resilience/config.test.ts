@@ -10,6 +10,14 @@ describe('loadResilienceConfig', () => {
     expect(c.parseWorkers).toBeGreaterThanOrEqual(1);
   });
 
+  it('against the replay server (MARKETPLACE_ORIGIN) the rate cap and breaker default off, unless set', () => {
+    expect(loadResilienceConfig({ MARKETPLACE_ORIGIN: 'http://127.0.0.1:8081' })).toMatchObject({ hostRatePerSecond: 0, breakerFailures: 0 });
+    expect(loadResilienceConfig({ MARKETPLACE_ORIGIN: 'http://127.0.0.1:8081', UPSTREAM_HOST_RATE: '2', UPSTREAM_BREAKER_FAILURES: '3' })).toMatchObject({
+      hostRatePerSecond: 2,
+      breakerFailures: 3,
+    });
+  });
+
   it('reads per-kind TTLs, proxies and caps', () => {
     const c = loadResilienceConfig({ CACHE_TTL_SECONDS: 'product=30, search=0', UPSTREAM_PROXIES: 'http://p1:8080,http://u:pw@p2:3128', UPSTREAM_HOST_RATE: '0.5', PARSE_WORKERS: '0' });
     expect(c.cacheTtlSeconds.product).toBe(30);

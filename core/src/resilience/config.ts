@@ -12,6 +12,7 @@ export interface ResilienceConfig {
   readonly retryAttempts: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
+  /** Consecutive host failures that open a circuit; 0 = no breaker. */
   readonly breakerFailures: number;
   readonly breakerOpenMs: number;
   /** 0 = no cap. */
@@ -66,14 +67,19 @@ const proxyList = z.preprocess(
 
 const defaultWorkers = Math.min(4, Math.max(1, availableParallelism() - 1));
 
-const Schema = z.object({
+/*
+ * The rate cap and the breaker protect a real marketplace. With MARKETPLACE_ORIGIN (the replay
+ * server: tests, demos) they default off, so a suite that replays five captcha pages in a row does
+ * not trip the breaker for the next suite; set them explicitly to exercise them against the replay.
+ */
+const schemaFor = (replay: boolean) => z.object({
   UPSTREAM_RETRY_ATTEMPTS: int(1, 6, 3),
   UPSTREAM_RETRY_BASE_MS: int(10, 10_000, 200),
   UPSTREAM_RETRY_MAX_MS: int(10, 60_000, 2_000),
-  UPSTREAM_BREAKER_FAILURES: int(1, 1_000, 5),
+  UPSTREAM_BREAKER_FAILURES: int(0, 1_000, replay ? 0 : 5),
   UPSTREAM_BREAKER_OPEN_MS: int(100, 3_600_000, 30_000),
   UPSTREAM_HOST_CONCURRENCY: int(0, 1_000, 8),
-  UPSTREAM_HOST_RATE: num(0, 1_000, 5),
+  UPSTREAM_HOST_RATE: num(0, 1_000, replay ? 0 : 5),
   UPSTREAM_HOST_BURST: int(1, 1_000, 10),
   UPSTREAM_PROXIES: proxyList,
   CACHE_MAX_BYTES: int(0, 64 * 1024 ** 3, 128 * 1024 ** 2),
@@ -91,7 +97,7 @@ export class ResilienceConfigError extends Error {
 }
 
 export function loadResilienceConfig(env: Readonly<Record<string, string | undefined>> = process.env): ResilienceConfig {
-  const parsed = Schema.safeParse(env);
+  const parsed = schemaFor(Boolean(env.MARKETPLACE_ORIGIN?.trim())).safeParse(env);
   if (!parsed.success) {
     // Values are not echoed: proxy URLs may carry credentials.
     throw new ResilienceConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
