@@ -78,6 +78,21 @@ describe('withRetries', () => {
     expect(inner.calls).toBe(1);
   });
 
+  it("honours the marketplace's Retry-After as a floor, and gives up when it is longer than the back-off cap", async () => {
+    const clock = createManualClock();
+    const soon = Object.assign(failures.errorPage(), { retryAfterSeconds: 1 });
+    const inner = scriptedFetcher([() => soon, () => page()]);
+    const pending = withRetries(inner, { ...options, maxDelayMs: 5_000, clock, random: () => 0 }).fetchPage(request());
+    await clock.advance(999);
+    expect(inner.calls).toBe(1);
+    await clock.advance(1);
+    expect((await pending).status).toBe(200);
+    const later = Object.assign(failures.errorPage(), { retryAfterSeconds: 120 });
+    const refused = scriptedFetcher([() => later, () => page()]);
+    await expect(withRetries(refused, { ...options, clock }).fetchPage(request())).rejects.toBe(later);
+    expect(refused.calls).toBe(1);
+  });
+
   it('does not retry non-idempotent fetches', async () => {
     const inner = scriptedFetcher([failures.connection, () => page()]);
     await expect(withRetries(inner, { ...options, isIdempotent: () => false }).fetchPage(request())).rejects.toThrow();

@@ -1,3 +1,4 @@
+import { isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { outcomeClassOf, OUTCOME_POLICY, type OutcomeClass } from './outcome-class.js';
@@ -45,8 +46,12 @@ export function withRetries(inner: PageFetcher, options: RetryOptions): PageFetc
         } catch (error) {
           const outcome = outcomeClassOf(error);
           if (!idempotent || !OUTCOME_POLICY[outcome].retryable || attempt >= options.maxAttempts || request.signal.aborted) throw error;
-          const delayMs = backoffDelay(attempt, options, random);
+          // A Retry-After the marketplace sent is a floor on the wait (it usually ends the loop: few
+          // deadlines outlast it, and then the deadline check below gives up at once).
+          const asked = isCoreError(error) && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
+          const delayMs = Math.max(backoffDelay(attempt, options, random), asked);
           if (request.deadlineAt !== undefined && clock.now() + delayMs + minAttemptMs > request.deadlineAt) throw error;
+          if (asked > options.maxDelayMs) throw error; // longer than we would ever back off: not this call
           options.onRetry?.({ request, attempt, delayMs, outcome });
           try {
             await clock.sleep(delayMs, request.signal);
