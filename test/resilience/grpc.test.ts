@@ -73,6 +73,17 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
     faults.clear();
   });
 
+  it('the stock GetProduct handler (fetchPage) answers MISS then HIT from one upstream fetch', async () => {
+    const { client, headers } = await core();
+    const before = faults.count('/dp/0316769487');
+    const miss = await client.getProduct({ asin: '0316769487' }, { headers });
+    const hit = await client.getProduct({ asin: '0316769487' }, { headers });
+    expect([miss.meta?.cache, hit.meta?.cache]).toEqual([CacheStatus.MISS, CacheStatus.HIT]);
+    expect(hit.retailProduct).toEqual(miss.retailProduct);
+    expect(hit.meta?.retrievedAt).toEqual(miss.meta?.retrievedAt);
+    expect(faults.count('/dp/0316769487') - before).toBe(1);
+  });
+
   it('a handler on parsed pages answers MISS then HIT from one fetch and one parse', async () => {
     let parses = 0;
     const { client, headers } = await core({}, (services) => ({

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createMemoryPageCache } from '../cache/memory-store.js';
 import type { PageCache } from '../cache/page-cache.js';
+import { withPageCache } from '../cache/page-html-cache.js';
 import { createParsedPageSource, type ParsedPageSource } from '../cache/parsed-pages.js';
 import { createRedisPageCache } from '../cache/redis-store.js';
 import type { PageFetcher } from '../operations/types.js';
@@ -9,10 +10,9 @@ import { createParsePool, type ParsePool } from '../workers/pool.js';
 import type { Clock } from './clock.js';
 import { createResilientPageFetcher, type ResilientPageFetcher } from './compose.js';
 import type { ResilienceConfig } from './config.js';
-import { withSharedFetches } from './shared-fetches.js';
 
 export interface PageServices {
-  /** ctx.pages: the upstream client behind single-flight, retries, breaker and host caps. */
+  /** ctx.pages: cached (HTML entries), single-flight, then retries, breaker and host caps. */
   readonly pages: PageFetcher;
   readonly resilient: ResilientPageFetcher;
   /** ctx.parsedPages: cached, single-flight parsed pages. */
@@ -45,7 +45,6 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     metrics,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const pages = withSharedFetches(resilient);
   const cache: PageCache | undefined = options.cacheRedisUrl
     ? createRedisPageCache({ url: options.cacheRedisUrl, metrics, ...(options.logger ? { logger: options.logger } : {}) })
     : s.cacheMaxBytes > 0
@@ -60,6 +59,8 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // Handlers still on fetchPage get the same cache, single-flight and stale rules (HTML entries).
+  const pages = withPageCache(parsedPages);
   const parsePool = createParsePool({ size: s.parseWorkers });
   return {
     pages,
