@@ -8,6 +8,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
 import { CacheStatus, RetailService } from '@retail/contract';
 import { checkCoreHealth } from './health.js';
+import { traceCoreCall } from './tracing.js';
 import net from 'node:net';
 import type { Operation } from './registry.js';
 
@@ -91,11 +92,13 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       const call = client[op.method.localName];
       if (!call) throw new Error(`the client has no method ${op.method.localName}`);
       const message = create(op.request as DescMessage, request);
-      const response = await call(message, {
-        timeoutMs: deadlineMs,
-        headers: { 'x-request-id': requestId },
-        ...(signal ? { signal } : {}),
-      });
+      const response = await traceCoreCall(op.method.name, () =>
+        call(message, {
+          timeoutMs: deadlineMs,
+          headers: { 'x-request-id': requestId },
+          ...(signal ? { signal } : {}),
+        }),
+      );
       return { response, meta: responseInfo(response) };
     },
     ping(signal) {

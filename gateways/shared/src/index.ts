@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './pipeline.js';
 export * from './health.js';
 export * from './logger.js';
+export * from './tracing.js';

@@ -1,0 +1,66 @@
+/**
+ * One REST call in the one-process mode of `npm start` yields ONE trace whose spans cover the gateway,
+ * the gRPC call, the core and the upstream fetch (issue 7). Spans are collected in memory.
+ */
+import { resolve } from 'node:path';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAppConfig } from '../../app/src/config.js';
+import { type RunningStack, startStack } from '../../app/src/stack.js';
+import { type ReplayServer, createReplayServer } from '../replay/server.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+let replay: ReplayServer;
+let stack: RunningStack;
+
+beforeAll(async () => {
+  // Registers the W3C propagator and the AsyncLocalStorage context manager, as the SDK does in production.
+  provider.register();
+  replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1' });
+  const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent' };
+  stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: replay.origin }, env);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await replay?.close();
+  await provider.shutdown();
+  trace.disable();
+});
+
+describe('tracing across the stack', () => {
+  it('gives one REST call one trace through gateway, gRPC, core and the upstream fetch', async () => {
+    exporter.reset();
+    const res = await fetch(`${stack.url}/api/retail/product?asin=B0FXTUS001`, { headers: { 'API-KEY': stack.devKey } });
+    expect(res.status).toBe(200);
+    // The gateway's span ends on the response's 'finish', which may come just after the client has
+    // read the body: wait (bounded) for it rather than sleeping.
+    for (let i = 0; i < 100 && !exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER && s.name.startsWith('GET ')); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await provider.forceFlush();
+
+    const spans = exporter.getFinishedSpans();
+    const traceIds = new Set(spans.map((s) => s.spanContext().traceId));
+    expect(traceIds.size, spans.map((s) => s.name).join(', ')).toBe(1);
+
+    const find = (kind: SpanKind, pattern: RegExp) => spans.find((s) => s.kind === kind && pattern.test(s.name));
+    const gateway = find(SpanKind.SERVER, /\/api\/retail\/product/);
+    const grpcClient = find(SpanKind.CLIENT, /RetailService\/GetProduct/);
+    const core = find(SpanKind.SERVER, /^retail\.v1\.RetailService\/GetProduct$/);
+    const upstream = find(SpanKind.CLIENT, /^upstream GET www\.amazon\.com$/);
+    expect({ gateway: !!gateway, grpcClient: !!grpcClient, core: !!core, upstream: !!upstream }).toEqual({
+      gateway: true,
+      grpcClient: true,
+      core: true,
+      upstream: true,
+    });
+    // Parentage: gateway → gRPC client → core → upstream.
+    const parentOf = (span: typeof core) => span?.parentSpanContext?.spanId;
+    expect(parentOf(grpcClient)).toBe(gateway!.spanContext().spanId);
+    expect(parentOf(core)).toBe(grpcClient!.spanContext().spanId);
+    expect(parentOf(upstream)).toBe(core!.spanContext().spanId);
+  });
+});
