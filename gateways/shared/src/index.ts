@@ -7,3 +7,4 @@ export * from './pipeline.js';
 export * from './health.js';
 export * from './logger.js';
 export * from './tracing.js';
+export * from './deployment.js';
