@@ -8,20 +8,9 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { createCors } from './cors.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, parse, validate } from './graphql.js';
-import {
-  type CallFailure,
-  type CoreClient,
-  type EnvelopeError,
-  type ResponseInfo,
-  admitCall,
-  executeOperation,
-  meteringHeaders,
-  requestIdFrom,
-  singleFailure,
-} from '@retail/gateway-shared';
+import { admitCall, type CallFailure, type CoreClient, createCors, type EnvelopeError, executeOperation, meteringHeaders, requestIdFrom, type ResponseInfo, singleFailure } from '@retail/gateway-shared';
 import { ErrorReason } from '@retail/contract';
 import type { Hold, Meter, Metering, RateLimitState } from '@retail/metering/api';
 import { formatGraphqlError } from './format-error.js';
@@ -271,7 +260,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
   }
 
   const router = express.Router();
-  router.use(GRAPHQL_PATH, createCors(options.corsOrigins ?? []));
+  router.use(GRAPHQL_PATH, createCors({ origins: options.corsOrigins ?? [], methods: ['POST'], extraAllowedHeaders: ['Accept'] }));
   router.all(
     GRAPHQL_PATH,
     requirePostJson,

@@ -5,10 +5,9 @@
  * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
  * carried over the SDK's 200 by rewriting the status line; protocol misuse keeps JSON-RPC's codes.
  */
-import { createCors } from './cors.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type CoreClient, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
+import { type CoreClient, createCors, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
 import type { Denial, Meter, Metering } from '@retail/metering/api';
 import { RequestLevelError, envelope, jsonRpcError, rpcCodeFor } from './rpc-errors.js';
 import { createRequestServer } from './server.js';
@@ -165,7 +164,12 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
   }
 
   const router = express.Router();
-  router.use(MCP_PATH, createCors(options.corsOrigins ?? []));
+  router.use(MCP_PATH, createCors({
+      origins: options.corsOrigins ?? [],
+      methods: ['POST'],
+      extraAllowedHeaders: ['SERVICE-API-KEY', 'X-API-KEY', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+      extraExposedHeaders: ['Mcp-Session-Id'],
+    }));
   router.post(MCP_PATH, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), (req, res, next) => void handle(req, res).catch(next));
   router.all(MCP_PATH, (_req, res) => {
     res.status(405).set('Allow', 'POST').json(jsonRpcError(null, -32000, 'Method not allowed: use POST (stateless Streamable HTTP, no SSE stream or session)'));

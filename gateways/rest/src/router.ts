@@ -6,9 +6,8 @@
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ErrorReason, errorEnvelope } from '@retail/contract';
-import { type CoreClient, type GatewayLogger, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
+import { type CoreClient, createCors, type GatewayLogger, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
-import { createCors } from './cors.js';
 import { buildOpenApi } from './openapi.js';
 import { readQuery } from './query.js';
 
@@ -48,7 +47,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     res.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  router.use(createCors(options.corsOrigins ?? [], isOwned));
+  router.use(createCors({ origins: options.corsOrigins ?? [], methods: ['GET', 'HEAD'], applies: isOwned }));
   router.use((req, res, next) => (isOwned(req.path) ? compressor(req, res, next) : next()));
 
   const openApiBody = JSON.stringify(buildOpenApi(operations));

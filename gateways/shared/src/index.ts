@@ -8,3 +8,4 @@ export * from './health.js';
 export * from './logger.js';
 export * from './tracing.js';
 export * from './deployment.js';
+export * from './cors.js';

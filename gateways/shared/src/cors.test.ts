@@ -9,8 +9,8 @@ let close: () => void;
 
 beforeAll(async () => {
   const app = express();
-  app.use('/open', createCors(['https://app.example']));
-  app.use('/closed', createCors([]));
+  app.use('/open', createCors({ origins: ['https://app.example'], methods: ['POST'], extraAllowedHeaders: ['Mcp-Protocol-Version'] }));
+  app.use('/closed', createCors({ origins: [], methods: ['POST'] }));
   app.post(['/open', '/closed'], (_req, res) => void res.json({ ok: true }));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -23,7 +23,9 @@ it('answers preflights and exposes the metering headers for a listed origin only
   const preflight = await fetch(`${base}/open`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
-  expect(preflight.headers.get('access-control-allow-headers')).toMatch(/API-KEY/);
+  expect(preflight.headers.get('access-control-allow-headers')).toMatch(/API-KEY.*Mcp-Protocol-Version/);
+  expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+  expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
   const post = await fetch(`${base}/open`, { method: 'POST', headers: { origin: 'https://app.example' } });
   expect(post.headers.get('access-control-expose-headers')).toMatch(/X-Units-Charged/);
   const stranger = await fetch(`${base}/open`, { method: 'POST', headers: { origin: 'https://evil.example' } });
