@@ -94,7 +94,13 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
     idle.push(worker);
     dispatch();
   };
-  for (let i = 0; i < options.size; i++) spawn();
+  // Threads start on the first parse: a core whose handlers never use the pool costs nothing.
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (let i = 0; i < options.size; i++) spawn();
+  };
 
   return {
     size: options.size,
@@ -119,11 +125,13 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
           { once: true },
         );
         queue.push(job);
+        start();
         dispatch();
       });
     },
     async close() {
       closed = true;
+      started = true;
       for (const job of queue.splice(0)) job.reject(new Error('parse pool is closed'));
       await Promise.all([...idle, ...busy.keys()].map((w) => w.terminate()));
     },
