@@ -1,6 +1,7 @@
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
-import { createCircuitBreakers, withCircuitBreaker, type CircuitBreakerOptions, type CircuitBreakers } from './circuit-breaker.js';
+import type { Logger } from 'pino';
+import { createCircuitBreakers, withCircuitBreaker, type CircuitBreakerOptions, type CircuitBreakers, type CircuitState } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import { withHostLimits, type HostLimitOptions } from './host-limits.js';
 import { outcomeClassOf } from './outcome-class.js';
@@ -13,6 +14,8 @@ export interface ResilienceOptions {
   readonly limits: Omit<HostLimitOptions, 'clock'>;
   readonly clock?: Clock;
   readonly metrics?: UpstreamMetrics;
+  /** Circuit changes are logged (warn when a host's circuit opens, info when it closes). */
+  readonly logger?: Pick<Logger, 'warn' | 'info'>;
 }
 
 /** The defaults docs/resilience.md lists (and config.ts overrides). */
@@ -51,7 +54,12 @@ export interface ResilientPageFetcher extends PageFetcher {
 export function createResilientPageFetcher(inner: PageFetcher, options: ResilienceOptions = DEFAULT_RESILIENCE): ResilientPageFetcher {
   const metrics = options.metrics ?? createUpstreamMetrics();
   const clock = options.clock;
-  const breakers = createCircuitBreakers({ ...options.breaker, ...(clock ? { clock } : {}), onStateChange: (host, _from, to) => metrics.circuit(host, to) });
+  const onStateChange = (host: string, from: CircuitState, to: CircuitState) => {
+    metrics.circuit(host, to);
+    if (to === 'open') options.logger?.warn({ host, from, openMs: options.breaker.openMs }, 'upstream circuit open: requests to this host are refused for a while');
+    else options.logger?.info({ host, from, to }, 'upstream circuit state changed');
+  };
+  const breakers = createCircuitBreakers({ ...options.breaker, ...(clock ? { clock } : {}), onStateChange });
   const limited = withHostLimits(withOutcomeMetrics(inner, metrics), { ...options.limits, ...(clock ? { clock } : {}) });
   // failureThreshold 0: no breaker (replay and demo defaults, resilience/config.ts).
   const guarded = options.breaker.failureThreshold > 0 ? withCircuitBreaker(limited, breakers) : limited;

@@ -43,6 +43,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     breaker: { failureThreshold: s.breakerFailures, openMs: s.breakerOpenMs },
     limits: { concurrency: s.hostConcurrency, ratePerSecond: s.hostRatePerSecond, burst: s.hostBurst },
     metrics,
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const cache: PageCache | undefined = options.cacheRedisUrl
