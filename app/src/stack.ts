@@ -11,9 +11,9 @@ import { createCoreServer, loadCoreConfig } from '@retail/core';
 import { createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
-import { createMeteringFromEnv } from '@retail/metering';
+import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createRestGateway } from '@retail/rest';
-import { createCoreClient, traceRequests } from '@retail/gateway-shared';
+import { createCoreClient, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
 
 export interface RunningStack {
@@ -39,6 +39,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const coreAddress = `127.0.0.1:${grpcPort}`;
 
   const metering = await createMeteringFromEnv(env);
+  registerMeteringMetrics(meteringCounters);
   const coreClient = createCoreClient({ address: coreAddress, serviceToken: config.serviceToken, deadlineMs: config.coreDeadlineMs });
   // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
   const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
@@ -48,7 +49,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   // Behind the Ingress or a local proxy the client address is in X-Forwarded-For; the console's
   // sign-in limits count per client, not per proxy.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(traceRequests());
+  app.use(observeRequests());
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready()].map((p) => p.catch(() => false)));

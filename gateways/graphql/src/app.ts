@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
-import { traceRequests } from '@retail/gateway-shared';
+import { observeRequests } from '@retail/gateway-shared';
 import { type GraphqlGatewayOptions, createGraphqlGateway } from './gateway.js';
 
 export interface GraphqlAppOptions extends GraphqlGatewayOptions {
@@ -15,7 +15,7 @@ export interface GraphqlAppOptions extends GraphqlGatewayOptions {
 export async function createGraphqlApp(options: GraphqlAppOptions): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
-  app.use(traceRequests());
+  app.use(observeRequests());
   app.set('etag', false);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

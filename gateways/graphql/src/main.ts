@@ -3,13 +3,14 @@
  * gateways/shared/src/deployment.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
  * GRAPHQL_MAX_OPERATIONS (10), GRAPHQL_MAX_DEPTH (10), GRAPHQL_BODY_LIMIT_BYTES (65536).
  */
-import { createCoreClient, positiveSetting, readGatewaySettings, serveGateway } from '@retail/gateway-shared';
-import { createMeteringFromEnv } from '@retail/metering';
+import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
+import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createGraphqlApp } from './app.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
 const metering = await createMeteringFromEnv(env);
+registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);
 const maxOperations = positiveSetting(env.GRAPHQL_MAX_OPERATIONS);
 const maxDepth = positiveSetting(env.GRAPHQL_MAX_DEPTH);

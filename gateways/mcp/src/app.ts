@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
-import { traceRequests } from '@retail/gateway-shared';
+import { observeRequests } from '@retail/gateway-shared';
 import { type McpGatewayOptions, createMcpGateway } from './gateway.js';
 import { jsonRpcError } from './rpc-errors.js';
 
@@ -16,7 +16,7 @@ export interface McpAppOptions extends McpGatewayOptions {
 export function createMcpApp(options: McpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(traceRequests());
+  app.use(observeRequests());
   app.set('etag', false);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -3,13 +3,14 @@
  * gateways/shared/src/deployment.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
  * MCP_BODY_LIMIT_BYTES (65536).
  */
-import { createCoreClient, positiveSetting, readGatewaySettings, serveGateway } from '@retail/gateway-shared';
-import { createMeteringFromEnv } from '@retail/metering';
+import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
+import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createMcpApp } from './app.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
 const metering = await createMeteringFromEnv(env);
+registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);
 const bodyLimitBytes = positiveSetting(env.MCP_BODY_LIMIT_BYTES);
 const app = createMcpApp({

@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
-import { traceRequests } from '@retail/gateway-shared';
+import { observeRequests } from '@retail/gateway-shared';
 import { createRestGateway, type RestGatewayOptions } from './router.js';
 
 export interface RestAppOptions extends RestGatewayOptions {
@@ -24,7 +24,7 @@ export function createRestApp(options: RestAppOptions): express.Express {
     const ready = options.ready ? await options.ready().catch(() => false) : true;
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
-  app.use(traceRequests());
+  app.use(observeRequests());
   app.use(createRestGateway(options));
   app.use((_req, res) => {
     res.status(404).json(errorEnvelope(404, 'not found'));

@@ -2,13 +2,14 @@
  * The REST gateway deployment. Environment: the common gateway settings (see
  * gateways/shared/src/deployment.ts) and LEDGER_REDIS_URL / REDIS_URL (memory store when neither).
  */
-import { createCoreClient, createGatewayLogger, readGatewaySettings, serveGateway } from '@retail/gateway-shared';
-import { createMeteringFromEnv } from '@retail/metering';
+import { createCoreClient, createGatewayLogger, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
+import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createRestApp } from './app.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
 const metering = await createMeteringFromEnv(env);
+registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);
 const app = createRestApp({
   core,

@@ -9,3 +9,4 @@ export * from './logger.js';
 export * from './tracing.js';
 export * from './deployment.js';
 export * from './cors.js';
+export * from './metrics.js';

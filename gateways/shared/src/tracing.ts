@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
+import { measureRequests } from './metrics.js';
 
 const tracer = trace.getTracer('retail-gateway');
 
@@ -56,4 +57,9 @@ export async function traceCoreCall<T>(rpc: string, call: (span: Span) => Promis
       }
     },
   );
+}
+
+/** Everything a gateway app mounts first: the request's span and its metrics. */
+export function observeRequests(): RequestHandler[] {
+  return [traceRequests(), measureRequests()];
 }

@@ -1,0 +1,70 @@
+/**
+ * Metrics of the gateways on the OpenTelemetry API (no-ops until an SDK with a reader is registered;
+ * app/src/telemetry.ts exposes them for Prometheus with OTEL_METRICS_EXPORTER=prometheus).
+ */
+import { metrics } from '@opentelemetry/api';
+import type { RequestHandler } from 'express';
+
+// The metrics API has no proxy meter (tracing has one): a meter taken before the SDK registers stays
+// a no-op for good, so instruments are created when an app is built, never at module load.
+const gatewayMeter = () => metrics.getMeter('retail-gateway');
+
+/** The interface a path belongs to, as the Ingress routes it. */
+export function interfaceOfPath(path: string): string {
+  if (path.startsWith('/api/retail/') || path === '/api/openapi.json' || path === '/api/account') return 'rest';
+  if (path === '/api/graphql') return 'graphql';
+  if (path === '/api/mcp') return 'mcp';
+  if (path === '/console' || path.startsWith('/console/')) return 'console';
+  return 'other';
+}
+
+/** Express middleware: counts every request and records its duration when the response finishes. */
+export function measureRequests(): RequestHandler {
+  const meter = gatewayMeter();
+  const requests = meter.createCounter('retail_gateway_requests', { description: 'Client requests by interface, route and HTTP status' });
+  const duration = meter.createHistogram('retail_gateway_request_duration_seconds', {
+    description: 'Time from request to response finish, by interface and route',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
+  });
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      const iface = interfaceOfPath(req.path);
+      // Console paths carry key ids; they are folded into one route to keep cardinality bounded.
+      const route = iface === 'rest' || iface === 'graphql' || iface === 'mcp' ? req.path : iface;
+      requests.add(1, { interface: iface, route, status: res.statusCode });
+      duration.record((performance.now() - started) / 1000, { interface: iface, route });
+    });
+    next();
+  };
+}
+
+/** The metering library's process-wide counters (structural, so this package needs no dependency on it). */
+export interface MeteringCountersLike {
+  readonly admitted: number;
+  readonly denied: Readonly<Record<string, number>>;
+  readonly unitsCharged: number;
+  readonly ledgerUnavailable: number;
+}
+
+/**
+ * Exposes the ledger's counters as observable counters: units charged (the ledger is the authority
+ * on what was billed), admissions, denials by reason and ledger outages (failed closed).
+ */
+let meteringRegistered = false;
+
+export function registerMeteringMetrics(counters: MeteringCountersLike): void {
+  // The counters are process-wide: one set of callbacks per process, however many gateways it hosts.
+  if (meteringRegistered) return;
+  meteringRegistered = true;
+  const meter = gatewayMeter();
+  meter.createObservableCounter('retail_units_charged', { description: 'Units charged by the ledger' }).addCallback((r) => r.observe(counters.unitsCharged));
+  meter.createObservableCounter('retail_metering_admitted', { description: 'Calls admitted (units held)' }).addCallback((r) => r.observe(counters.admitted));
+  meter.createObservableCounter('retail_metering_denied', { description: 'Calls refused by the metering library, by reason' }).addCallback((r) => {
+    for (const [reason, n] of Object.entries(counters.denied)) r.observe(n, { reason });
+  });
+  meter
+    .createObservableCounter('retail_ledger_unavailable', { description: 'Ledger round trips that failed; the calls were refused with 503 and not charged' })
+    .addCallback((r) => r.observe(counters.ledgerUnavailable));
+}
