@@ -12,6 +12,8 @@
 # every package into <pkg>/dist) → `dist` (only package.json + dist of each package) and
 # `deps-<name>` (production dependencies of one workspace) → the runtime target `<name>`, which
 # copies its own node_modules and the dist of its package and of its workspace dependencies only.
+# Every deployable starts with the OpenTelemetry bootstrap (`--import @retail/telemetry/register`),
+# which stays off unless OTEL_* variables configure an exporter (docs/observability.md).
 # Runtime images: non-root numeric user, tini as PID 1, nothing written outside /tmp (so
 # readOnlyRootFilesystem works), no HEALTHCHECK (Kubernetes probes do that). See docs/deploy.md.
 
@@ -22,6 +24,7 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY proto/package.json proto/
+COPY telemetry/package.json telemetry/
 COPY core/package.json core/
 COPY gateways/shared/package.json gateways/shared/
 COPY gateways/metering/package.json gateways/metering/
@@ -38,13 +41,15 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY proto/tsconfig.build.json proto/
 COPY proto/src proto/src
+COPY telemetry/tsconfig.build.json telemetry/
+COPY telemetry/src telemetry/src
 COPY core/tsconfig.build.json core/
 COPY core/src core/src
 COPY gateways/ gateways/
 # Dependency order: the contract first, then the libraries, then the deployables (each package
 # resolves its workspace dependencies through their dist/ type declarations).
 RUN set -eux; \
-    for pkg in proto gateways/metering gateways/shared core \
+    for pkg in proto telemetry gateways/metering gateways/shared core \
                gateways/rest gateways/graphql gateways/mcp gateways/console; do \
       npx tsc -p "$pkg/tsconfig.build.json"; \
     done; \
@@ -57,6 +62,8 @@ FROM ${NODE_IMAGE} AS dist
 WORKDIR /app
 COPY --from=build /app/proto/package.json proto/
 COPY --from=build /app/proto/dist proto/dist
+COPY --from=build /app/telemetry/package.json telemetry/
+COPY --from=build /app/telemetry/dist telemetry/dist
 COPY --from=build /app/core/package.json core/
 COPY --from=build /app/core/dist core/dist
 COPY --from=build /app/gateways/shared/package.json gateways/shared/
@@ -105,46 +112,51 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 FROM runtime AS core
 COPY --from=deps-core /app/node_modules node_modules
 COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/core core
 ENV GRPC_PORT=50051
 EXPOSE 50051
-CMD ["node", "core/dist/main.js"]
+CMD ["node", "--import", "@retail/telemetry/register", "core/dist/main.js"]
 
 FROM runtime AS rest
 COPY --from=deps-rest /app/node_modules node_modules
 COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/rest gateways/rest
 ENV PORT=8080
 EXPOSE 8080
-CMD ["node", "gateways/rest/dist/main.js"]
+CMD ["node", "--import", "@retail/telemetry/register", "gateways/rest/dist/main.js"]
 
 FROM runtime AS graphql
 COPY --from=deps-graphql /app/node_modules node_modules
 COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/graphql gateways/graphql
 ENV PORT=8080
 EXPOSE 8080
-CMD ["node", "gateways/graphql/dist/main.js"]
+CMD ["node", "--import", "@retail/telemetry/register", "gateways/graphql/dist/main.js"]
 
 FROM runtime AS mcp
 COPY --from=deps-mcp /app/node_modules node_modules
 COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/mcp gateways/mcp
 ENV PORT=8080
 EXPOSE 8080
-CMD ["node", "gateways/mcp/dist/main.js"]
+CMD ["node", "--import", "@retail/telemetry/register", "gateways/mcp/dist/main.js"]
 
 FROM runtime AS console
 COPY --from=deps-console /app/node_modules node_modules
 COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/console gateways/console
 ENV PORT=8080
 EXPOSE 8080
-CMD ["node", "gateways/console/dist/main.js"]
+CMD ["node", "--import", "@retail/telemetry/register", "gateways/console/dist/main.js"]

@@ -40,12 +40,14 @@ describe('Dockerfile', () => {
     if (gid !== undefined) expect(Number(gid)).toBeGreaterThan(0);
   });
 
-  it.each(DEPLOYABLE_NAMES)('%s has tini as PID 1 and starts its own compiled main', (name) => {
+  it.each(DEPLOYABLE_NAMES)('%s has tini as PID 1 and starts its own compiled main after the telemetry bootstrap', (name) => {
     const entrypoint = execForm(effective(stages, name, 'ENTRYPOINT'));
     expect(entrypoint?.[0]).toMatch(/(^|\/)tini$/);
     expect(entrypoint?.at(-1)).toBe('--');
     const folder = workspaceFolders().get(DEPLOYABLES[name].packageName)!;
-    expect(execForm(effective(stages, name, 'CMD'))).toEqual(['node', `${folder}/dist/main.js`]);
+    expect(execForm(effective(stages, name, 'CMD'))).toEqual(['node', '--import', '@retail/telemetry/register', `${folder}/dist/main.js`]);
+    // The bootstrap it imports is a workspace dependency of the deployable, so its image carries it.
+    expect(workspaceClosure(DEPLOYABLES[name].packageName)).toContain('telemetry');
     // tini is installed in an ancestor stage, not assumed to be in the base image.
     const installs = stageChain(stages, name).some((stage) =>
       stage.instructions.some((i) => i.keyword === 'RUN' && /apt-get install[^&]*\btini\b/.test(i.args)),

@@ -355,4 +355,23 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     expect(byKind(renders.default, 'HorizontalPodAutoscaler')).toEqual([]);
     for (const name of DEPLOYABLE_NAMES) expect(workload(renders.default, name).spec.replicas).toBe(1);
   });
+
+  it('telemetry: off by default; with Prometheus every pod gets its env, a metrics port and one scrape rule', async () => {
+    const configMaps = byKind(renders.default, 'ConfigMap');
+    for (const map of configMaps) expect(Object.keys((map as { data?: Record<string, string> }).data ?? {})).not.toContain('OTEL_METRICS_EXPORTER');
+    const objects = await renderChart(helm, {
+      set: ['telemetry.metricsExporter=prometheus', 'telemetry.scrapeFrom[0].namespaceSelector.matchLabels.name=monitoring'],
+    });
+    for (const object of objects) validateObject(object);
+    for (const name of DEPLOYABLE_NAMES) {
+      const pod = workload(objects, name).spec.template.spec;
+      const ports = pod.containers[0].ports as Array<{ name: string; containerPort: number }>;
+      expect(ports).toContainEqual({ name: 'metrics', containerPort: 9464, protocol: 'TCP' });
+      const config = byKind(objects, 'ConfigMap').find((m) => m.metadata.labels?.['app.kubernetes.io/component'] === name) as unknown as { data: Record<string, string> };
+      expect(config.data).toMatchObject({ OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: '9464', OTEL_SERVICE_NAME: `retail-${name}` });
+      const policy = byKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === name)!;
+      const scrape = (policy.spec.ingress as Array<{ ports: Array<{ port: number }>; from?: unknown[] }>).filter((rule) => rule.ports.some((p) => p.port === 9464));
+      expect(scrape).toEqual([{ from: [{ namespaceSelector: { matchLabels: { name: 'monitoring' } } }], ports: [{ port: 9464, protocol: 'TCP' }] }]);
+    }
+  });
 });

@@ -56,7 +56,7 @@ describe('values.yaml and docs/deploy.md', () => {
     expect(commented.length).toBeGreaterThan(15);
     for (const variable of commented) expect(documented).toContain(variable);
     // Variables without a value of their own: computed by the chart or taken from a shared Secret.
-    const computed = ['CORE_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL'];
+    const computed = ['CORE_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL', 'OTEL_SERVICE_NAME'];
     for (const variable of documented) expect([...commented, ...computed]).toContain(variable);
   });
 

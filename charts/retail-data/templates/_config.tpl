@@ -36,6 +36,13 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- end }}
 {{- end }}
 {{- end }}
+{{- with $root.Values.telemetry }}
+{{- $_ := set $env "OTEL_SERVICE_NAME" (printf "retail-%s" $name) }}
+{{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" .otlpEndpoint }}
+{{- $_ := set $env "OTEL_TRACES_EXPORTER" .tracesExporter }}
+{{- $_ := set $env "OTEL_METRICS_EXPORTER" .metricsExporter }}
+{{- if eq .metricsExporter "prometheus" }}{{ $_ := set $env "OTEL_EXPORTER_PROMETHEUS_PORT" .prometheusPort }}{{ end }}
+{{- end }}
 {{- range $key, $value := $env }}
 {{- if or (kindIs "bool" $value) (ne (toString $value) "") }}
 {{ $key }}: {{ toString $value | quote }}

@@ -67,6 +67,11 @@ spec:
             - name: {{ $traits.protocol }}
               containerPort: {{ $values.port }}
               protocol: TCP
+            {{- if eq $root.Values.telemetry.metricsExporter "prometheus" }}
+            - name: metrics
+              containerPort: {{ $root.Values.telemetry.prometheusPort }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ $fullName }}

@@ -1,6 +1,7 @@
 /**
- * OpenTelemetry bootstrap, loaded before the application with `node --import` (the code is ESM, so
- * the SDK must be registered before any module that creates spans runs). Off unless configured by the
+ * OpenTelemetry bootstrap of every deployable, loaded before the application with
+ * `node --import @retail/telemetry/register` (the code is ESM, so the SDK must be registered before
+ * any module that creates spans or instruments runs). Off unless configured by the
  * standard variables: traces are exported when OTEL_TRACES_EXPORTER or OTEL_EXPORTER_OTLP_ENDPOINT is
  * set, metrics when OTEL_METRICS_EXPORTER is (e.g. `prometheus`, served on
  * OTEL_EXPORTER_PROMETHEUS_PORT, default 9464). OTEL_SDK_DISABLED=true always wins.
