@@ -2,24 +2,19 @@
  * `npm start` as a user meets it: one process, one address, the development key it prints, and the
  * three interfaces answering the same product from the replay server, each charging one unit.
  */
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAppConfig } from '../../app/src/config.js';
-import { type RunningStack, startStack } from '../../app/src/stack.js';
-import { type ReplayServer, createReplayServer } from '../replay/server.js';
+import type { RunningStack } from '../../app/src/stack.js';
+import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 
-const fixtures = resolve(import.meta.dirname, '../fixtures/pages');
-let replay: ReplayServer;
+let running: OneProcess;
 let stack: RunningStack;
 
 beforeAll(async () => {
-  replay = await createReplayServer({ corpusDirs: [fixtures], port: 0, host: '127.0.0.1' });
-  const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, DEV_UNITS: '5', LOG_LEVEL: 'silent' };
-  stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: replay.origin }, env);
+  running = await startOneProcess({ DEV_UNITS: '5' });
+  stack = running.stack;
 });
 afterAll(async () => {
-  await stack?.stop();
-  await replay?.close();
+  await running?.stop();
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.url}${path}`, { headers });

@@ -5,20 +5,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAppConfig } from '../../app/src/config.js';
-import { type RunningStack, startStack } from '../../app/src/stack.js';
-import { type ReplayServer, createReplayServer } from '../replay/server.js';
+import type { RunningStack } from '../../app/src/stack.js';
+import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 
 const exporter = new PrometheusExporter({ preventServerStart: true });
 const provider = new MeterProvider({ readers: [exporter] });
 let scrapeServer: Server;
 let scrapeUrl: string;
-let replay: ReplayServer;
+let running: OneProcess;
 let stack: RunningStack;
 
 beforeAll(async () => {
@@ -27,13 +25,11 @@ beforeAll(async () => {
   scrapeServer = createServer((req, res) => exporter.getMetricsRequestHandler(req, res));
   await new Promise<void>((done) => scrapeServer.listen(0, '127.0.0.1', done));
   scrapeUrl = `http://127.0.0.1:${(scrapeServer.address() as AddressInfo).port}/metrics`;
-  replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1' });
-  const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent' };
-  stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: replay.origin }, env);
+  running = await startOneProcess();
+  stack = running.stack;
 });
 afterAll(async () => {
-  await stack?.stop();
-  await replay?.close();
+  await running?.stop();
   await new Promise((done) => scrapeServer?.close(done));
   await provider.shutdown();
   metrics.disable();

@@ -2,30 +2,26 @@
  * One REST call in the one-process mode of `npm start` yields ONE trace whose spans cover the gateway,
  * the gRPC call, the core and the upstream fetch (issue 7). Spans are collected in memory.
  */
-import { resolve } from 'node:path';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAppConfig } from '../../app/src/config.js';
-import { type RunningStack, startStack } from '../../app/src/stack.js';
-import { type ReplayServer, createReplayServer } from '../replay/server.js';
+import type { RunningStack } from '../../app/src/stack.js';
+import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-let replay: ReplayServer;
+let running: OneProcess;
 let stack: RunningStack;
 
 beforeAll(async () => {
   // Registers the W3C propagator and the AsyncLocalStorage context manager, as the SDK does in production.
   provider.register();
-  replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1' });
-  const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent' };
-  stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: replay.origin }, env);
+  running = await startOneProcess();
+  stack = running.stack;
 });
 afterAll(async () => {
-  await stack?.stop();
-  await replay?.close();
+  await running?.stop();
   await provider.shutdown();
   trace.disable();
 });
