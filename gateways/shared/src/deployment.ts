@@ -1,10 +1,12 @@
 /**
- * What every gateway deployment (rest, graphql, mcp) does the same way at start: read its common
- * settings from the environment, and serve its express app with a graceful SIGTERM shutdown.
+ * What every gateway deployment (rest, graphql, mcp) does the same way: read its common settings
+ * from the environment, build its standalone app, and serve it with a graceful SIGTERM shutdown.
  */
 import type { Server } from 'node:http';
-import type { Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { errorEnvelope } from '@retail/contract';
 import type { CoreClientOptions } from './core-client.js';
+import { observeRequests } from './tracing.js';
 
 export interface GatewaySettings {
   readonly port: number;
@@ -62,4 +64,42 @@ export function serveGateway(
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   return server;
+}
+
+/**
+ * The standalone express app of one gateway deployment: its request spans and metrics, /healthz,
+ * /readyz (the dependencies' readiness), the gateway's router, a JSON 404 and a last-resort error
+ * handler, so express's HTML pages never reach a client.
+ */
+export function createGatewayApp(options: {
+  readonly router: RequestHandler;
+  readonly ready?: () => Promise<boolean>;
+  /** Express settings of the gateway (REST reads the raw query string: `query parser` false). */
+  readonly settings?: Record<string, unknown>;
+  /** The body of an unexpected failure (MCP answers a JSON-RPC error); status 4xx errors from express keep their status. */
+  readonly internalError?: () => unknown;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  for (const [name, value] of Object.entries(options.settings ?? {})) app.set(name, value);
+  app.use(observeRequests());
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    const ready = options.ready ? await options.ready().catch(() => false) : true;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.use(options.router);
+  app.use((_req, res) => void res.status(404).json(errorEnvelope(404, 'not found')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return;
+    // Errors express raises itself (malformed URL encoding, body parsing) carry a 4xx status.
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(errorEnvelope(status, 'malformed request'));
+      return;
+    }
+    res.status(500).json(options.internalError ? options.internalError() : errorEnvelope(500, 'internal error'));
+  });
+  return app;
 }
