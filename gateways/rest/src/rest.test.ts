@@ -201,7 +201,7 @@ describe('REST gateway', () => {
     }
   });
 
-  it('keeps everything JSON: 404 and 405 envelopes, malformed encodings, the free OpenAPI document, the account', async () => {
+  it('keeps everything JSON: 404 and 405 envelopes (HEAD too, uncharged), malformed encodings, the free OpenAPI document, the account', async () => {
     const missing = await get('/api/retail/nothing-here');
     expect(missing.status).toBe(404);
     expect(missing.body.success).toBe(false);
@@ -209,6 +209,11 @@ describe('REST gateway', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toContain('GET');
     expect(((await post.json()) as { success: boolean }).success).toBe(false);
+    const units = (await metering.admin.summary(accountId)).balance;
+    const head = await fetch(`${base}/api/retail/product?asin=B0TEST0001`, { method: 'HEAD', headers: { 'API-KEY': key } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    expect((await metering.admin.summary(accountId)).balance).toBe(units);
     const broken = await get('/api/retail/product?asin=%E0%A4%A');
     expect(broken.status).toBe(400);
     const brokenPath = await get('/api/retail/%E0%A4%A');

@@ -47,7 +47,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     res.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  router.use(createCors({ origins: options.corsOrigins ?? [], methods: ['GET', 'HEAD'], applies: isOwned }));
+  router.use(createCors({ origins: options.corsOrigins ?? [], methods: ['GET'], applies: isOwned }));
   router.use((req, res, next) => (isOwned(req.path) ? compressor(req, res, next) : next()));
 
   const openApiBody = JSON.stringify(buildOpenApi(operations));
@@ -70,6 +70,12 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   });
 
   for (const op of operations) {
+    // Express would serve HEAD with the GET handler: the whole marketplace call, billed, for an
+    // empty body. HEAD is refused instead, before any key check or charge.
+    router.head(op.restPath, (req, res) => {
+      res.set('X-Request-Id', requestIdFrom(req.headers)).set('Allow', 'GET');
+      sendError(res, 405, 'HEAD is not served on operation paths; use GET');
+    });
     router.get(op.restPath, async (req, res) => {
       const query = readQuery(req.originalUrl);
       const controller = new AbortController();
@@ -95,7 +101,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     if (!isOwned(req.path)) return next();
     res.set('X-Request-Id', requestIdFrom(req.headers));
     if (owned.has(req.path)) {
-      res.set('Allow', 'GET, HEAD');
+      res.set('Allow', 'GET');
       return sendError(res, 405, `method ${req.method} is not allowed here; use GET`);
     }
     return sendError(res, 404, 'no such operation; see /api/openapi.json');
