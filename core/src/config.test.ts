@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadCoreConfig } from './config.js';
+import { loadResilienceConfig } from './resilience/config.js';
 
 const TOKEN = 'a-service-token-1234';
 
@@ -14,6 +15,7 @@ describe('loadCoreConfig', () => {
       logLevel: 'info',
       upstreamTimeoutMs: 8000,
       reviewsSessionCookie: undefined,
+      resilience: loadResilienceConfig({}),
     });
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { loadResilienceConfig, ResilienceConfigError, type ResilienceConfig } from './resilience/config.js';
 
 /**
  * The core's configuration, read once at start from the environment (names fixed by the
@@ -22,6 +23,8 @@ export interface CoreConfig {
   readonly upstreamTimeoutMs: number;
   /** REVIEWS_SESSION_COOKIE: marketplace session cookie for paginated reviews (optional). */
   readonly reviewsSessionCookie: string | undefined;
+  /** Retries, breaker, host caps, proxies, page cache and parse pool (resilience/config.ts; docs/resilience.md). */
+  readonly resilience: ResilienceConfig;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -64,10 +67,13 @@ export class ConfigError extends Error {
 /** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
 export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
+  const resilience = resilienceOrProblems(env);
+  const problems = [
     // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
-  }
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`)),
+    ...(Array.isArray(resilience) ? resilience : []),
+  ];
+  if (!parsed.success || Array.isArray(resilience)) throw new ConfigError(problems);
   const e = parsed.data;
   return Object.freeze({
     grpcHost: e.GRPC_HOST,
@@ -78,5 +84,16 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
     logLevel: e.LOG_LEVEL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     reviewsSessionCookie: e.REVIEWS_SESSION_COOKIE,
+    resilience,
   });
+}
+
+/** The resilience settings, or their problems to list with the core's own (one ConfigError). */
+function resilienceOrProblems(env: Readonly<Record<string, string | undefined>>): ResilienceConfig | string[] {
+  try {
+    return loadResilienceConfig(env);
+  } catch (error) {
+    if (error instanceof ResilienceConfigError) return [...error.problems];
+    throw error;
+  }
 }

@@ -5,6 +5,8 @@ import { addHealth, addReflection, createRetailImplementation, grpcServiceDefini
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { PageFetcher } from './operations/types.js';
+import { createPageServices } from './resilience/page-services.js';
+import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
 
 export interface CoreServerOptions {
@@ -28,19 +30,32 @@ export interface CoreServer {
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** The upstream client built from the configuration (engineer B's core/src/upstream). */
-function defaultPageFetcher(config: CoreConfig): PageFetcher & { close?(): Promise<void> } {
-  return createPageFetcher({
+/**
+ * The page stack built from the configuration: the upstream client (core/src/upstream) behind the
+ * page cache, single-flight, retries, per-host breaker and caps (core/src/resilience, docs/resilience.md).
+ */
+function defaultPageFetcher(config: CoreConfig, logger: Logger): PageFetcher & { close?(): Promise<void> } {
+  const proxies = config.resilience.proxies.length > 0 ? createProxyRotation(config.resilience.proxies) : undefined;
+  const raw = createPageFetcher({
     origin: config.marketplaceOrigin,
     timeoutMs: config.upstreamTimeoutMs,
     reviewsSessionCookie: config.reviewsSessionCookie,
+    ...(proxies ? { proxies } : {}),
   });
+  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger });
+  return {
+    fetchPage: (request) => services.pages.fetchPage(request),
+    close: async () => {
+      await services.close();
+      await proxies?.close();
+    },
+  };
 }
 
 export function createCoreServer(options: CoreServerOptions): CoreServer {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const pages = options.pages ?? defaultPageFetcher(config);
+  const pages = options.pages ?? defaultPageFetcher(config, logger);
   const ownsPages = options.pages === undefined;
   const server = new Server({ interceptors: [serviceTokenInterceptor(config.serviceToken)] });
   server.addService(

@@ -1,6 +1,7 @@
 import { ErrorReason } from '@retail/contract';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
+import type { ProxyRotation } from '../resilience/proxies.js';
 import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { classifyUpstream, outcomeError } from './classify.js';
@@ -19,6 +20,8 @@ export interface PageFetcherOptions {
   readonly reviewsSessionCookie?: string;
   /** Largest body read, in bytes; larger answers are an upstream error. */
   readonly maxBodyBytes?: number;
+  /** UPSTREAM_PROXIES: fetch through these proxies in turn, with per-proxy health (resilience/proxies.ts). */
+  readonly proxies?: ProxyRotation;
   /** Connections per origin pool. */
   readonly connections?: number;
 }
@@ -75,12 +78,17 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
     if (override) headers['x-forwarded-host'] = marketplaceUrl.host;
     const cookies = [options.cookies, request.kind === 'reviews' ? options.reviewsSessionCookie : undefined].filter(Boolean);
     if (cookies.length > 0) headers.cookie = cookies.join('; ');
-    const response = await poolFor(origin).request({
-      method: 'GET',
-      path: marketplaceUrl.pathname + marketplaceUrl.search,
-      headers,
-      signal,
-    });
+    const exchange = { method: 'GET' as const, path: marketplaceUrl.pathname + marketplaceUrl.search, headers, signal };
+    const proxy = options.proxies?.pick();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = proxy ? await proxy.dispatcher.request({ origin, ...exchange }) : await poolFor(origin).request(exchange);
+    } catch (error) {
+      // A proxy that cannot carry the request rests after a few failures (the retry picks another).
+      if (proxy && !signal.aborted) options.proxies!.report(proxy.url, false);
+      throw error;
+    }
+    if (proxy) options.proxies!.report(proxy.url, true);
     const location = response.headers.location;
     if (response.statusCode >= 300 && response.statusCode < 400 && location) {
       await response.body.dump();
