@@ -4,15 +4,28 @@ import type { CoreConfig } from './config.js';
 import { addHealth, addReflection, createRetailImplementation, grpcServiceDefinition, serviceTokenInterceptor } from './grpc/index.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
+import type { ParsedPageSource } from './cache/parsed-pages.js';
 import type { PageFetcher } from './operations/types.js';
+import type { ParsePool } from './workers/pool.js';
+import type { UpstreamMetrics } from './outcomes/metrics.js';
 import { createPageServices } from './resilience/page-services.js';
 import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
 
 export interface CoreServerOptions {
   readonly config: CoreConfig;
-  /** Where pages come from; defaults to the upstream client built from config. */
+  /**
+   * Where pages come from; defaults to the page services built from config (upstream client,
+   * resilience, page cache, parse pool). A given fetcher without `parsedPages` is read and parsed
+   * per call, uncached (tests).
+   */
   readonly pages?: PageFetcher;
+  /** Cached parsed pages over `pages` (core/src/cache/parsed-pages.ts). */
+  readonly parsedPages?: ParsedPageSource;
+  /** Parse worker threads (core/src/workers/pool.ts). */
+  readonly parsePool?: ParsePool;
+  /** Upstream outcome counters (core/src/outcomes/metrics.ts); the page services' own by default. */
+  readonly metrics?: UpstreamMetrics;
   readonly logger?: Logger;
   /** The operation handlers; defaults to the one table (tests swap single entries). */
   readonly handlers?: HandlerTable;
@@ -34,7 +47,7 @@ export interface CoreServer {
  * The page stack built from the configuration: the upstream client (core/src/upstream) behind the
  * page cache, single-flight, retries, per-host breaker and caps (core/src/resilience, docs/resilience.md).
  */
-function defaultPageFetcher(config: CoreConfig, logger: Logger): PageFetcher & { close?(): Promise<void> } {
+function defaultPageServices(config: CoreConfig, logger: Logger): Pick<CoreServerOptions, 'pages' | 'parsedPages' | 'parsePool' | 'metrics'> & { close(): Promise<void> } {
   const proxies = config.resilience.proxies.length > 0 ? createProxyRotation(config.resilience.proxies) : undefined;
   const raw = createPageFetcher({
     origin: config.marketplaceOrigin,
@@ -44,7 +57,10 @@ function defaultPageFetcher(config: CoreConfig, logger: Logger): PageFetcher & {
   });
   const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger });
   return {
-    fetchPage: (request) => services.pages.fetchPage(request),
+    pages: services.pages,
+    parsedPages: services.parsedPages,
+    parsePool: services.parsePool,
+    metrics: services.metrics,
     close: async () => {
       await services.close();
       await proxies?.close();
@@ -55,12 +71,20 @@ function defaultPageFetcher(config: CoreConfig, logger: Logger): PageFetcher & {
 export function createCoreServer(options: CoreServerOptions): CoreServer {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const pages = options.pages ?? defaultPageFetcher(config, logger);
-  const ownsPages = options.pages === undefined;
+  const owned = options.pages === undefined ? defaultPageServices(config, logger) : undefined;
+  const sources = owned ?? options;
   const server = new Server({ interceptors: [serviceTokenInterceptor(config.serviceToken)] });
   server.addService(
     grpcServiceDefinition(RetailService),
-    createRetailImplementation({ handlers: options.handlers ?? HANDLERS, pages, logger, defaultBudgetMs: options.defaultBudgetMs }),
+    createRetailImplementation({
+      handlers: options.handlers ?? HANDLERS,
+      pages: sources.pages!,
+      ...(sources.parsedPages ? { parsedPages: sources.parsedPages } : {}),
+      ...(sources.parsePool ? { parsePool: sources.parsePool } : {}),
+      ...(sources.metrics ? { metrics: sources.metrics } : {}),
+      logger,
+      defaultBudgetMs: options.defaultBudgetMs,
+    }),
   );
   const health = addHealth(server);
   addReflection(server);
@@ -97,8 +121,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       } else {
         server.forceShutdown();
       }
-      const closable = pages as PageFetcher & { close?(): Promise<void> };
-      if (ownsPages && typeof closable.close === 'function') await closable.close();
+      await owned?.close();
       logger.info('core stopped');
     },
   };

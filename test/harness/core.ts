@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorReason } from '@retail/contract';
-import { CoreError, type CoreConfig, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
+import { CoreError, type CoreConfig, type CoreServerOptions, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
 
 export interface StartCoreOptions {
   /** Service token callers must present; random when omitted. */
@@ -14,6 +14,10 @@ export interface StartCoreOptions {
   readonly marketplaceOrigin?: string;
   /** A PageFetcher to use instead of the upstream client. */
   readonly pages?: PageFetcher;
+  /** Cached parsed pages and parse pool over `pages` (createPageServices); absent: parsed per call. */
+  readonly parsedPages?: CoreServerOptions['parsedPages'];
+  readonly parsePool?: CoreServerOptions['parsePool'];
+  readonly metrics?: CoreServerOptions['metrics'];
   /**
    * Tests never reach the live marketplace by accident: without `marketplaceOrigin` or `pages`
    * every fetch fails with UPSTREAM_ERROR naming the missing prerequisite, unless this is true.
@@ -54,6 +58,9 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
   const core = createCoreServer({
     config,
     pages: offline ? noMarketplace : options.pages,
+    ...(options.parsedPages ? { parsedPages: options.parsedPages } : {}),
+    ...(options.parsePool ? { parsePool: options.parsePool } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     handlers: options.handlers,
     logger: options.logger ?? createLogger(config.logLevel),
   });

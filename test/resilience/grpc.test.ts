@@ -3,11 +3,10 @@ import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } fro
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { CacheStatus, ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
 import { HANDLERS, type HandlerTable } from '@retail/core';
-import { metaOfParsed, parsedPage, PRODUCT_PARSER } from '@retail/core/operations/parsed-pages';
-import { parseProductPage } from '@retail/core/parsers/product';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
 import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';
 import { createPageFetcher } from '@retail/core/upstream/index';
+import type { ParsePool } from '@retail/core/workers/pool';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type StartedCore } from '../harness/core.js';
@@ -36,15 +35,24 @@ afterAll(async () => {
   await replay.close();
 });
 
-async function core(env: Record<string, string> = {}, handlers?: (s: PageServices) => HandlerTable) {
+async function core(env: Record<string, string> = {}) {
   const services = createPageServices({
     raw: createPageFetcher({ origin: faults.origin, timeoutMs: 2_000 }),
     settings: loadResilienceConfig({ UPSTREAM_RETRY_BASE_MS: '10', UPSTREAM_RETRY_MAX_MS: '10', UPSTREAM_HOST_RATE: '0', PARSE_WORKERS: '0', ...env }),
   });
-  const c = await startCore({ pages: services.pages, ...(handlers ? { handlers: handlers(services) } : {}) });
+  // Counts the parses each parser ran (the pool is where every handler's parse goes).
+  const counts = new Map<string, number>();
+  const parsePool: ParsePool = {
+    ...services.parsePool,
+    parse: (parser, ...rest) => {
+      counts.set(parser, (counts.get(parser) ?? 0) + 1);
+      return services.parsePool.parse(parser, ...rest);
+    },
+  };
+  const c = await startCore({ pages: services.pages, parsedPages: services.parsedPages, parsePool, metrics: services.metrics });
   started.push({ core: c, services });
   const client: Client<typeof RetailService> = createClient(RetailService, createGrpcTransport({ baseUrl: c.baseUrl }));
-  return { client, services, headers: { authorization: `Bearer ${c.token}` } };
+  return { client, services, headers: { authorization: `Bearer ${c.token}` }, parses: (parser: string) => counts.get(parser) ?? 0 };
 }
 
 describe('GetProduct through gRPC on the resilient page stack', () => {
@@ -73,7 +81,7 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
     faults.clear();
   });
 
-  it('the stock GetProduct handler (fetchPage) answers MISS then HIT from one upstream fetch', async () => {
+  it('GetProduct answers MISS then HIT from one upstream fetch, with the same record and retrieval time', async () => {
     const { client, headers } = await core();
     const before = faults.count('/dp/0316769487');
     const miss = await client.getProduct({ asin: '0316769487' }, { headers });
@@ -84,27 +92,45 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
     expect(faults.count('/dp/0316769487') - before).toBe(1);
   });
 
-  it('a handler on parsed pages answers MISS then HIT from one fetch and one parse', async () => {
-    let parses = 0;
-    const { client, headers } = await core({}, (services) => ({
-      ...HANDLERS,
-      // How a handler adopts the parsed-page source (docs/resilience.md, "Handlers").
-      GetProduct: async (request, ctx) => {
-        const asin = request.lookup.kind === 'asin' ? request.lookup.asin : '';
-        const page = await parsedPage({ ...ctx, parsedPages: services.parsedPages }, { path: `/dp/${asin}`, kind: 'product' }, PRODUCT_PARSER, (p) => {
-          parses++;
-          return parseProductPage(p.html, { marketplace: ctx.marketplace, asin });
-        });
-        return { retailProduct: page.value.product, meta: metaOfParsed(page) };
-      },
-    }));
+  it("the call's deadline reaches the retry policy: no retry starts that could not finish in time", async () => {
+    const { client, headers } = await core({ UPSTREAM_RETRY_ATTEMPTS: '3' }); // back-off ≤ 10 ms, attempts need ≥ 50 ms
+    faults.inject('/dp/B0FXTUS004', { kind: 'status', status: 503 });
+    const error = await client.getProduct({ asin: 'B0FXTUS004' }, { headers, timeoutMs: 45 }).then(() => expect.unreachable(), (e: unknown) => e as ConnectError);
+    expect(faults.count('/dp/B0FXTUS004')).toBe(1);
+    expect(error.code).toBe(Code.Unavailable); // the marketplace's failure, not a deadline the retries slept into
+    faults.clear();
+  });
+
+  it('an unparseable page is UPSTREAM_ERROR, counted as unparseable, and not cached', async () => {
+    const { client, headers, services } = await core();
+    faults.inject('/dp/B0FXTUS003', { kind: 'status', status: 200, body: '<html><body><h2>Something else entirely</h2></body></html>' });
+    const failures = [];
+    for (let i = 0; i < 2; i++) failures.push(await client.getProduct({ asin: 'B0FXTUS003' }, { headers }).then(() => expect.unreachable(), (e: unknown) => e as ConnectError));
+    for (const error of failures) {
+      const detail = fromBinary(ErrorDetailSchema, decodeBinaryHeader(error.metadata.get(ERROR_DETAIL_METADATA_KEY)!));
+      expect(detail.reason).toBe(ErrorReason.UPSTREAM_ERROR);
+    }
+    expect(faults.count('/dp/B0FXTUS003')).toBe(2);
+    expect(services.metrics.snapshot().counters['upstream_fetch_total{host="www.amazon.com",outcome="unparseable"}']).toBe(2);
+    faults.clear();
+  });
+
+  it('product, variants, stock, sales and reviews of one product share one fetch and one parse', async () => {
+    const { client, headers, parses } = await core();
     const before = faults.count('/dp/B0FXTUS001');
-    const miss = await client.getProduct({ asin: 'B0FXTUS001' }, { headers });
-    const hit = await client.getProduct({ asin: 'B0FXTUS001' }, { headers });
-    expect(miss.meta?.cache).toBe(CacheStatus.MISS);
-    expect(hit.meta?.cache).toBe(CacheStatus.HIT);
-    expect(hit.retailProduct).toEqual(miss.retailProduct);
-    expect(hit.meta?.retrievedAt).toEqual(miss.meta?.retrievedAt);
-    expect([faults.count('/dp/B0FXTUS001') - before, parses]).toEqual([1, 1]);
+    const asin = 'B0FXTUS001';
+    const product = await client.getProduct({ asin }, { headers });
+    const others = await Promise.all([
+      client.getProductVariants({ asin }, { headers }),
+      client.getStockEstimate({ asin }, { headers }),
+      client.getSalesEstimate({ asin }, { headers }),
+      client.getProductReviews({ asin }, { headers }),
+      client.getGtinFromAsin({ asin }, { headers }),
+    ]);
+    expect(product.meta?.cache).toBe(CacheStatus.MISS);
+    expect(others.map((o) => o.meta?.cache)).toEqual(others.map(() => CacheStatus.HIT));
+    expect(others.map((o) => o.meta?.retrievedAt)).toEqual(others.map(() => product.meta?.retrievedAt));
+    expect(product.retailProduct?.title).toContain('Acme Barista Pro');
+    expect([faults.count('/dp/B0FXTUS001') - before, parses('product-page')]).toEqual([1, 1]);
   });
 });

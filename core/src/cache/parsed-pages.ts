@@ -30,7 +30,8 @@ export interface ParsedPage<T> {
  * from one single-flight upstream fetch.
  */
 export interface ParsedPageSource {
-  parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage) => T | Promise<T>): Promise<ParsedPage<T>>;
+  /** `parse` gets the shared fetch's signal: it aborts only when every caller waiting on it has gone. */
+  parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage, signal: AbortSignal) => T | Promise<T>): Promise<ParsedPage<T>>;
 }
 
 export interface ParsedPageSourceOptions {
@@ -67,7 +68,7 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
 
   return {
     flights,
-    async parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage) => T | Promise<T>): Promise<ParsedPage<T>> {
+    async parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage, signal: AbortSignal) => T | Promise<T>): Promise<ParsedPage<T>> {
       const url = pageUrl(request);
       const key = pageCacheKey(url, parser.id, parser.version);
       const cached = await options.cache?.get(key);
@@ -82,7 +83,7 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
       try {
         const { value, shared } = await flights.run(key, request.signal, async (signal) => {
           const page = await options.fetcher.fetchPage({ ...request, signal });
-          const record = await parse(page);
+          const record = await parse(page, signal);
           const retrievedAt = page.retrievedAt.getTime();
           const fresh = freshMs(request.kind);
           await store(key, { value: record, url: page.url, retrievedAt, freshUntil: now() + fresh }, fresh + staleMs);

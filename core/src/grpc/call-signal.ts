@@ -11,6 +11,8 @@ export interface CallSignal {
   readonly signal: AbortSignal;
   /** True once the deadline (or the default budget) has passed. */
   deadlinePassed(): boolean;
+  /** When the call's deadline (or its default budget) ends, epoch ms. */
+  readonly endsAt: number;
   /** Stops the timer; call when the call ends. */
   dispose(): void;
 }
@@ -38,6 +40,7 @@ export function callSignal(call: ServerSurfaceCall, defaultBudgetMs = DEFAULT_CA
   call.once('cancelled', onCancelled);
   return {
     signal: controller.signal,
+    endsAt,
     deadlinePassed: () => passed,
     dispose: () => {
       clearTimeout(timer);

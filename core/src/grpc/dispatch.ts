@@ -5,7 +5,11 @@ import { ErrorReason, RetailService } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type HandlerTable, UNIMPLEMENTED } from '../operations/index.js';
+import type { ParsedPageSource } from '../cache/parsed-pages.js';
 import type { OperationContext, PageFetcher } from '../operations/types.js';
+import type { ParsePool } from '../workers/pool.js';
+import type { UpstreamMetrics } from '../outcomes/metrics.js';
+import { outcomeClassOf } from '../resilience/outcome-class.js';
 import { type RpcName, isRpcName, validateRequest } from '../validation/index.js';
 import { abortRejection, callSignal } from './call-signal.js';
 import { trackPages } from './page-tracker.js';
@@ -15,6 +19,11 @@ import { SpanKind, activeTraceId, contextFromMetadata, inSpan } from '../telemet
 export interface DispatchOptions {
   readonly handlers: HandlerTable;
   readonly pages: PageFetcher;
+  /** Cached parsed pages and the parse pool, handed to every handler (operations/parsed-pages.ts). */
+  readonly parsedPages?: ParsedPageSource;
+  readonly parsePool?: ParsePool;
+  /** Where an unparseable page is counted (the fetch itself was counted as ok by the resilience layer). */
+  readonly metrics?: Pick<UpstreamMetrics, 'outcome'>;
   readonly logger: Logger;
   /** Budget of a call that carries no deadline. */
   readonly defaultBudgetMs?: number;
@@ -40,12 +49,23 @@ async function serveCall(rpc: RpcName, method: DescMethod, call: ServerUnaryCall
   const started = performance.now();
   const deadline = callSignal(call, options.defaultBudgetMs);
   const aborted = abortRejection(deadline.signal);
+  let host: string | undefined;
   try {
     const request = validateRequest(rpc, call.request);
+    host = request.marketplace.host;
     const handler = options.handlers[rpc];
     if (handler === UNIMPLEMENTED) throw new CoreError(ErrorReason.UNIMPLEMENTED, `${rpc} is not implemented yet`);
     const tracker = trackPages(options.pages);
-    const context: OperationContext = { marketplace: request.marketplace, signal: deadline.signal, pages: tracker.pages, logger, requestId };
+    const context: OperationContext = {
+      marketplace: request.marketplace,
+      signal: deadline.signal,
+      deadlineAt: deadline.endsAt,
+      pages: tracker.pages,
+      ...(options.parsedPages ? { parsedPages: options.parsedPages } : {}),
+      ...(options.parsePool ? { parsePool: options.parsePool } : {}),
+      logger,
+      requestId,
+    };
     const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);
     const response = create(method.output, init as never) as Message;
     const metaField = method.output.field.meta;
@@ -58,6 +78,7 @@ async function serveCall(rpc: RpcName, method: DescMethod, call: ServerUnaryCall
   } catch (thrown) {
     const error = toCoreError(thrown, deadline.deadlinePassed());
     const ms = Math.round(performance.now() - started);
+    if (host && outcomeClassOf(error) === 'unparseable') options.metrics?.outcome(host, 'unparseable');
     if (error.reason === ErrorReason.INTERNAL || error.reason === ErrorReason.UNSPECIFIED) {
       logger.error({ ms, reason: ErrorReason[error.reason], err: error.cause ?? thrown }, 'call failed');
     } else {

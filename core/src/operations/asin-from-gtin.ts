@@ -2,6 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CacheStatus, type GetAsinFromGtinResponseSchema } from '@retail/contract';
 import type { AsinFromGtinRequest } from '../validation/types.js';
+import { metaOfParsed } from './parsed-pages.js';
 import { resolveGtin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
@@ -9,16 +10,14 @@ type AsinFromGtinResponseInit = MessageInitShape<typeof GetAsinFromGtinResponseS
 
 /**
  * GetAsinFromGtin: `{asin (or null), gtin}` and nothing else. ISBNs resolve through their ISBN-10
- * product page; other GTIN kinds answer UNIMPLEMENTED until the search parser lands.
+ * product page, other GTIN kinds (and ISBNs that page does not confirm) through marketplace search
+ * verified on the candidates' product pages (product-lookup.ts, gtin-search.ts).
  */
 export const getAsinFromGtin: OperationHandler<AsinFromGtinRequest, AsinFromGtinResponseInit> = async (request, ctx) => {
   const resolution = await resolveGtin(request.gtin, request.gtinKind, ctx);
-  const page = resolution.product?.page;
   return {
     retailProduct: { ...(resolution.asin !== null ? { asin: resolution.asin } : {}), gtin: request.gtin },
-    meta: {
-      cache: page?.fromCache ? CacheStatus.HIT : CacheStatus.MISS,
-      retrievedAt: timestampFromDate(resolution.checkedAt),
-    },
+    // No page at all (the marketplace has no candidate): nothing came from cache, checked now.
+    meta: resolution.sources.length > 0 ? metaOfParsed(...resolution.sources) : { cache: CacheStatus.MISS, retrievedAt: timestampFromDate(new Date()) },
   };
 };

@@ -1,9 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetAutocompleteSuggestionsResponseSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/index.js';
-import { parseAutocompleteJson } from '../parsers/autocomplete.js';
+import type { AutocompleteSuggestionInit } from '../parsers/autocomplete.js';
 import type { AutocompleteRequest } from '../validation/types.js';
-import { fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import { unparseable } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type AutocompleteResponseInit = MessageInitShape<typeof GetAutocompleteSuggestionsResponseSchema>;
@@ -31,13 +32,15 @@ export function suggestionsQuery(searchTerm: string, category: string | undefine
 }
 
 export const getAutocompleteSuggestions: OperationHandler<AutocompleteRequest, AutocompleteResponseInit> = async (request, ctx) => {
-  const page = await fetchPage(ctx, {
-    path: SUGGESTIONS_PATH,
-    query: suggestionsQuery(request.searchTerm, request.category, request.marketplace),
-    kind: 'autocomplete',
-    what: 'search suggestions',
-  });
-  const suggestions = parseAutocompleteJson(page.html);
-  if (!suggestions) throw unparseable('search suggestions', 'the suggestion endpoint did not answer its JSON shape');
-  return { retailSearchAutocompleteResults: suggestions, meta: metaOf(page) };
+  const page = await readPage<AutocompleteSuggestionInit[] | null>(
+    ctx,
+    { path: SUGGESTIONS_PATH, query: suggestionsQuery(request.searchTerm, request.category, request.marketplace), kind: 'autocomplete', what: 'search suggestions' },
+    'autocomplete',
+    {
+      usable: (suggestions) => {
+        if (!suggestions) throw unparseable('search suggestions', 'the suggestion endpoint did not answer its JSON shape');
+      },
+    },
+  );
+  return { retailSearchAutocompleteResults: page.value ?? [], meta: metaOfParsed(page) };
 };

@@ -1,16 +1,20 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetCategoryTaxonomyResponseSchema } from '@retail/contract';
-import { parseCategoryTaxonomy } from '../parsers/taxonomy.js';
+import type { CategoryNodeInit } from '../parsers/taxonomy.js';
 import type { MarketplaceOnlyRequest } from '../validation/types.js';
-import { fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import { unparseable } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type CategoryTaxonomyResponseInit = MessageInitShape<typeof GetCategoryTaxonomyResponseSchema>;
 
 /** The "All departments" directory as a tree; a directory page without departments is unreadable. */
 export const getCategoryTaxonomy: OperationHandler<MarketplaceOnlyRequest, CategoryTaxonomyResponseInit> = async (request, ctx) => {
-  const page = await fetchPage(ctx, { path: '/gp/site-directory', kind: 'categories', what: 'department directory' });
-  const tree = parseCategoryTaxonomy(page.html, request.marketplace);
-  if (tree.length === 0) throw unparseable('department directory', 'no department groups with links');
-  return { retailProductCategoryTaxonomy: tree, meta: metaOf(page) };
+  const page = await readPage<CategoryNodeInit[]>(ctx, { path: '/gp/site-directory', kind: 'categories', what: 'department directory' }, 'categories', {
+    usable: (tree) => {
+      if (tree.length === 0) throw unparseable('department directory', 'no department groups with links');
+    },
+  });
+  const tree = page.value;
+  return { retailProductCategoryTaxonomy: tree, meta: metaOfParsed(page) };
 };

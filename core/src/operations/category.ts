@@ -1,9 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { SearchSort, type GetCategoryResponseSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/index.js';
-import { parseCategoryPage } from '../parsers/category.js';
+import type { CategoryInit } from '../parsers/category.js';
 import type { CategoryRequest } from '../validation/types.js';
-import { fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import { unparseable } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import { searchQuery } from './search.js';
 import type { OperationHandler } from './types.js';
 
@@ -34,10 +35,15 @@ export function categoryQuery(request: Pick<CategoryRequest, 'categoryId' | 'pag
 }
 
 export const getCategory: OperationHandler<CategoryRequest, CategoryResponseInit> = async (request, ctx) => {
-  const page = await fetchPage(ctx, { path: '/b', query: categoryQuery(request), kind: 'category', what: 'category' });
-  const category = parseCategoryPage(page.html, { marketplace: request.marketplace, categoryId: request.categoryId, page: request.page });
-  const results = category.productResults?.results ?? [];
-  // A category page names its node or lists its products; a page doing neither is not one.
-  if (!category.name && results.length === 0) throw unparseable('category', 'no department tree, breadcrumb, heading or result list');
-  return { retailProductCategory: category, meta: metaOf(page) };
+  const page = await readPage<CategoryInit>(ctx, { path: '/b', query: categoryQuery(request), kind: 'category', what: 'category' }, 'category', {
+    args: { categoryId: request.categoryId, page: request.page },
+    // A category page names its node or lists its products; a page doing neither is not one.
+    usable: (category) => {
+      if (!category.name && (category.productResults?.results ?? []).length === 0) {
+        throw unparseable('category', 'no department tree, breadcrumb, heading or result list');
+      }
+    },
+  });
+  const category = page.value;
+  return { retailProductCategory: category, meta: metaOfParsed(page) };
 };

@@ -1,8 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetDealsResponseSchema } from '@retail/contract';
-import { DEALS_PAGE_SIZE, parseDealsPage } from '../parsers/deals.js';
+import { DEALS_PAGE_SIZE, type ParsedDeals } from '../parsers/deals.js';
 import type { DealsRequest } from '../validation/types.js';
-import { applyLimit, fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import type { MarkedPage } from '../workers/parser-registry.js';
+import { applyLimit, unparseable } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type DealsResponseInit = MessageInitShape<typeof GetDealsResponseSchema>;
@@ -26,14 +28,16 @@ export function dealsQuery(request: Pick<DealsRequest, 'page' | 'categoryIds'>):
 
 export const getDeals: OperationHandler<DealsRequest, DealsResponseInit> = async (request, ctx) => {
   const query = dealsQuery(request);
-  const page = await fetchPage(ctx, { path: '/deals', ...(query ? { query } : {}), kind: 'deals', what: 'deals' });
-  const parsed = parseDealsPage(page.html, { marketplace: request.marketplace, page: request.page });
-  // An empty grid is a real answer only when the page is the deals app at all.
-  if (parsed.source === 'none' && !/rankedPromotions|data-testid="(?:grid-deals-container|product-card)"|id="DealsGrid/.test(page.html)) {
-    throw unparseable('deals', 'neither the embedded deals state nor deal cards');
-  }
+  const page = await readPage<MarkedPage<ParsedDeals>>(ctx, { path: '/deals', ...(query ? { query } : {}), kind: 'deals', what: 'deals' }, 'deals-page', {
+    args: { page: request.page },
+    // An empty grid is a real answer only when the page is the deals app at all.
+    usable: ({ data, marked }) => {
+      if (data.source === 'none' && !marked) throw unparseable('deals', 'neither the embedded deals state nor deal cards');
+    },
+  });
+  const parsed = page.value.data;
   return {
     retailDeals: { productResults: { results: applyLimit(parsed.results, request.limit), pageInfo: parsed.pageInfo } },
-    meta: metaOf(page),
+    meta: metaOfParsed(page),
   };
 };

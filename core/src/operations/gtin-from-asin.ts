@@ -1,9 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { CacheStatus, type GetGtinFromAsinResponseSchema } from '@retail/contract';
+import type { GetGtinFromAsinResponseSchema } from '@retail/contract';
 import type { DetailRow } from '../parsers/product-details.js';
 import { isbn10ToIsbn13, isValidIsbn10, validateGtin } from '../validation/index.js';
 import type { GtinFromAsinRequest } from '../validation/types.js';
+import { metaOfParsed } from './parsed-pages.js';
 import { identifierRows, loadProductPage } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
@@ -43,10 +43,7 @@ export function gtinFromRows(rows: readonly DetailRow[], asin: string): string |
 
 /** GetGtinFromAsin: `{asin, gtin (or null)}` from the product page's identifier rows. */
 export const getGtinFromAsin: OperationHandler<GtinFromAsinRequest, GtinFromAsinResponseInit> = async (request, ctx) => {
-  const { page, parsed } = await loadProductPage(request.asin, ctx);
+  const { parsed, source } = await loadProductPage(request.asin, ctx);
   const gtin = gtinFromRows(parsed.detailRows, request.asin);
-  return {
-    retailProduct: { asin: request.asin, ...(gtin ? { gtin } : {}) },
-    meta: { cache: page.fromCache ? CacheStatus.HIT : CacheStatus.MISS, retrievedAt: timestampFromDate(page.retrievedAt) },
-  };
+  return { retailProduct: { asin: request.asin, ...(gtin ? { gtin } : {}) }, meta: metaOfParsed(source) };
 };

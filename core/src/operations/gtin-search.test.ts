@@ -52,7 +52,7 @@ describe('GTIN → ASIN through marketplace search', () => {
     expect(res.asin).toBe('B0FXGTIN02');
     // The sponsored card is never a candidate; the first organic one is checked and refused.
     expect(requests).toEqual(['/s?k=012345678905', '/dp/B0FXGTIN01', '/dp/B0FXGTIN02']);
-    expect(res.pages).toHaveLength(2);
+    expect(res.sources).toHaveLength(2);
   });
 
   it('an EAN-13 that wraps the UPC (leading 0) names the same product', async () => {

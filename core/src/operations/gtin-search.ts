@@ -1,11 +1,11 @@
 import { ErrorReason } from '@retail/contract';
 import { isCoreError } from '../errors.js';
-import { parseSearchPage } from '../parsers/search.js';
+import type { SearchResultsInit } from '../parsers/search.js';
 import type { GtinKind } from '../validation/index.js';
-import { fetchPage } from './fetch-parse.js';
-import { parseProductPage } from '../parsers/product.js';
-import { identifierRows, type ProductPage } from './product-lookup.js';
-import type { FetchedPage, OperationContext } from './types.js';
+import { readPage } from './parsed-pages.js';
+import { identifierRows, loadProductPage, type PageSource, type ProductPage } from './product-lookup.js';
+import type { OperationContext } from './types.js';
+import type { MarkedPage } from '../workers/parser-registry.js';
 
 /*
  * GTIN → ASIN for UPC-A, EAN-8, EAN-13 and GTIN-14 through marketplace search: `/s?k=<gtin>`, then
@@ -21,8 +21,8 @@ export const MAX_GTIN_CANDIDATES = 4;
 
 export interface GtinSearchResolution {
   readonly asin: string | null;
-  /** The search page and the product page that verified the answer, when there was one. */
-  readonly pages: readonly FetchedPage[];
+  /** The search page, and the product page that verified the answer when there was one. */
+  readonly sources: readonly PageSource[];
   readonly product?: ProductPage;
 }
 
@@ -46,11 +46,10 @@ export function pageGtins(product: ProductPage): Set<string> {
   return out;
 }
 
-/** Organic result ASINs of the search page, in page order, without repeats. */
-export function searchCandidates(html: string, ctx: OperationContext): string[] {
-  const results = parseSearchPage(html, { marketplace: ctx.marketplace, page: 1 }).productResults?.results ?? [];
+/** Organic result ASINs of a search page, in page order, without repeats. */
+export function searchCandidates(results: SearchResultsInit): string[] {
   const seen = new Set<string>();
-  return results
+  return (results.productResults?.results ?? [])
     .filter((r) => !r.sponsored && r.asin)
     .map((r) => r.asin!)
     .filter((asin) => (seen.has(asin) ? false : (seen.add(asin), true)))
@@ -59,27 +58,28 @@ export function searchCandidates(html: string, ctx: OperationContext): string[] 
 
 export async function resolveGtinBySearch(gtin: string, _kind: GtinKind, ctx: OperationContext): Promise<GtinSearchResolution> {
   const wanted = asGtin14(gtin);
-  const searchPage = await fetchPage(ctx, { path: '/s', query: { k: gtin }, kind: 'search', what: 'search results' });
-  if (!wanted) return { asin: null, pages: [searchPage] };
-  for (const asin of searchCandidates(searchPage.html, ctx)) {
+  // The same parsed entry as a search for this term (GetSearchResults, page 1).
+  const search = await readPage<MarkedPage<SearchResultsInit>>(ctx, { path: '/s', query: { k: gtin }, kind: 'search', what: 'search results' }, 'search-page', {
+    args: { page: 1 },
+  });
+  if (!wanted) return { asin: null, sources: [search] };
+  for (const asin of searchCandidates(search.value.data)) {
     const product = await candidatePage(asin, ctx);
-    if (product && pageGtins(product).has(wanted)) return { asin, pages: [searchPage, product.page], product };
+    if (product && pageGtins(product).has(wanted)) return { asin, sources: [search, product.source], product };
   }
-  return { asin: null, pages: [searchPage] };
+  return { asin: null, sources: [search] };
 }
 
 /**
- * A candidate's product page, fetched and parsed once. A candidate whose page is gone (404) is
- * skipped; any other failure (blocked, unreadable page) fails the call rather than answer a `null`
- * the marketplace did not say.
+ * A candidate's product page (through the page cache: its record is the one GetProduct reads). A
+ * candidate whose page is gone (404) is skipped; any other failure (blocked, unreadable page) fails
+ * the call rather than answer a `null` the marketplace did not say.
  */
 async function candidatePage(asin: string, ctx: OperationContext): Promise<ProductPage | undefined> {
-  let page: FetchedPage;
   try {
-    page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+    return await loadProductPage(asin, ctx);
   } catch (error) {
     if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return undefined;
     throw error;
   }
-  return { page, parsed: parseProductPage(page.html, { marketplace: ctx.marketplace, asin }) };
 }

@@ -1,11 +1,14 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type GetProductOffersResponseSchema } from '@retail/contract';
 import { isCoreError } from '../errors.js';
-import { parseOffersPage } from '../parsers/offers.js';
+import type { ParsedPage } from '../cache/parsed-pages.js';
+import type { OffersPageInit } from '../parsers/offers.js';
 import type { ProductOffersRequest } from '../validation/types.js';
-import { fetchPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
+import type { MarkedPage } from '../workers/parser-registry.js';
+import { unparseable, type AsinResolver, type PageFetch } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
-import type { FetchedPage, OperationContext, OperationHandler } from './types.js';
+import type { OperationContext, OperationHandler } from './types.js';
 
 type OffersResponseInit = MessageInitShape<typeof GetProductOffersResponseSchema>;
 
@@ -24,26 +27,30 @@ export function offerListingQuery(page: number): Record<string, string> | undefi
   return { startIndex: String((page - 1) * 10) };
 }
 
-async function fetchOffersPage(ctx: OperationContext, asin: string, page: number): Promise<FetchedPage> {
+async function readOffersPage(ctx: OperationContext, asin: string, page: number): Promise<ParsedPage<MarkedPage<OffersPageInit>>> {
+  const read = (fetch: PageFetch) =>
+    readPage<MarkedPage<OffersPageInit>>(ctx, fetch, 'offers-page', {
+      args: { asin, page },
+      usable: ({ data, marked }) => {
+        if ((data.offers ?? []).length === 0 && !marked) throw unparseable('offers', 'neither the offers display nor the offer listing');
+      },
+    });
   try {
-    return await fetchPage(ctx, { path: '/gp/product/ajax', query: aodQuery(asin, page), kind: 'offers', what: 'product' });
+    return await read({ path: '/gp/product/ajax', query: aodQuery(asin, page), kind: 'offers', what: 'product' });
   } catch (error) {
     if (ctx.signal.aborted || !isCoreError(error) || error.reason !== ErrorReason.NOT_FOUND) throw error;
     const query = offerListingQuery(page);
-    return fetchPage(ctx, { path: `/gp/offer-listing/${asin}`, ...(query ? { query } : {}), kind: 'offers', what: 'product' });
+    return read({ path: `/gp/offer-listing/${asin}`, ...(query ? { query } : {}), kind: 'offers', what: 'product' });
   }
 }
 
 export function createGetProductOffers(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductOffersRequest, OffersResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
-    const page = await fetchOffersPage(ctx, asin, request.page);
-    const data = parseOffersPage(page.html, { marketplace: request.marketplace, asin, page: request.page });
+    const page = await readOffersPage(ctx, asin, request.page);
+    const data = page.value.data;
     const offers = data.offers ?? [];
-    if (offers.length === 0 && !/aod-container|olpOfferList|aod-no-offer|olpProduct/.test(page.html)) {
-      throw unparseable('offers', 'neither the offers display nor the offer listing');
-    }
-    return { retailProduct: { offersPaginated: { offers, pageInfo: data.pageInfo ?? {} } }, meta: metaOf(page) };
+    return { retailProduct: { offersPaginated: { offers, pageInfo: data.pageInfo ?? {} } }, meta: metaOfParsed(page) };
   };
 }
 

@@ -1,24 +1,54 @@
 import { ErrorReason } from '@retail/contract';
+import type { ParsedPage } from '../cache/parsed-pages.js';
 import { CoreError, isCoreError } from '../errors.js';
-import { parseProductPage, type ParsedProductPage } from '../parsers/product.js';
+import type { ParsedProductPage } from '../parsers/product.js';
+import type { ProductPageParts } from '../parsers/product-page.js';
 import type { GtinKind } from '../validation/index.js';
 import { isbn10ToIsbn13, isbn13ToIsbn10 } from '../validation/index.js';
 import { WORDS } from '../marketplaces/index.js';
 import type { DetailRow } from '../parsers/product-details.js';
 import type { ProductLookup } from '../validation/types.js';
+import { unparseable } from './fetch-parse.js';
 import { resolveGtinBySearch } from './gtin-search.js';
-import type { FetchedPage, OperationContext } from './types.js';
+import { readPage } from './parsed-pages.js';
+import type { OperationContext } from './types.js';
 
-/** A product page fetched and parsed once, shared by the three product operations. */
+/** When and how a page behind an answer was read (response metadata). */
+export type PageSource = Pick<ParsedPage<unknown>, 'fromCache' | 'stale' | 'retrievedAt'>;
+
+/** A product page's record, and where it came from. */
 export interface ProductPage {
-  readonly page: FetchedPage;
   readonly parsed: ParsedProductPage;
+  readonly source: PageSource;
 }
 
-/** Fetches `/dp/ASIN` (the upstream client classifies blocks, 404s and errors) and parses it. */
+/**
+ * Every part of `/dp/ASIN` (product-page.ts), read once through the page cache and shared by
+ * product, the identifier conversions, variants, stock, sales and top reviews.
+ */
+export function loadProductPageParts(asin: string, ctx: OperationContext): Promise<ParsedPage<ProductPageParts>> {
+  return readPage<ProductPageParts>(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' }, 'product-page', {
+    args: { asin },
+    // A page with neither a readable record nor product markers has nothing any operation can use.
+    usable: ({ product, isProductPage }) => {
+      if (!product.ok && !isProductPage) throw unparseable('product', product.cause, product.message);
+    },
+  });
+}
+
+/** The parts of a page that must be a product page (variants, stock, sales, top reviews). */
+export async function loadProductPageOnly(asin: string, ctx: OperationContext): Promise<ParsedPage<ProductPageParts>> {
+  const page = await loadProductPageParts(asin, ctx);
+  if (!page.value.isProductPage) throw unparseable('product', 'no product markers on the page');
+  return page;
+}
+
+/** The product record of `/dp/ASIN`; a page the product parser cannot read is UPSTREAM_ERROR. */
 export async function loadProductPage(asin: string, ctx: OperationContext): Promise<ProductPage> {
-  const page = await ctx.pages.fetchPage({ marketplace: ctx.marketplace, path: `/dp/${asin}`, kind: 'product', signal: ctx.signal });
-  return { page, parsed: parseProductPage(page.html, { marketplace: ctx.marketplace, asin }) };
+  const page = await loadProductPageParts(asin, ctx);
+  const { product } = page.value;
+  if (!product.ok) throw unparseable('product', product.cause, product.message);
+  return { parsed: product.value, source: page };
 }
 
 /**
@@ -57,12 +87,12 @@ export function isbnAgrees(product: ProductPage, isbn10: string): boolean {
   return isbn10s.includes(isbn10) || isbn13s.includes(isbn10ToIsbn13(isbn10));
 }
 
-/** Result of resolving a GTIN: the verified ASIN (or null) and the product page when one was read. */
+/** Result of resolving a GTIN: the verified ASIN (or null), the product page when one verified it. */
 export interface GtinResolution {
   readonly asin: string | null;
   readonly product?: ProductPage;
-  /** When the resolution ended without a page (the candidate does not exist). */
-  readonly checkedAt: Date;
+  /** The pages the answer rests on (none when the marketplace had no candidate page at all). */
+  readonly sources: readonly PageSource[];
 }
 
 /**
@@ -78,12 +108,10 @@ export async function resolveGtin(gtin: string, kind: GtinKind, ctx: OperationCo
     if (byIsbn.asin !== null) return byIsbn;
   }
   try {
-    const found = await resolveGtinBySearch(gtin, kind, ctx);
-    const oldest = found.pages.reduce<Date | undefined>((a, p) => (!a || p.retrievedAt < a ? p.retrievedAt : a), undefined);
-    return { asin: found.asin, ...(found.product ? { product: found.product } : {}), checkedAt: oldest ?? new Date() };
+    return await resolveGtinBySearch(gtin, kind, ctx);
   } catch (error) {
     // A search the marketplace answers with its 404 page has no candidates: no match, not an error.
-    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, checkedAt: new Date() };
+    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, sources: [] };
     throw error;
   }
 }
@@ -92,9 +120,9 @@ export async function resolveGtin(gtin: string, kind: GtinKind, ctx: OperationCo
 async function resolveIsbn(candidate: string, ctx: OperationContext): Promise<GtinResolution> {
   try {
     const product = await loadProductPage(candidate, ctx);
-    return { asin: isbnAgrees(product, candidate) ? candidate : null, product, checkedAt: product.page.retrievedAt };
+    return { asin: isbnAgrees(product, candidate) ? candidate : null, product, sources: [product.source] };
   } catch (error) {
-    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, checkedAt: new Date() };
+    if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND) return { asin: null, sources: [] };
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { CacheStatus, ErrorReason, type GetProductResponseSchema } from '@retail/contract';
+import { ErrorReason, type GetProductResponseSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { ProductLookupRequest } from '../validation/types.js';
+import { metaOfParsed } from './parsed-pages.js';
 import { loadProductPage, resolveGtin, type ProductPage } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
@@ -23,9 +23,5 @@ export const getProduct: OperationHandler<ProductLookupRequest, ProductResponseI
     }
     product = resolution.product;
   }
-  const { page, parsed } = product;
-  return {
-    retailProduct: parsed.product,
-    meta: { cache: page.fromCache ? CacheStatus.HIT : CacheStatus.MISS, retrievedAt: timestampFromDate(page.retrievedAt) },
-  };
+  return { retailProduct: product.parsed.product, meta: metaOfParsed(product.source) };
 };

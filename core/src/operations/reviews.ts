@@ -1,11 +1,15 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, ReviewRating, type GetProductReviewsResponseSchema } from '@retail/contract';
 import { CoreError, isCoreError } from '../errors.js';
-import { parseReviewsPage, parseTopReviews } from '../parsers/reviews.js';
+import type { ParsedPage } from '../cache/parsed-pages.js';
+import type { ProductPageParts } from '../parsers/product-page.js';
+import type { ReviewsPageInit } from '../parsers/reviews.js';
 import type { ProductReviewsRequest } from '../validation/types.js';
-import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
-import { resolveLookupAsin } from './product-lookup.js';
-import type { FetchedPage, OperationContext, OperationHandler } from './types.js';
+import type { MarkedPage } from '../workers/parser-registry.js';
+import { unparseable, type AsinResolver } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
+import { loadProductPageOnly, loadProductPageParts, resolveLookupAsin } from './product-lookup.js';
+import type { OperationContext, OperationHandler } from './types.js';
 
 type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;
 
@@ -61,12 +65,10 @@ export function createGetProductReviews(options: ReviewsHandlerOptions = {}): Op
       throw new CoreError(ErrorReason.SESSION_REQUIRED, SESSION_REQUIRED_MESSAGE);
     }
     const asin = await resolveAsin(request.lookup, ctx);
-    const parseCtx = { marketplace: request.marketplace, asin, page: request.page };
     if (!sessionConfigured) {
       // The product page is the only source here, so it is required.
-      const productPage = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
-      if (!looksLikeProductPage(productPage.html)) throw unparseable('product', 'no product markers on the page');
-      const topReviews = parseTopReviews(productPage.html, parseCtx);
+      const productPage = await loadProductPageOnly(asin, ctx);
+      const topReviews = [...productPage.value.topReviews];
       return {
         retailProduct: {
           topReviews,
@@ -75,31 +77,38 @@ export function createGetProductReviews(options: ReviewsHandlerOptions = {}): Op
             pageInfo: { currentPage: 1n, totalPages: 1n, totalResults: BigInt(topReviews.length), hasNextPage: false, hasPrevPage: false },
           },
         },
-        meta: metaOf(productPage),
+        meta: metaOfParsed(productPage),
       };
     }
     // With a session the review list is required and the product page (top reviews) is read beside
     // it, best effort: a product page that cannot be read leaves topReviews empty.
     const query = reviewsQuery(request);
     const [reviewsPage, productPage] = await Promise.all([
-      fetchPage(ctx, { path: `/product-reviews/${asin}`, ...(Object.keys(query).length > 0 ? { query } : {}), kind: 'reviews', what: 'product' }),
+      readPage<MarkedPage<ReviewsPageInit>>(
+        ctx,
+        { path: `/product-reviews/${asin}`, ...(Object.keys(query).length > 0 ? { query } : {}), kind: 'reviews', what: 'product' },
+        'reviews-page',
+        {
+          args: { asin, page: request.page },
+          usable: ({ data, marked }) => {
+            if ((data.reviews ?? []).length === 0 && !marked) throw unparseable('reviews', 'no review list on the page');
+          },
+        },
+      ),
       optionalProductPage(ctx, asin),
     ]);
-    const paginated = parseReviewsPage(reviewsPage.html, parseCtx);
-    if ((paginated.reviews ?? []).length === 0 && !/cm_cr-review_list|data-hook="review"|no-reviews-section/.test(reviewsPage.html)) {
-      throw unparseable('reviews', 'no review list on the page');
-    }
-    const topReviews = productPage && looksLikeProductPage(productPage.html) ? parseTopReviews(productPage.html, parseCtx) : [];
+    const paginated = reviewsPage.value.data;
+    const topReviews = productPage?.value.isProductPage ? [...productPage.value.topReviews] : [];
     return {
       retailProduct: { topReviews, reviewsPaginated: { reviews: paginated.reviews ?? [], pageInfo: paginated.pageInfo ?? {} } },
-      meta: productPage ? metaOf(reviewsPage, productPage) : metaOf(reviewsPage),
+      meta: productPage ? metaOfParsed(reviewsPage, productPage) : metaOfParsed(reviewsPage),
     };
   };
 }
 
-async function optionalProductPage(ctx: OperationContext, asin: string): Promise<FetchedPage | undefined> {
+async function optionalProductPage(ctx: OperationContext, asin: string): Promise<ParsedPage<ProductPageParts> | undefined> {
   try {
-    return await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
+    return await loadProductPageParts(asin, ctx);
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     if (isCoreError(error) && (error.reason === ErrorReason.NOT_FOUND || error.reason === ErrorReason.UPSTREAM_ERROR)) return undefined;

@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetSalesEstimateResponseSchema } from '@retail/contract';
 import { estimateSales } from '../estimators/sales.js';
-import { parseBestSellersRanks } from '../parsers/sales.js';
 import type { ProductLookupRequest } from '../validation/types.js';
-import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
-import { resolveLookupAsin } from './product-lookup.js';
+import type { AsinResolver } from './fetch-parse.js';
+import { metaOfParsed } from './parsed-pages.js';
+import { loadProductPageOnly, resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type SalesResponseInit = MessageInitShape<typeof GetSalesEstimateResponseSchema>;
@@ -17,10 +17,9 @@ type SalesResponseInit = MessageInitShape<typeof GetSalesEstimateResponseSchema>
 export function createGetSalesEstimate(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductLookupRequest, SalesResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
-    const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
-    if (!looksLikeProductPage(page.html)) throw unparseable('product', 'no product markers on the page');
-    const estimate = estimateSales(parseBestSellersRanks(page.html, request.marketplace), request.marketplace.code);
-    if (!estimate) return { retailProduct: { salesEstimate: {} }, meta: metaOf(page) };
+    const page = await loadProductPageOnly(asin, ctx);
+    const estimate = estimateSales(page.value.ranks, request.marketplace.code);
+    if (!estimate) return { retailProduct: { salesEstimate: {} }, meta: metaOfParsed(page) };
     return {
       retailProduct: {
         salesEstimate: {
@@ -31,7 +30,7 @@ export function createGetSalesEstimate(resolveAsin: AsinResolver = resolveLookup
           category: estimate.category,
         },
       },
-      meta: metaOf(page),
+      meta: metaOfParsed(page),
     };
   };
 }

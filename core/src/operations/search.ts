@@ -1,8 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Condition, SearchSort, type SearchProductsResponseSchema } from '@retail/contract';
-import { parseSearchPage } from '../parsers/search.js';
+import type { SearchResultsInit } from '../parsers/search.js';
 import type { SearchRequest } from '../validation/types.js';
-import { applyLimit, fetchPage, metaOf, unparseable } from './fetch-parse.js';
+import type { MarkedPage } from '../workers/parser-registry.js';
+import { applyLimit, unparseable } from './fetch-parse.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type SearchResponseInit = MessageInitShape<typeof SearchProductsResponseSchema>;
@@ -46,26 +48,28 @@ export function searchQuery(request: SearchRequest): Record<string, string> {
   return query;
 }
 
-/** A search page that says it has no results: a no-results block, or a result list without product ids. */
-export function isEmptySearchPage(html: string): boolean {
-  if (/s-no-results|noResultsTitle|s-no-outline-no-results/.test(html)) return true;
-  return /s-result-list|s-main-slot/.test(html) && !/data-asin="[A-Z0-9]{10}"/.test(html);
+/**
+ * A search page shows results or says it has none; anything else (no list, or product ids the card
+ * reader could not turn into results) is an unreadable page, not an empty answer.
+ */
+export function usableSearchPage({ data, marked }: MarkedPage<SearchResultsInit>): void {
+  if ((data.productResults?.results ?? []).length === 0 && !marked) {
+    throw unparseable('search results', 'no readable result cards and no no-results message');
+  }
 }
 
 export const searchProducts: OperationHandler<SearchRequest, SearchResponseInit> = async (request, ctx: OperationContext) => {
-  const page = await fetchPage(ctx, { path: '/s', query: searchQuery(request), kind: 'search', what: 'search results' });
-  const data = parseSearchPage(page.html, { marketplace: request.marketplace, page: request.page });
+  const page = await readPage<MarkedPage<SearchResultsInit>>(ctx, { path: '/s', query: searchQuery(request), kind: 'search', what: 'search results' }, 'search-page', {
+    args: { page: request.page },
+    usable: usableSearchPage,
+  });
+  const data = page.value.data;
   const results = data.productResults?.results ?? [];
-  // A search page shows results or says it has none; anything else (no list, or product ids the
-  // card reader could not turn into results) is an unreadable page, not an empty answer.
-  if (results.length === 0 && !isEmptySearchPage(page.html)) {
-    throw unparseable('search results', 'no readable result cards and no no-results message');
-  }
   return {
     retailProductSearchResults: {
       availableRefinements: data.availableRefinements ?? [],
       productResults: { results: applyLimit(results, request.limit), pageInfo: data.productResults?.pageInfo ?? {} },
     },
-    meta: metaOf(page),
+    meta: metaOfParsed(page),
   };
 };

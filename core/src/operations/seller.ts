@@ -1,10 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type GetSellerResponseSchema } from '@retail/contract';
 import { isCoreError } from '../errors.js';
-import { mergeSeller, parseSellerProfile, parseSellerStorefront, type SellerInit } from '../parsers/seller.js';
+import type { ParsedPage } from '../cache/parsed-pages.js';
+import { mergeSeller, type SellerInit } from '../parsers/seller.js';
 import type { SellerRequest } from '../validation/types.js';
-import { fetchPage, metaOf } from './fetch-parse.js';
-import type { FetchedPage, OperationContext, OperationHandler } from './types.js';
+import { metaOfParsed, readPage } from './parsed-pages.js';
+import type { OperationContext, OperationHandler } from './types.js';
 
 type SellerResponseInit = MessageInitShape<typeof GetSellerResponseSchema>;
 
@@ -16,19 +17,19 @@ type SellerResponseInit = MessageInitShape<typeof GetSellerResponseSchema>;
 export const getSeller: OperationHandler<SellerRequest, SellerResponseInit> = async (request, ctx) => {
   const query: Record<string, string> = { me: request.sellerId };
   if (request.page > 1) query.page = String(request.page);
-  const storefrontPage = await fetchPage(ctx, { path: '/s', query, kind: 'seller', what: 'seller' });
-  const parseCtx = { marketplace: request.marketplace, sellerId: request.sellerId, page: request.page };
-  const storefront = parseSellerStorefront(storefrontPage.html, parseCtx);
-  const profilePage = await fetchProfile(ctx, request.sellerId);
-  const profile = profilePage ? parseSellerProfile(profilePage.html, parseCtx) : undefined;
-  const seller: SellerInit = mergeSeller(storefront, profile);
+  // Both pages at once; the storefront decides the outcome.
+  const [storefrontPage, profilePage] = await Promise.all([
+    readPage<SellerInit>(ctx, { path: '/s', query, kind: 'seller', what: 'seller' }, 'seller-storefront', { args: { sellerId: request.sellerId, page: request.page } }),
+    readProfile(ctx, request.sellerId),
+  ]);
+  const seller: SellerInit = mergeSeller(storefrontPage.value, profilePage?.value);
   if (!seller.productResults) seller.productResults = { results: [], pageInfo: {} };
-  return { retailSeller: seller, meta: profilePage ? metaOf(storefrontPage, profilePage) : metaOf(storefrontPage) };
+  return { retailSeller: seller, meta: profilePage ? metaOfParsed(storefrontPage, profilePage) : metaOfParsed(storefrontPage) };
 };
 
-async function fetchProfile(ctx: OperationContext, sellerId: string): Promise<FetchedPage | undefined> {
+async function readProfile(ctx: OperationContext, sellerId: string): Promise<ParsedPage<SellerInit> | undefined> {
   try {
-    return await fetchPage(ctx, { path: '/sp', query: { seller: sellerId }, kind: 'seller', what: 'seller profile' });
+    return await readPage<SellerInit>(ctx, { path: '/sp', query: { seller: sellerId }, kind: 'seller', what: 'seller profile' }, 'seller-profile', { args: { sellerId } });
   } catch (error) {
     // Blocked or cancelled calls fail the whole operation; a missing profile page does not.
     if (ctx.signal.aborted) throw error;

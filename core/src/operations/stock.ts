@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetStockEstimateResponseSchema } from '@retail/contract';
 import { estimateStock } from '../estimators/stock.js';
-import { parseStockSignals } from '../parsers/stock.js';
 import type { ProductLookupRequest } from '../validation/types.js';
-import { fetchPage, looksLikeProductPage, metaOf, unparseable, type AsinResolver } from './fetch-parse.js';
-import { resolveLookupAsin } from './product-lookup.js';
+import { unparseable, type AsinResolver } from './fetch-parse.js';
+import { metaOfParsed } from './parsed-pages.js';
+import { loadProductPageOnly, resolveLookupAsin } from './product-lookup.js';
 import type { OperationHandler } from './types.js';
 
 type StockResponseInit = MessageInitShape<typeof GetStockEstimateResponseSchema>;
@@ -13,9 +13,8 @@ type StockResponseInit = MessageInitShape<typeof GetStockEstimateResponseSchema>
 export function createGetStockEstimate(resolveAsin: AsinResolver = resolveLookupAsin): OperationHandler<ProductLookupRequest, StockResponseInit> {
   return async (request, ctx) => {
     const asin = await resolveAsin(request.lookup, ctx);
-    const page = await fetchPage(ctx, { path: `/dp/${asin}`, kind: 'product', what: 'product' });
-    if (!looksLikeProductPage(page.html)) throw unparseable('product', 'no product markers on the page');
-    const signals = parseStockSignals(page.html, request.marketplace);
+    const page = await loadProductPageOnly(asin, ctx);
+    const signals = page.value.stock;
     // inStock is required: with neither an availability line nor a buy button there is nothing to read.
     if (!signals.availabilityMessage && !signals.buyable && signals.quantityMax === undefined) {
       throw unparseable('product', 'no availability line, buy button or quantity selector');
@@ -25,7 +24,7 @@ export function createGetStockEstimate(resolveAsin: AsinResolver = resolveLookup
     if (estimate.offerId) stockEstimate.offerId = estimate.offerId;
     if (estimate.stockLevel !== undefined) stockEstimate.stockLevel = BigInt(estimate.stockLevel);
     if (estimate.availabilityMessage) stockEstimate.availabilityMessage = estimate.availabilityMessage;
-    return { retailProduct: { stockEstimate }, meta: metaOf(page) };
+    return { retailProduct: { stockEstimate }, meta: metaOfParsed(page) };
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import type { ParsedPageSource } from '../cache/parsed-pages.js';
 import type { Marketplace } from '../marketplaces/index.js';
+import type { ParsePool } from '../workers/pool.js';
 
 /** The kinds of marketplace pages the upstream client fetches (one parser module each). */
 export type PageKind =
@@ -24,6 +26,8 @@ export interface PageRequest {
   readonly kind: PageKind;
   /** Aborted at the call's deadline or when the client cancels. */
   readonly signal: AbortSignal;
+  /** The call's deadline (epoch ms), when known: retries stop early instead of sleeping into the abort. */
+  readonly deadlineAt?: number;
 }
 
 export interface FetchedPage {
@@ -48,9 +52,19 @@ export interface OperationContext {
   readonly marketplace: Marketplace;
   /** The call's deadline and cancellation. */
   readonly signal: AbortSignal;
+  /** The call's deadline (epoch ms); page requests carry it to the retry policy. */
+  readonly deadlineAt?: number;
   readonly pages: PageFetcher;
   readonly logger: Logger;
   readonly requestId: string;
+  /**
+   * Cached, single-flight parsed pages (core/src/cache/parsed-pages.ts): every operation reading a
+   * page asks for it parsed, so operations on one page share one fetch and one parse. Absent (unit
+   * tests with a bare fetcher): pages come from `pages`, parsed on the spot.
+   */
+  readonly parsedPages?: ParsedPageSource;
+  /** Worker threads for the parse of big pages (core/src/workers/pool.ts); absent = this thread. */
+  readonly parsePool?: ParsePool;
 }
 
 /**

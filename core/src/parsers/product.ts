@@ -13,12 +13,6 @@ import { readStructuredData } from './product-structured-data.js';
 
 export type ProductInit = MessageInitShape<typeof ProductSchema>;
 
-/**
- * Version of the product page parser's output. A page cache keyed by URL and this number never
- * serves a shape an older parser produced: bump it with every change to what parsing yields.
- */
-export const PRODUCT_PARSER_VERSION = 1;
-
 export interface ProductParseContext {
   readonly marketplace: Marketplace;
   /** The ASIN that was requested (the page's own ASIN input wins when present). */
@@ -38,7 +32,11 @@ const TITLE = ['#productTitle', '#ebooksProductTitle', '#ebooksTitle', '#btAsinT
  * title is not a product page the parser understands: UPSTREAM_ERROR, never a half-empty record.
  */
 export function parseProductPage(html: string, ctx: ProductParseContext): ParsedProductPage {
-  const $ = withDomIndex(loadHtml(html));
+  return readProductPage(withDomIndex(loadHtml(html)), html, ctx);
+}
+
+/** parseProductPage on a loaded page (product-page.ts reads every part of /dp/ from one load). */
+export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseContext): ParsedProductPage {
   const m = ctx.marketplace;
   const structured = readStructuredData($);
   const title = readTitle($) ?? structured?.name;

@@ -45,7 +45,11 @@ export function parseReviewsPage(html: string, ctx: ReviewsParseContext): Review
  * `cmps-review` widget). A product page holds no other review markup, so every review hook counts.
  */
 export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewInit[] {
-  const $ = loadPage(html);
+  return readTopReviews(loadPage(html), ctx);
+}
+
+/** parseTopReviews on a loaded page. */
+export function readTopReviews($: CheerioAPI, ctx: ReviewsParseContext): ReviewInit[] {
   return readReviews($, $('[data-hook="review"], [data-hook="cmps-review"]').toArray(), ctx.marketplace);
 }
 

@@ -17,7 +17,11 @@ export interface BestSellersRank {
  * "N en …", "n. N in …", "nº N en …", "N位Category".
  */
 export function parseBestSellersRanks(html: string, m: Marketplace): BestSellersRank[] {
-  const $ = loadPage(html);
+  return readBestSellersRanks(loadPage(html), m);
+}
+
+/** parseBestSellersRanks on a loaded page. */
+export function readBestSellersRanks($: CheerioAPI, m: Marketplace): BestSellersRank[] {
   const block = rankBlock($, m);
   if (!block) return [];
   const lines = block.lines;

@@ -1,5 +1,5 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText, loadPage } from './results/dom.js';
+import { cleanText, firstText, loadPage, type CheerioAPI } from './results/dom.js';
 
 /** What a product page says about stock: the inputs of the stock model (estimators/stock.ts). */
 export interface StockSignals {
@@ -19,7 +19,11 @@ export interface StockSignals {
  * not interpreted here; the estimator reads them with the marketplace's locale table.
  */
 export function parseStockSignals(html: string, _m: Marketplace): StockSignals {
-  const $ = loadPage(html);
+  return readStockSignals(loadPage(html));
+}
+
+/** parseStockSignals on a loaded page. */
+export function readStockSignals($: CheerioAPI): StockSignals {
   const availability = $('#availability').first().clone();
   availability.find('script, style, .a-declarative .a-popover-preload').remove();
   const availabilityMessage =

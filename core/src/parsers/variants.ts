@@ -24,7 +24,11 @@ export interface VariantsParseContext {
  * The parent ASIN is never a variant.
  */
 export function parseVariantsPage(html: string, ctx: VariantsParseContext): ProductVariantsInit {
-  const $ = loadPage(html);
+  return readVariants(loadPage(html), html, ctx);
+}
+
+/** parseVariantsPage on a loaded page; `html` is its source text (the twister data is script text). */
+export function readVariants($: CheerioAPI, html: string, ctx: VariantsParseContext): ProductVariantsInit {
   const m = ctx.marketplace;
   const anchor = Math.max(0, html.indexOf('dimensionValuesDisplayData'));
   const from = Math.max(0, html.lastIndexOf('dataToReturn', anchor));

@@ -51,6 +51,9 @@ export const OUTCOME_POLICY: Readonly<Record<OutcomeClass, OutcomePolicy>> = {
 export const HOST_CAP_CAUSE_PREFIX = 'host cap:';
 const HOST_CAP_CAUSE = /^host cap:/;
 
+/** Start of the private cause of every unparseable-page error (operations/fetch-parse.ts unparseable). */
+export const UNPARSEABLE_CAUSE_PREFIX = 'unparseable page:';
+
 const causeText = (error: Error): string => (error.cause instanceof Error ? error.cause.message : String(error.cause ?? ''));
 
 export function outcomeClassOf(error: unknown): OutcomeClass {
@@ -69,6 +72,7 @@ export function outcomeClassOf(error: unknown): OutcomeClass {
     case ErrorReason.UPSTREAM_ERROR: {
       if (/could not be reached/i.test(error.message)) return 'connection';
       const cause = causeText(error);
+      if (cause.startsWith(UNPARSEABLE_CAUSE_PREFIX)) return 'unparseable';
       if (/foreign|redirects|body over/i.test(cause)) return 'refused';
       if (/HTTP \d|error page|empty body/i.test(cause)) return 'error-page';
       return 'unparseable';
