@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../harness/helm.js';
+import { isMap, parseDocument } from 'yaml';
+import { CHART_DIR, REPO_ROOT } from '../harness/helm.js';
 import { DEPLOYABLES, type DeployableName, workspaceClosure } from './workspace.js';
 
 /** Variables each deployable must get; "A|B" means either. */
@@ -50,4 +51,57 @@ export function codeReads(name: DeployableName, variable: string): boolean {
 export function documentedVariables(): string[] {
   const docs = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
   return [...docs.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
+}
+
+/**
+ * The modules where the core reads its configuration: what they read the chart must expose (a value
+ * with an `(env NAME)` comment, rendered into the core's ConfigMap or Secret) and docs/deploy.md must
+ * document, except the variables of NOT_SET_BY_CHART.
+ */
+export const CORE_CONFIG_MODULES = ['core/src/config.ts', 'core/src/resilience/config.ts'] as const;
+
+/** Variables the core's configuration reads that the chart deliberately never sets, and why (docs/deploy.md says so too). */
+export const NOT_SET_BY_CHART: Readonly<Record<string, string>> = {
+  REDIS_URL: 'sets both Redis roles for npm start; the chart sets the role-specific CACHE_REDIS_URL',
+  CACHE_MAX_BYTES: 'bounds the in-memory page cache, used only without a Redis cache; the chart always gives the core one',
+};
+
+/**
+ * The variables one configuration module reads: the keys of its zod environment schemas
+ * (`  NAME: z...` / `  NAME: int(...)`) and its direct reads (`env.NAME`, `process.env.NAME`).
+ */
+export function configModuleVariables(module: string): string[] {
+  const text = readFileSync(join(REPO_ROOT, module), 'utf8');
+  const keys = [...text.matchAll(/^\s+['"]?([A-Z][A-Z0-9_]*[A-Z0-9])['"]?\s*:/gm)].map((match) => match[1]!);
+  const reads = [...text.matchAll(/\benv\??\.([A-Z][A-Z0-9_]*[A-Z0-9])\b/g)].map((match) => match[1]!);
+  return [...new Set([...keys, ...reads])].sort();
+}
+
+/** Every variable the core's configuration modules read. */
+export function coreConfigVariables(): string[] {
+  return [...new Set(CORE_CONFIG_MODULES.flatMap(configModuleVariables))].sort();
+}
+
+/**
+ * The values of values.yaml that set a variable: dotted path → NAME, from the `(env NAME)` in the
+ * `# --` comment right above the key (a section comment above that one does not count).
+ */
+export function valueEnvironment(): Map<string, string> {
+  const document = parseDocument(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8'));
+  const found = new Map<string, string>();
+  const walk = (node: unknown, path: string[]): void => {
+    if (!isMap(node)) return;
+    node.items.forEach((pair, index) => {
+      const key = String((pair.key as { value?: unknown }).value);
+      // The first key's comment may sit on its map instead of on the key.
+      const comment = (pair.key as { commentBefore?: string }).commentBefore ?? (index === 0 && path.length > 0 ? node.commentBefore : undefined) ?? '';
+      const lines = comment.split('\n');
+      const start = lines.findLastIndex((line) => line.trim().startsWith('--'));
+      const name = start < 0 ? undefined : /\(env ([A-Z][A-Z0-9_]+)\)/.exec(lines.slice(start).join('\n'))?.[1];
+      if (name) found.set([...path, key].join('.'), name);
+      walk(pair.value, [...path, key]);
+    });
+  };
+  walk(document.contents, []);
+  return found;
 }

@@ -4,10 +4,21 @@
  * with the Gateway API route; every object validated offline against the Kubernetes schemas, then
  * the probes, NetworkPolicies, routes, security contexts and environment checked.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { CHART_DIR, REPO_ROOT, findHelm, runHelm } from '../harness/helm.js';
-import { REQUIRED_ENV, codeReads, documentedVariables } from './environment.js';
+import {
+  NOT_SET_BY_CHART,
+  REQUIRED_ENV,
+  codeReads,
+  configModuleVariables,
+  coreConfigVariables,
+  documentedVariables,
+  valueEnvironment,
+} from './environment.js';
 import { type K8sObject, byKind, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
 import { DEPLOYABLE_NAMES, DEPLOYABLES } from './workspace.js';
 
@@ -36,6 +47,36 @@ const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
 
 /** Every environment variable docs/deploy.md documents (a row of its variables table). */
 const documentedEnv = documentedVariables();
+
+/**
+ * A valid setting of every variable a core value sets (checked against the chart's schema when
+ * rendered); numbers stay numbers in the values file, as an operator writes them.
+ */
+const CORE_SAMPLES: Record<string, string> = {
+  GRPC_PORT: '50052',
+  GRPC_HOST: '::',
+  MARKETPLACE_ORIGIN: 'http://replay.example:8787',
+  UPSTREAM_TIMEOUT_MS: '9000',
+  UPSTREAM_RETRY_ATTEMPTS: '4',
+  UPSTREAM_RETRY_BASE_MS: '250',
+  UPSTREAM_RETRY_MAX_MS: '4000',
+  UPSTREAM_BREAKER_FAILURES: '6',
+  UPSTREAM_BREAKER_OPEN_MS: '3600000',
+  UPSTREAM_HOST_CONCURRENCY: '3',
+  UPSTREAM_HOST_RATE: '0.5',
+  UPSTREAM_HOST_BURST: '2',
+  CACHE_TTL_SECONDS: 'product=900,search=300',
+  CACHE_NEGATIVE_TTL_SECONDS: '120',
+  CACHE_STALE_SECONDS: '2592000',
+  PARSE_WORKERS: '2',
+  REVIEWS_SESSION_COOKIE: 'session-id=000-0000000',
+  UPSTREAM_PROXIES: 'http://user:secret@proxy-a.example:3128,http://proxy-b.example:3128',
+};
+const RESILIENCE_ENV = configModuleVariables('core/src/resilience/config.ts');
+
+/** Kubernetes CPU quantity ("2", "1500m", "0.5") in CPUs. */
+const cpus = (quantity: string | number): number =>
+  typeof quantity === 'number' ? quantity : quantity.endsWith('m') ? Number(quantity.slice(0, -1)) / 1000 : Number(quantity);
 
 const suiteName = 'helm' in lookup ? 'Helm chart charts/retail-data' : `Helm chart (SKIPPED: ${lookup.missing})`;
 
@@ -178,6 +219,107 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       }
     }),
   );
+
+  describe("the core's configuration", () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'retail-chart-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    const coreValues = [...valueEnvironment()].filter(([path]) => path.startsWith('core.'));
+    let files = 0;
+
+    /** Renders with the given core values (dotted path → value) in a values file. */
+    const renderWith = async (settings: [string, unknown][]): Promise<K8sObject[]> => {
+      const values: Record<string, unknown> = {};
+      for (const [path, value] of settings) {
+        const keys = path.split('.');
+        let node = values;
+        for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+        node[keys.at(-1)!] = value;
+      }
+      const file = join(scratch, `values-${++files}.yaml`);
+      writeFileSync(file, stringify(values));
+      const objects = await renderChart(helm, { valuesFiles: [file] });
+      for (const object of objects) validateObject(object);
+      return objects;
+    };
+
+    /** The core container's variables: name → value (Secret data decoded; secretKeyRef as "secret:<name>/<key>"). */
+    const coreEnvironment = (objects: K8sObject[]) => {
+      const container = workload(objects, 'core').spec.template.spec.containers[0];
+      const plain: Record<string, string> = {};
+      const secret: Record<string, string> = {};
+      for (const source of container.envFrom ?? []) {
+        if (source.configMapRef) Object.assign(plain, find(objects, 'ConfigMap', source.configMapRef.name)!.data);
+        for (const [key, value] of Object.entries(find(objects, 'Secret', source.secretRef?.name ?? '')?.data ?? {})) {
+          secret[key] = Buffer.from(value as string, 'base64').toString();
+        }
+      }
+      const refs: Record<string, string> = {};
+      for (const entry of container.env ?? []) {
+        const ref = entry.valueFrom?.secretKeyRef;
+        if (ref) refs[entry.name] = `secret:${ref.name}/${ref.key}`;
+      }
+      return { plain, secret, refs, all: [...Object.keys(plain), ...Object.keys(secret), ...Object.keys(refs)] };
+    };
+
+    it('every core value reaches the core as the variable its comment names, secrets in its Secret, whole numbers as written', async () => {
+      expect(coreValues.map(([, name]) => name).filter((name) => !(name in CORE_SAMPLES)), 'add a sample to CORE_SAMPLES').toEqual([]);
+      const settings = coreValues.map(([path, name]): [string, unknown] => {
+        const sample = CORE_SAMPLES[name]!;
+        return [path, /^\d+(\.\d+)?$/.test(sample) ? Number(sample) : sample];
+      });
+      const env = coreEnvironment(await renderWith(settings));
+      for (const [path, name] of coreValues) {
+        const inSecret = path.startsWith('core.secret.');
+        expect((inSecret ? env.secret : env.plain)[name], `${path} → ${name} in the core's ${inSecret ? 'Secret' : 'ConfigMap'}`).toBe(CORE_SAMPLES[name]);
+        if (inSecret) expect(env.plain[name], `${name} never in the ConfigMap`).toBeUndefined();
+      }
+      // What the core's configuration reads, the chart gives it (only the exemptions aside).
+      const missing = coreConfigVariables().filter((name) => !(name in NOT_SET_BY_CHART) && !env.all.includes(name));
+      expect(missing, 'read by core/src/config.ts or core/src/resilience/config.ts, not given by the chart').toEqual([]);
+    });
+
+    it('the proxy list comes from an existing Secret when one is named, and is never rendered then', async () => {
+      const objects = await renderWith([
+        ['core.secret.upstreamProxies.existingSecret', 'retail-core-proxies'],
+        ['core.secret.upstreamProxies.value', 'http://ignored.example:3128'],
+      ]);
+      const env = coreEnvironment(objects);
+      expect(env.refs.UPSTREAM_PROXIES).toBe('secret:retail-core-proxies/upstream-proxies');
+      expect(env.secret.UPSTREAM_PROXIES).toBeUndefined();
+      expect(JSON.stringify(objects)).not.toContain(Buffer.from('http://ignored.example:3128').toString('base64'));
+      expect(JSON.stringify(objects)).not.toContain('ignored.example');
+    });
+
+    it('without core values no resilience, cache or parse-pool variable is set: existing installs keep the core\'s defaults', () => {
+      expect(RESILIENCE_ENV.length).toBeGreaterThan(10);
+      for (const render of ['default', 'variant'] as const) {
+        const env = coreEnvironment(renders[render]);
+        expect(env.all.filter((name) => RESILIENCE_ENV.includes(name)), render).toEqual([]);
+      }
+    });
+
+    it(
+      'the parse pool fits the CPU: with a CPU limit, PARSE_WORKERS is set and leaves the main thread a CPU',
+      each((objects, render) => {
+        const container = workload(objects, 'core').spec.template.spec.containers[0];
+        const limit = container.resources.limits?.cpu;
+        const workers = coreEnvironment(objects).plain.PARSE_WORKERS;
+        // No CPU limit: the default thread count (the node's CPUs − 1, up to 4) may burst; values.yaml says why.
+        if (limit === undefined) return;
+        expect(workers, `${render}: a CPU limit needs core.config.parseWorkers (Node 20 does not see the limit)`).toBeDefined();
+        expect(Number(workers), render).toBeLessThanOrEqual(Math.max(1, Math.floor(cpus(limit)) - 1));
+      }),
+    );
+
+    it('production: a rate cap per host, and one parse thread per CPU of the limit but the main thread', () => {
+      const container = workload(renders.production, 'core').spec.template.spec.containers[0];
+      const env = coreEnvironment(renders.production).plain;
+      expect(Number(env.UPSTREAM_HOST_RATE)).toBeGreaterThan(0);
+      expect(Number(env.UPSTREAM_HOST_CONCURRENCY)).toBeGreaterThan(0);
+      expect(Number(env.PARSE_WORKERS)).toBe(Math.max(1, Math.floor(cpus(container.resources.limits.cpu)) - 1));
+      expect(cpus(container.resources.requests.cpu)).toBeLessThanOrEqual(cpus(container.resources.limits.cpu));
+    });
+  });
 
   it('gateways reach the core at its Service and share one service token with it', () => {
     const objects = renders.default;

@@ -8,13 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CHART_DIR, REPO_ROOT } from '../harness/helm.js';
-import { documentedVariables } from './environment.js';
+import { NOT_SET_BY_CHART, coreConfigVariables, documentedVariables, valueEnvironment } from './environment.js';
 import { DEPLOYABLE_NAMES } from './workspace.js';
 
 const valuesText = readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8');
 const values = parse(valuesText) as Record<string, unknown>;
 const docs = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
 const GATEWAYS = ['rest', 'graphql', 'mcp'];
+/** Variables without a value of their own: computed by the chart or taken from a shared Secret. */
+const COMPUTED = ['CORE_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL', 'OTEL_SERVICE_NAME'];
 /** Maps whose keys are Kubernetes fields or free-form, documented as one value. */
 const OPAQUE = new Set(['resources', 'securityContext', 'containerSecurityContext', 'podAnnotations', 'nodeSelector', 'affinity', 'annotations']);
 
@@ -55,9 +57,29 @@ describe('values.yaml and docs/deploy.md', () => {
     const documented = documentedVariables();
     expect(commented.length).toBeGreaterThan(15);
     for (const variable of commented) expect(documented).toContain(variable);
-    // Variables without a value of their own: computed by the chart or taken from a shared Secret.
-    const computed = ['CORE_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL', 'OTEL_SERVICE_NAME'];
-    for (const variable of documented) expect([...commented, ...computed]).toContain(variable);
+    for (const variable of documented) expect([...commented, ...COMPUTED]).toContain(variable);
+  });
+
+  it("every variable the core's configuration reads is set by a value and documented, or the docs say why the chart leaves it out", () => {
+    const read = coreConfigVariables();
+    // The extraction itself: these are read for certain (core/src/config.ts, core/src/resilience/config.ts).
+    expect(read).toEqual(expect.arrayContaining(['GRPC_PORT', 'SERVICE_TOKEN', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_PROXIES', 'PARSE_WORKERS']));
+    const exempt = Object.keys(NOT_SET_BY_CHART);
+    const exposed = read.filter((variable) => !exempt.includes(variable));
+    const setByValue = new Set([...valueEnvironment().values(), ...COMPUTED]);
+    const documented = documentedVariables();
+    expect(exposed.filter((variable) => !setByValue.has(variable)), 'read by the core, set by no value of values.yaml').toEqual([]);
+    expect(exposed.filter((variable) => !documented.includes(variable)), 'read by the core, missing from docs/deploy.md').toEqual([]);
+    for (const variable of exempt) {
+      expect(read, `the core no longer reads ${variable}: drop it from NOT_SET_BY_CHART`).toContain(variable);
+      expect(docs, `docs/deploy.md says why the chart never sets ${variable}`).toContain(`\`${variable}\``);
+    }
+  });
+
+  it('every value under core.config and core.secret names the variable it sets', () => {
+    const named = valueEnvironment();
+    const unnamed = paths.filter((path) => /^core\.(config|secret)\./.test(path) && !/\.existingSecret(Key)?$/.test(path) && !named.has(path));
+    expect(unnamed).toEqual([]);
   });
 
   it('console sign-up is closed by default', () => {

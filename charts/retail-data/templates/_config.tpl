@@ -15,6 +15,18 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "GRPC_PORT" $values.port }}
 {{- $_ := set $env "MARKETPLACE_ORIGIN" $values.config.marketplaceOrigin }}
 {{- $_ := set $env "UPSTREAM_TIMEOUT_MS" $values.config.upstreamTimeoutMs }}
+{{- $_ := set $env "UPSTREAM_RETRY_ATTEMPTS" $values.config.retryAttempts }}
+{{- $_ := set $env "UPSTREAM_RETRY_BASE_MS" $values.config.retryBaseMs }}
+{{- $_ := set $env "UPSTREAM_RETRY_MAX_MS" $values.config.retryMaxMs }}
+{{- $_ := set $env "UPSTREAM_BREAKER_FAILURES" $values.config.breakerFailures }}
+{{- $_ := set $env "UPSTREAM_BREAKER_OPEN_MS" $values.config.breakerOpenMs }}
+{{- $_ := set $env "UPSTREAM_HOST_CONCURRENCY" $values.config.hostConcurrency }}
+{{- $_ := set $env "UPSTREAM_HOST_RATE" $values.config.hostRate }}
+{{- $_ := set $env "UPSTREAM_HOST_BURST" $values.config.hostBurst }}
+{{- $_ := set $env "CACHE_TTL_SECONDS" $values.config.cacheTtlSeconds }}
+{{- $_ := set $env "CACHE_NEGATIVE_TTL_SECONDS" $values.config.cacheNegativeTtlSeconds }}
+{{- $_ := set $env "CACHE_STALE_SECONDS" $values.config.cacheStaleSeconds }}
+{{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
 {{- else }}
 {{- $_ := set $env "HOST" $values.config.host }}
 {{- $_ := set $env "PORT" $values.port }}
@@ -44,6 +56,8 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- if eq .metricsExporter "prometheus" }}{{ $_ := set $env "OTEL_EXPORTER_PROMETHEUS_PORT" .prometheusPort }}{{ end }}
 {{- end }}
 {{- range $key, $value := $env }}
+{{- /* Numbers from a values file arrive as float64: print whole ones as integers, never as 3.6e+06. */}}
+{{- if and (kindIs "float64" $value) (eq $value (floor $value)) }}{{ $value = int64 $value }}{{ end }}
 {{- if or (kindIs "bool" $value) (ne (toString $value) "") }}
 {{ $key }}: {{ toString $value | quote }}
 {{- end }}
@@ -56,6 +70,11 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $name := index . 1 }}
 {{- if and (eq $name "core") $root.Values.core.secret.reviewsSessionCookie }}
 REVIEWS_SESSION_COOKIE: {{ $root.Values.core.secret.reviewsSessionCookie | b64enc | quote }}
+{{- end }}
+{{- with $root.Values.core.secret.upstreamProxies }}
+{{- if and (eq $name "core") .value (not .existingSecret) }}
+UPSTREAM_PROXIES: {{ .value | b64enc | quote }}
+{{- end }}
 {{- end }}
 {{- if and (eq $name "console") $root.Values.console.inviteCodes }}
 CONSOLE_INVITE_CODES: {{ $root.Values.console.inviteCodes | b64enc | quote }}

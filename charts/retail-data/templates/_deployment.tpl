@@ -149,6 +149,11 @@ spec:
   valueFrom:
     secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "cache") }}
 {{- end }}
+{{- if and (eq $name "core") $root.Values.core.secret.upstreamProxies.existingSecret }}
+- name: UPSTREAM_PROXIES
+  valueFrom:
+    secretKeyRef: {{ include "retail-data.upstreamProxiesRef" $root }}
+{{- end }}
 {{- if and (eq $name "console") $root.Values.console.sessionSecret.existingSecret }}
 - name: CONSOLE_SESSION_SECRET
   valueFrom:

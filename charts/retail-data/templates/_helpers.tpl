@@ -108,6 +108,11 @@ core rest graphql mcp console
 { name: {{ .Values.console.sessionSecret.existingSecret | quote }}, key: {{ .Values.console.sessionSecret.existingSecretKey | quote }} }
 {{- end }}
 
+{{/* secretKeyRef of the core's proxy list in the operator's existing Secret. */}}
+{{- define "retail-data.upstreamProxiesRef" -}}
+{ name: {{ .Values.core.secret.upstreamProxies.existingSecret | quote }}, key: {{ .Values.core.secret.upstreamProxies.existingSecretKey | quote }} }
+{{- end }}
+
 {{/*
 A generated secret that survives upgrades: the value already in the cluster when there is one
 (lookup answers nothing under `helm template`), else a new random one. Args: (list $ secretName key).
