@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellersSchema, CategoryRefSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { readCardPrice, readCardRating, readImage, readIsPrime, type ProductResultInit } from './results/card.js';
-import { asinFromHref, cleanText, firstRawText, firstText, isAsin, loadPage, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, loadIndexedPage, selectAll, textOf, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { readCount, readPrice } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -24,7 +24,7 @@ export interface BestSellersParseContext {
  * 2019–2021 pages (`.zg-item-immersion`, no JSON) are read from their cards alone.
  */
 export function parseBestSellersPage(html: string, ctx: BestSellersParseContext): BestSellersInit {
-  const $ = loadPage(html);
+  const $ = loadIndexedPage(html);
   const m = ctx.marketplace;
   const cards = new Map<string, ProductResultInit>();
   const cardOrder: ProductResultInit[] = [];
@@ -55,10 +55,10 @@ export function parseBestSellersPage(html: string, ctx: BestSellersParseContext)
 function readRecsList($: CheerioAPI): { asin: string; rank: number }[] {
   const out: { asin: string; rank: number }[] = [];
   const seen = new Set<string>();
-  for (const el of $('[data-client-recs-list]').toArray()) {
-    const list = tryJson<{ id?: string; metadataMap?: Record<string, string> }[]>($(el).attr('data-client-recs-list'));
+  for (const el of selectAll($, undefined, '[data-client-recs-list]')) {
+    const list = tryJson<{ id?: string; metadataMap?: Record<string, string> }[]>(attrOf(el, 'data-client-recs-list'));
     if (!Array.isArray(list)) continue;
-    const offset = Number($(el).attr('data-index-offset-start') ?? 0) || 0;
+    const offset = Number(attrOf(el, 'data-index-offset-start') ?? 0) || 0;
     list.forEach((entry, i) => {
       const asin = entry?.id?.toUpperCase();
       if (!isAsin(asin) || seen.has(asin)) return;
@@ -71,24 +71,24 @@ function readRecsList($: CheerioAPI): { asin: string; rank: number }[] {
 }
 
 function findGridItems($: CheerioAPI): AnyNode[] {
-  const grid = $('[id="gridItemRoot"]').toArray();
+  const grid = selectAll($, undefined, '[id="gridItemRoot"]');
   if (grid.length > 0) return grid;
-  return $('.zg-item-immersion, li.zg-item, .zg_itemImmersion').toArray();
+  return selectAll($, undefined, '.zg-item-immersion, li.zg-item, .zg_itemImmersion');
 }
 
 function parseGridItem($: CheerioAPI, item: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const $item = $(item);
+  const first = (selector: string) => selectAll($, item, selector)[0];
   const asin =
-    [cleanText($item.find('[data-asin]').first().attr('data-asin')), cleanText($item.find('.p13n-sc-uncoverable-faceout').first().attr('id'))]
+    [cleanText(attrOf(first('[data-asin]'), 'data-asin')), cleanText(attrOf(first('.p13n-sc-uncoverable-faceout'), 'id'))]
       .map((a) => a?.toUpperCase())
-      .find(isAsin) ?? $item.find('a[href]').toArray().map((a) => asinFromHref($(a).attr('href'))).find(isAsin);
+      .find(isAsin) ?? selectAll($, item, 'a[href]').map((a) => asinFromHref(attrOf(a, 'href'))).find(isAsin);
   if (!asin) return undefined;
   const result: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, isPrime: readIsPrime($, item) };
   const rank = readCount(firstText($, item, ['.zg-bdg-text', '.zg-badge-text', '.zg_rankNumber']));
   if (rank !== undefined) result.bestSellersRank = BigInt(rank);
   const title =
     firstText($, item, ['[class*="p13n-sc-css-line-clamp"]', '.p13n-sc-truncate-desktop-type2', '.p13n-sc-truncate', '.p13n-sc-line-clamp-1']) ??
-    cleanText($item.find('img').first().attr('alt'));
+    cleanText(attrOf(first('img'), 'alt'));
   if (title) result.title = title;
   const price = readCardPrice($, item, m) ?? priceFrom($, item, m);
   if (price) result.price = price;
@@ -109,12 +109,16 @@ function priceFrom($: CheerioAPI, item: AnyNode, m: Marketplace) {
 /** Current, parent and child categories from the navigation tree beside the grid. */
 function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
   const m = ctx.marketplace;
-  const canonical = $('link[rel="canonical"]').attr('href');
+  const find = (selector: string) => selectAll($, undefined, selector);
+  const firstText = (selector: string) => {
+    const el = find(selector)[0];
+    return el ? textOf(el) : '';
+  };
+  const canonical = attrOf(find('link[rel="canonical"]')[0], 'href');
   const currentId = ctx.categoryId ?? categoryIdFromHref(canonical);
-  const selected = cleanText($('[role="tree"] [class*="zg-selected"]').first().text()) ?? cleanText($('.zg_selected').first().text());
-  const heading = $('h1')
-    .toArray()
-    .map((h) => cleanText($(h).text()))
+  const selected = cleanText(firstText('[role="tree"] [class*="zg-selected"]')) ?? cleanText(firstText('.zg_selected'));
+  const heading = find('h1')
+    .map((h) => cleanText(textOf(h)))
     .find((t) => t && t !== 'Amazon Best Sellers');
   const current: CategoryRefInit = {};
   if (currentId) {
@@ -123,11 +127,10 @@ function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
   }
   const name = selected ?? heading;
   if (name) current.name = name;
-  const upItems = $('[role="tree"] [class*="browse-up"] a, #zg_browseRoot .zg_browseUp a').toArray();
+  const upItems = find('[role="tree"] [class*="browse-up"] a, #zg_browseRoot .zg_browseUp a');
   const parentLink = upItems[upItems.length - 1];
   const parent = parentLink ? categoryRef($, parentLink, m) : undefined;
-  const children = $('[role="tree"] [role="group"] [role="treeitem"] a, #zg_browseRoot ul ul li a')
-    .toArray()
+  const children = find('[role="tree"] [role="group"] [role="treeitem"] a, #zg_browseRoot ul ul li a')
     .map((a) => categoryRef($, a, m))
     .filter((c): c is CategoryRefInit => c !== undefined);
   const info: MessageInitShape<typeof BestSellersSchema>['categoryInfo'] = { currentCategory: current, childCategories: children };
@@ -136,8 +139,8 @@ function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
 }
 
 function categoryRef($: CheerioAPI, link: AnyNode, m: Marketplace): CategoryRefInit | undefined {
-  const name = cleanText($(link).text());
-  const id = categoryIdFromHref($(link).attr('href'));
+  const name = cleanText(textOf(link));
+  const id = categoryIdFromHref(attrOf(link, 'href'));
   if (!name) return undefined;
   const ref: CategoryRefInit = { name };
   if (id) {

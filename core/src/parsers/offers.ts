@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { OfferSchema, OffersPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstRawText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { attrOf, cleanText, firstRawText, firstText, loadIndexedPage, selectAll, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { formatDisplay, readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -23,19 +23,19 @@ export interface OffersParseContext {
  * with the marketplace's locale.
  */
 export function parseOffersPage(html: string, ctx: OffersParseContext): OffersPageInit {
-  const $ = loadPage(html);
+  const $ = loadIndexedPage(html);
   const m = ctx.marketplace;
   const offers: OfferInit[] = [];
-  const pinned = $('#aod-pinned-offer').toArray();
-  const aod = $('[id="aod-offer"]').toArray();
+  const pinned = selectAll($, undefined, '#aod-pinned-offer');
+  const aod = selectAll($, undefined, '[id="aod-offer"]');
   if (pinned.length > 0 || aod.length > 0) {
     for (const el of pinned) offers.push(parseAodOffer($, el, m, true));
     for (const el of aod) offers.push(parseAodOffer($, el, m, false));
   } else {
-    for (const el of $('.olpOffer').toArray()) offers.push(parseLegacyOffer($, el, m));
+    for (const el of selectAll($, undefined, '.olpOffer')) offers.push(parseLegacyOffer($, el, m));
   }
   const pageInfo = parsePageInfo($, ctx.page ?? 1, offers.length);
-  const total = Number(cleanText($('#aod-total-offer-count').attr('value')));
+  const total = Number(cleanText(attrOf(selectAll($, undefined, '#aod-total-offer-count')[0], 'value')));
   if (Number.isInteger(total) && total > 0) pageInfo.totalResults = BigInt(total + (pinned.length > 0 ? 1 : 0));
   return { offers, pageInfo };
 }
@@ -75,10 +75,13 @@ function deliveryPrice(text: string | undefined, m: Marketplace): PriceInit | un
   return amount ? readPrice(amount, m) : undefined;
 }
 
+/** Elements matching `selector` inside `scope`; their text joined (cheerio's `.find(selector).text()`). */
+const findIn = ($: CheerioAPI, scope: AnyNode, selector: string) => selectAll($, scope, selector);
+const textOfAll = (els: readonly AnyNode[]) => els.map(textOf).join('');
+
 function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferInit {
-  const $row = $(row);
-  const offer: OfferInit = { isPrime: $row.find('i.a-icon-prime, .supersaver').length > 0 };
-  const id = cleanText($row.find('input[name^="offeringID"]').first().attr('value'));
+  const offer: OfferInit = { isPrime: findIn($, row, 'i.a-icon-prime, .supersaver').length > 0 };
+  const id = cleanText(attrOf(findIn($, row, 'input[name^="offeringID"]')[0], 'value'));
   if (id) offer.id = id;
   const price = readPrice(firstRawText($, row, ['.olpOfferPrice']), m);
   if (price) offer.price = price;
@@ -90,18 +93,18 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
   if (shippingPrice?.value !== undefined) delivery.price = shippingPrice.value;
   const comments = firstText($, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
   if (comments) delivery.comments = comments;
-  const sellerLink = $row.find('.olpSellerName a').first();
-  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(sellerLink.attr('href') ?? '') || $row.find('.olpBadge, [data-fba]').length > 0;
+  const sellerLink = findIn($, row, '.olpSellerName a')[0];
+  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || findIn($, row, '.olpBadge, [data-fba]').length > 0;
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const sellerName = cleanText(sellerLink.text()) ?? cleanText($row.find('.olpSellerName img').attr('alt'));
+  const sellerName = cleanText(sellerLink ? textOf(sellerLink) : '') ?? cleanText(attrOf(findIn($, row, '.olpSellerName img')[0], 'alt'));
   if (sellerName) seller.name = sellerName;
-  const sellerId = sellerIdFromHref(sellerLink.attr('href'));
+  const sellerId = sellerIdFromHref(attrOf(sellerLink, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingBlock = cleanText($row.find('.olpSellerColumn p').first().text());
+  const ratingBlock = cleanText(textOfAll(findIn($, row, '.olpSellerColumn p').slice(0, 1)));
   const stars = readRating(firstText($, row, ['.olpSellerColumn .a-icon-alt']), m);
   if (stars !== undefined) seller.rating = stars;
   const pct = percentPositive(ratingBlock);
@@ -113,9 +116,8 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
 }
 
 function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: boolean): OfferInit {
-  const $block = $(block);
-  const offer: OfferInit = { buyboxWinner: pinned, isPrime: $block.find('i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
-  const id = cleanText($block.find('input[name^="offeringID"]').first().attr('value'));
+  const offer: OfferInit = { buyboxWinner: pinned, isPrime: findIn($, block, 'i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
+  const id = cleanText(attrOf(findIn($, block, 'input[name^="offeringID"]')[0], 'value'));
   if (id) offer.id = id;
   const priceText =
     firstRawText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
@@ -129,22 +131,22 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
   const shipping = deliveryPrice(firstText($, block, ['.aod-ship-charge']) ?? deliveryText, m);
   if (shipping?.value !== undefined) delivery.price = shipping.value;
   if (deliveryText) delivery.comments = deliveryText;
-  const soldBy = $block.find('#aod-offer-soldBy a[href]').first();
+  const soldBy = findIn($, block, '#aod-offer-soldBy a[href]')[0];
   const shipsFrom = firstText($, block, ['#aod-offer-shipsFrom .a-col-right']);
-  delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(soldBy.attr('href') ?? '');
+  delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(attrOf(soldBy, 'href') ?? '');
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const name = cleanText(soldBy.text()) ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
+  const name = cleanText(soldBy ? textOf(soldBy) : '') ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
   if (name) seller.name = name;
-  const sellerId = sellerIdFromHref(soldBy.attr('href'));
+  const sellerId = sellerIdFromHref(attrOf(soldBy, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingArea = $block.find('#aod-offer-seller-rating').first();
-  const stars = readRating(cleanText(ratingArea.find('.a-icon-alt').text()), m);
+  const ratingArea = findIn($, block, '#aod-offer-seller-rating')[0];
+  const stars = readRating(cleanText(ratingArea ? textOfAll(findIn($, ratingArea, '.a-icon-alt')) : ''), m);
   if (stars !== undefined) seller.rating = stars;
-  const ratingText = cleanText(ratingArea.text());
+  const ratingText = cleanText(ratingArea ? textOf(ratingArea) : '');
   const pct = percentPositive(ratingText);
   if (pct !== undefined) seller.ratingsPercentagePositive = pct;
   const total = ratingsTotal(ratingText);
@@ -155,9 +157,9 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
 
 /** "R$" + "3.374" + "," + "10" from the visible price spans when no offscreen label exists. */
 function assembledPrice($: CheerioAPI, block: AnyNode): string | undefined {
-  const price = $(block).find('[id^="aod-price-"] .a-price').first();
-  if (price.length === 0) return undefined;
-  const whole = cleanText(price.find('.a-price-whole').text());
+  const price = findIn($, block, '[id^="aod-price-"] .a-price')[0];
+  if (!price) return undefined;
+  const whole = cleanText(textOfAll(findIn($, price, '.a-price-whole')));
   if (!whole) return undefined;
-  return `${cleanText(price.find('.a-price-symbol').text()) ?? ''}${whole}${cleanText(price.find('.a-price-fraction').text()) ?? ''}`;
+  return `${cleanText(textOfAll(findIn($, price, '.a-price-symbol'))) ?? ''}${whole}${cleanText(textOfAll(findIn($, price, '.a-price-fraction'))) ?? ''}`;
 }

@@ -3,7 +3,7 @@ import type { SearchResultsSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { findResultCards } from './results/cards.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
-import { loadPage, type CheerioAPI } from './results/dom.js';
+import { loadIndexedPage, type CheerioAPI } from './results/dom.js';
 import { parsePageInfo, type PageInfoInit } from './results/page-info.js';
 import { parseRefinements } from './results/refinements.js';
 
@@ -28,6 +28,6 @@ export function parseResultList($: CheerioAPI, ctx: SearchParseContext): { resul
  * (sponsored ones included and marked), the pagination and the filter sidebar.
  */
 export function parseSearchPage(html: string, ctx: SearchParseContext): SearchResultsInit {
-  const $ = loadPage(html);
+  const $ = loadIndexedPage(html);
   return { availableRefinements: parseRefinements($), productResults: parseResultList($, ctx) };
 }

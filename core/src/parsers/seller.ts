@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SellerSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstAttr, firstText, loadPage } from './results/dom.js';
+import { cleanText, firstAttr, firstText, loadIndexedPage, selectAll, textOf } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parseResultList } from './search.js';
 
@@ -20,9 +20,10 @@ export interface SellerParseContext {
  * seller's name in the refinement sidebar), which is the name used when no profile page is read.
  */
 export function parseSellerStorefront(html: string, ctx: SellerParseContext): SellerInit {
-  const $ = loadPage(html);
+  const $ = loadIndexedPage(html);
   const seller: SellerInit = { sellerId: ctx.sellerId, productResults: parseResultList($, ctx) };
-  const name = storefrontName(cleanText($('title').first().text()));
+  const title = selectAll($, undefined, 'title')[0];
+  const name = storefrontName(cleanText(title ? textOf(title) : ''));
   if (name) seller.name = name;
   return seller;
 }
@@ -41,7 +42,7 @@ function storefrontName(title: string | undefined): string | undefined {
  * phone number when shown. Fields the page does not show are omitted.
  */
 export function parseSellerProfile(html: string, ctx: SellerParseContext): SellerInit {
-  const $ = loadPage(html);
+  const $ = loadIndexedPage(html);
   const m = ctx.marketplace;
   const seller: SellerInit = { sellerId: ctx.sellerId };
   const name = firstText($, undefined, ['#seller-name', '#sellerName', '#sellerName-rd', 'h1']);
@@ -63,9 +64,9 @@ export function parseSellerProfile(html: string, ctx: SellerParseContext): Selle
 }
 
 /** A "Label: value" row of the detailed seller information block. */
-function detailRow($: ReturnType<typeof loadPage>, labels: readonly string[]): string | undefined {
-  for (const el of $('#page-section-detail-seller-info .a-row, #seller-detail-info .a-row, .a-row').toArray()) {
-    const text = cleanText($(el).text());
+function detailRow($: ReturnType<typeof loadIndexedPage>, labels: readonly string[]): string | undefined {
+  for (const el of selectAll($, undefined, '#page-section-detail-seller-info .a-row, #seller-detail-info .a-row, .a-row')) {
+    const text = cleanText(textOf(el));
     if (!text) continue;
     for (const label of labels) {
       if (text.toLowerCase().startsWith(`${label.toLowerCase()}:`)) {

@@ -6,10 +6,11 @@ export type { CheerioAPI, Cheerio, AnyNode, Element };
 /**
  * Loads a marketplace page with cheerio on the htmlparser2 back end (`cheerio/slim` never loads
  * parse5; about half the parse time on a 1 MB page). HTML mode: void elements and entities as
- * browsers read them.
+ * browsers read them. `withStartIndices` also records each node's offset in the HTML
+ * (`node.startIndex`, in document order; the page index uses it to number elements).
  */
-export function loadHtml(html: string): CheerioAPI {
-  return load(html, { xml: { xmlMode: false, decodeEntities: true } });
+export function loadHtml(html: string, options: { withStartIndices?: boolean } = {}): CheerioAPI {
+  return load(html, { xml: { xmlMode: false, decodeEntities: true, ...(options.withStartIndices ? { withStartIndices: true } : {}) } });
 }
 
 /** Invisible direction marks and zero-width characters the marketplace sprinkles into labels. */

@@ -1,9 +1,14 @@
+import { hasToken } from '../common/class-tokens.js';
+import type { PageIndex } from '../common/page-index.js';
+import { pageIndexOf } from '../common/page-registry.js';
 import type { AnyNode, Element } from './dom.js';
 
 /*
- * The elements of one result card, collected in one walk. Card readers ask ~25 questions per card;
- * answering each with a cheerio selector walks the card again and recompiles the selector (about
- * 0.1 ms per card and question on a 2026 search page), so the readers filter this list instead.
+ * The elements of one result card. Card readers ask ~25 questions per card; answering each with a
+ * cheerio selector walks the card again and recompiles the selector (about 0.1 ms per card and
+ * question on a 2026 search page), so the readers filter these lists instead. On a page loaded
+ * with `loadIndexedPage` the lists are ranges of the page index's sorted lists (no walk per card);
+ * otherwise they are collected in one walk of the card.
  */
 export interface CardIndex {
   /** Every element below the card, in document order. */
@@ -17,6 +22,41 @@ const cache = new WeakMap<AnyNode, CardIndex>();
 export function cardIndex(card: AnyNode): CardIndex {
   const cached = cache.get(card);
   if (cached) return cached;
+  const page = pageIndexOf(card);
+  const index = page ? rangeIndex(page, card) : walkIndex(card);
+  cache.set(card, index);
+  return index;
+}
+
+function rangeIndex(page: PageIndex, card: AnyNode): CardIndex {
+  const [from, to] = page.range(card);
+  return new RangeIndex(page, from, to);
+}
+
+/** The card's lists cut out of the page index: the elements numbered inside the card's subtree. */
+class RangeIndex implements CardIndex {
+  private elements: Element[] | undefined;
+
+  constructor(
+    private readonly page: PageIndex,
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  get all(): readonly Element[] {
+    return (this.elements ??= this.page.elements.slice(this.from, this.to + 1));
+  }
+
+  byClass(name: string): Element[] {
+    return this.page.slice(this.page.cls(name), this.from, this.to);
+  }
+
+  byTag(name: string): Element[] {
+    return this.page.slice(this.page.tag(name), this.from, this.to);
+  }
+}
+
+function walkIndex(card: AnyNode): CardIndex {
   const all: Element[] = [];
   const classes = new Map<string, Element[]>();
   const tags = new Map<string, Element[]>();
@@ -38,18 +78,17 @@ export function cardIndex(card: AnyNode): CardIndex {
     const children = (node as { children?: AnyNode[] }).children;
     if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  const index: CardIndex = {
+  return {
     all,
     byClass: (name) => classes.get(name) ?? [],
     byTag: (name) => tags.get(name) ?? [],
   };
-  cache.set(card, index);
-  return index;
 }
 
 export function hasClass(el: AnyNode | null | undefined, name: string): boolean {
   const cls = el && 'attribs' in el ? (el as Element).attribs.class : undefined;
-  return cls !== undefined && cls.split(/\s+/).includes(name);
+  if (cls === undefined) return false;
+  return name === '' ? cls.split(/\s+/).includes(name) : hasToken(cls, name);
 }
 
 export function attr(el: Element, name: string): string | undefined {

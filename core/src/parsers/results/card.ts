@@ -1,8 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductResultSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
+import { hasToken } from '../common/class-tokens.js';
+import { textWithout } from '../common/node-reads.js';
 import { attr, cardIndex, closest, hasClass } from './card-index.js';
-import { asinFromHref, cleanText, isAsin, type AnyNode, type CheerioAPI, type Element } from './dom.js';
+import { asinFromHref, attrOf, cleanText, isAsin, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
 import { readCount, readPrice, readRating } from './locale.js';
 
 export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
@@ -17,7 +19,7 @@ export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
  */
 
 /** Trimmed of ordinary white space only: prices keep the marketplace's no-break spaces. */
-const rawText = ($: CheerioAPI, el: AnyNode) => $(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+const rawText = (_$: CheerioAPI, el: AnyNode) => textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /** Sponsored-label text such as "[Gesponsert]" or "Sponsored Ad - " around a title. */
 function stripSponsoredLabel(title: string, m: Marketplace): string {
@@ -32,17 +34,17 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function readTitle($: CheerioAPI, card: AnyNode, m: Marketplace): string | undefined {
+/** `.a-offscreen, script, style`: what a title's text leaves out. */
+const isHiddenInTitle = (el: Element) =>
+  el.name === 'script' || el.name === 'style' || (el.attribs.class !== undefined && hasToken(el.attribs.class, 'a-offscreen'));
+
+export function readTitle(_$: CheerioAPI, card: AnyNode, m: Marketplace): string | undefined {
   const index = cardIndex(card);
   const candidates: string[] = [];
   for (const el of index.byTag('h2')) {
     const attrTitle = cleanText(attr(el, 'data-attribute'));
-    let text = attrTitle;
-    if (!text) {
-      const clone = $(el).clone();
-      clone.find('.a-offscreen, script, style').remove();
-      text = cleanText(clone.text());
-    }
+    // The heading's text without its screen-reader copies and inline scripts.
+    const text = attrTitle ?? cleanText(textWithout(el, isHiddenInTitle));
     if (text) candidates.push(stripSponsoredLabel(text, m));
   }
   const linkTitle = index.byClass('s-access-detail-page').map((a) => cleanText(attr(a, 'title'))).find((t) => t);
@@ -82,7 +84,7 @@ export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
 export function readCardRating($: CheerioAPI, card: AnyNode, m: Marketplace): number | undefined {
   for (const el of cardIndex(card).all) {
     if (!hasClass(el, 'a-icon-alt') && attr(el, 'aria-label') === undefined) continue;
-    const text = cleanText($(el).text());
+    const text = cleanText(textOf(el));
     const rating = readRating(cleanText(attr(el, 'aria-label')) ?? text, m) ?? readRating(text, m);
     if (rating !== undefined) return rating;
   }
@@ -104,7 +106,7 @@ export function readCardRatingsTotal($: CheerioAPI, card: AnyNode, m: Marketplac
   // Earlier layouts: the link to #customerReviews shows the count as its text.
   for (const a of links) {
     if (!(attr(a, 'href') ?? '').includes('customerReviews')) continue;
-    const text = cleanText($(a).text());
+    const text = cleanText(textOf(a));
     if (text && /\d/.test(text)) return readCount(text);
   }
   for (const span of index.byTag('span')) {
@@ -134,13 +136,13 @@ export function readSponsored($: CheerioAPI, card: AnyNode, m: Marketplace): boo
   if (index.all.some((el) => attr(el, 'data-component-type') === 'sp-sponsored-result')) return true;
   if (index.byTag('a').some((a) => /\/sspa\/click|picassoRedirect/.test(attr(a, 'href') ?? ''))) return true;
   const words = m.words.sponsored.map((w) => w.toLowerCase());
-  return LABEL_CLASSES.some((c) => index.byClass(c).some((el) => words.includes((cleanText($(el).text()) ?? '').toLowerCase())));
+  return LABEL_CLASSES.some((c) => index.byClass(c).some((el) => words.includes((cleanText(textOf(el)) ?? '').toLowerCase())));
 }
 
-export function readCoupon($: CheerioAPI, card: AnyNode): { label: string } | undefined {
+export function readCoupon(_$: CheerioAPI, card: AnyNode): { label: string } | undefined {
   const index = cardIndex(card);
   const holder = index.byClass('s-coupon-unclipped')[0] ?? index.all.find((el) => attr(el, 'data-component-type') === 's-coupon-component');
-  const label = holder ? cleanText($(holder).text()) : undefined;
+  const label = holder ? cleanText(textOf(holder)) : undefined;
   return label ? { label } : undefined;
 }
 
@@ -151,8 +153,8 @@ export function readImage(_$: CheerioAPI, card: AnyNode): string | undefined {
 }
 
 /** The card's ASIN: its `data-asin`, else the first product link. */
-export function readCardAsin($: CheerioAPI, card: AnyNode): string | undefined {
-  const dataAsin = cleanText($(card).attr('data-asin'))?.toUpperCase();
+export function readCardAsin(_$: CheerioAPI, card: AnyNode): string | undefined {
+  const dataAsin = cleanText(attrOf(card, 'data-asin'))?.toUpperCase();
   if (isAsin(dataAsin)) return dataAsin;
   for (const a of cardIndex(card).byTag('a')) {
     const asin = asinFromHref(attr(a, 'href'));

@@ -1,5 +1,5 @@
 import type { AnyNode, CheerioAPI } from './dom.js';
-import { isAsin } from './dom.js';
+import { attrOf, isAsin, selectAll } from './dom.js';
 
 /*
  * The main result list of a search-style page (search, seller storefront, category, author), in
@@ -16,9 +16,7 @@ const CARD_SELECTORS = [
 
 export function findResultCards($: CheerioAPI): AnyNode[] {
   for (const selector of CARD_SELECTORS) {
-    const cards = $(selector)
-      .toArray()
-      .filter((el) => isAsin(($(el).attr('data-asin') ?? '').trim().toUpperCase()));
+    const cards = selectAll($, undefined, selector).filter((el) => isAsin((attrOf(el, 'data-asin') ?? '').trim().toUpperCase()));
     // Drop cards nested inside another card (some layouts wrap a card in a card-like container).
     const set = new Set<AnyNode>(cards);
     const top = cards.filter((el) => {

@@ -1,5 +1,7 @@
 import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
 import { withDomIndex } from '../common/indexed-query.js';
+import { attrOf, textOf } from '../common/node-reads.js';
+import { indexPage, registerPageApi, selectAll } from '../common/page-registry.js';
 
 /*
  * The result-page helpers build on the shared cheerio helpers (parsers/common/dom.ts: htmlparser2
@@ -7,7 +9,7 @@ import { withDomIndex } from '../common/indexed-query.js';
  * need: lookups scoped to one card and ASINs from product links.
  */
 export type { AnyNode, CheerioAPI, Element };
-export { cleanText, tryJson };
+export { attrOf, cleanText, selectAll, textOf, tryJson };
 
 /**
  * Loads a page once (cheerio on htmlparser2) with the shared one-walk index, so page-level
@@ -17,12 +19,33 @@ export function loadPage(html: string): CheerioAPI {
   return withDomIndex(loadHtml(html));
 }
 
+/**
+ * Loads a page for a parser that only reads it: cheerio on htmlparser2 plus the page index
+ * (common/page-index.ts), so `$(selector)` and the helpers below answer from sorted element lists
+ * instead of walking the page or the card per selector. The page must not be changed afterwards
+ * (`.remove()` and the like on the page itself; clones are fine). Parsers that change the page use
+ * `loadPage`.
+ */
+export function loadIndexedPage(html: string): CheerioAPI {
+  const $ = loadHtml(html, { withStartIndices: true });
+  const index = indexPage($);
+  const query = ((selector: unknown, ...rest: unknown[]) => {
+    if (typeof selector === 'string' && rest.length === 0) {
+      const found = index.select(selector);
+      if (found) return $(found);
+    }
+    return ($ as unknown as (...args: unknown[]) => unknown)(selector, ...rest);
+  }) as unknown as CheerioAPI;
+  const api = Object.assign(query, $);
+  registerPageApi(api, index);
+  return api;
+}
+
 /** Text of the first element matching one of `selectors` (tried in order) inside `scope`. */
 export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    const found = scope ? $(scope).find(selector) : $(selector);
-    for (const el of found.toArray()) {
-      const text = cleanText($(el).text());
+    for (const el of selectAll($, scope, selector)) {
+      const text = cleanText(textOf(el));
       if (text) return text;
     }
   }
@@ -35,9 +58,8 @@ export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: 
  */
 export function firstRawText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    const found = scope ? $(scope).find(selector) : $(selector);
-    for (const el of found.toArray()) {
-      const text = $(el).text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    for (const el of selectAll($, scope, selector)) {
+      const text = textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
       if (cleanText(text)) return text;
     }
   }
@@ -47,9 +69,8 @@ export function firstRawText($: CheerioAPI, scope: AnyNode | undefined, selector
 /** Attribute of the first element matching one of `selectors` that carries it. */
 export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[], name: string): string | undefined {
   for (const selector of selectors) {
-    const found = scope ? $(scope).find(selector) : $(selector);
-    for (const el of found.toArray()) {
-      const value = cleanText($(el).attr(name));
+    for (const el of selectAll($, scope, selector)) {
+      const value = cleanText(attrOf(el, name));
       if (value) return value;
     }
   }

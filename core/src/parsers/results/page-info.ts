@@ -1,6 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
-import { cleanText, type CheerioAPI } from './dom.js';
+import { cleanText, selectAll, textOf, type CheerioAPI } from './dom.js';
 import { readCount } from './locale.js';
 
 export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
@@ -12,17 +12,20 @@ export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
  * no strip, `requestedPage` is the current page and the page is taken as the only one.
  */
 export function parsePageInfo($: CheerioAPI, requestedPage: number, shownResults: number): PageInfoInit {
+  const find = (selector: string) => selectAll($, undefined, selector);
+  const firstText = (selector: string) => {
+    const el = find(selector)[0];
+    return el ? textOf(el) : '';
+  };
   const current =
-    num(cleanText($('.s-pagination-selected').first().text())) ??
-    num(cleanText($('#pagn .pagnCur').first().text())) ??
-    num(cleanText($('.a-pagination .a-selected').first().text())) ??
+    num(cleanText(firstText('.s-pagination-selected'))) ??
+    num(cleanText(firstText('#pagn .pagnCur'))) ??
+    num(cleanText(firstText('.a-pagination .a-selected'))) ??
     requestedPage;
-  const pageNumbers = $('.s-pagination-item, #pagn .pagnLink, #pagn .pagnDisabled, .a-pagination li')
-    .toArray()
-    .map((el) => num(cleanText($(el).text())))
+  const pageNumbers = find('.s-pagination-item, #pagn .pagnLink, #pagn .pagnDisabled, .a-pagination li')
+    .map((el) => num(cleanText(textOf(el))))
     .filter((n): n is number => n !== undefined);
-  const hasNextLink =
-    $('a.s-pagination-next').length > 0 || $('#pagnNextLink').length > 0 || $('.a-pagination .a-last a').length > 0;
+  const hasNextLink = find('a.s-pagination-next').length > 0 || find('#pagnNextLink').length > 0 || find('.a-pagination .a-last a').length > 0;
   const lastShown = pageNumbers.length > 0 ? Math.max(...pageNumbers, current) : current;
   const totalPages = Math.max(lastShown, hasNextLink ? current + 1 : current);
   const info: PageInfoInit = {
@@ -52,8 +55,8 @@ const RESULT_COUNT_SELECTORS = [
 /** The total from "1-16 of 28 results" / "1-48 von über 1.000 Ergebnissen" / "20 results". */
 export function readTotalResults($: CheerioAPI): number | undefined {
   for (const selector of RESULT_COUNT_SELECTORS) {
-    for (const el of $(selector).toArray()) {
-      const text = cleanText($(el).text());
+    for (const el of selectAll($, undefined, selector)) {
+      const text = cleanText(textOf(el));
       if (!text || !/\d/.test(text)) continue;
       // The total is the number outside the "1-16" range; the quoted search term may hold digits.
       const outside = text
