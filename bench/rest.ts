@@ -6,8 +6,12 @@
  *
  *   RETAIL_CORPUS=../shared/corpus node --conditions=source --import tsx bench/rest.ts
  *   BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 10), BENCH_ASIN (default B01GAWQSFW), BENCH_LEDGER=redis
+ *   BENCH_WARMUP (seconds of unmeasured load before each measurement, default 2)
+ *   BENCH_CASES (comma list of bare, stub, real; default all three: one case alone, e.g. under --cpu-prof)
+ *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
  */
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
@@ -17,6 +21,7 @@ import { restDriver } from '../test/contract/drivers/rest.js';
 const seconds = Number(process.env.BENCH_SECONDS) || 8;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
 const asin = process.env.BENCH_ASIN || 'B01GAWQSFW';
+const warmupSeconds = process.env.BENCH_WARMUP === undefined ? 2 : Number(process.env.BENCH_WARMUP);
 
 /**
  * autocannon runs in its own process (its CLI with --json), so the client does not share the
@@ -24,12 +29,12 @@ const asin = process.env.BENCH_ASIN || 'B01GAWQSFW';
  */
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
-function autocannon(options: { url: string; headers: Record<string, string> }): Promise<{
-  requests: { average: number };
+function autocannon(options: { url: string; headers: Record<string, string>; seconds?: number }): Promise<{
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
 }> {
-  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(seconds)];
+  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(options.seconds ?? seconds)];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
   args.push(options.url);
   return new Promise((resolve, reject) => {
@@ -46,17 +51,54 @@ interface Measured {
   p50: number;
   p99: number;
   non2xx: number;
+  /** CPU time (user + system) per request of this process (the gateway, and the core when it runs in it), in µs. */
+  cpuUsPerRequest: number;
+  /** CPU time per request of the core's own process, when it has one, in µs. */
+  coreCpuUsPerRequest?: number;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>): Promise<Measured> {
+/** CPU time of a process in µs (Linux /proc; undefined elsewhere). */
+function processCpuUs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(name: string, url: string, headers: Record<string, string>, corePid?: number): Promise<Measured> {
+  // Unmeasured warm-up: without it the first seconds carry the JIT's compiling of the gateway's and
+  // the core's code (measured: about a third more CPU per request over an 8 s run).
+  if (warmupSeconds > 0) await autocannon({ url, headers, seconds: warmupSeconds });
+  const cpu = process.cpuUsage();
+  const core = corePid === undefined ? undefined : processCpuUs(corePid);
   const result = await autocannon({ url, headers });
-  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const used = process.cpuUsage(cpu);
+  const coreUsed = core === undefined ? undefined : processCpuUs(corePid!)! - core;
+  const perRequest = (us: number) => Math.round(us / Math.max(1, result.requests.total));
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpuUsPerRequest: perRequest(used.user + used.system),
+    ...(coreUsed !== undefined ? { coreCpuUsPerRequest: perRequest(coreUsed) } : {}),
+  };
 }
 
 const ledger = process.env.BENCH_LEDGER === 'redis' ? 'redis' : 'memory';
 
-/** Starts a stack, warms it, and measures the REST full path against it. */
-async function runAgainst(name: string, stack: Stack): Promise<{ measured: Measured; body: string; cache: string | null }> {
+const cases = new Set((process.env.BENCH_CASES || 'bare,stub,real').split(',').map((c) => c.trim()));
+
+/** Warms a stack (key, page cache) and measures the REST full path against it when `measured`. */
+async function runAgainst(
+  name: string,
+  stack: Stack,
+  measured: boolean,
+  corePid?: number,
+): Promise<{ measured?: Measured; body: string; cache: string | null }> {
   const ticker = setInterval(() => stack.advanceClock(100), 100);
   try {
     const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000_000, plan: 'unlimited' });
@@ -66,7 +108,7 @@ async function runAgainst(name: string, stack: Stack): Promise<{ measured: Measu
     const warm = await fetch(url, { headers: { 'API-KEY': key } });
     const body = await warm.text();
     if (warm.status !== 200) throw new Error(`${name}: warm-up answered ${warm.status}: ${body.slice(0, 200)}`);
-    return { measured: await measure(name, url, { 'API-KEY': key }), body, cache: warm.headers.get('x-cache') };
+    return { ...(measured ? { measured: await measure(name, url, { 'API-KEY': key }, corePid) } : {}), body, cache: warm.headers.get('x-cache') };
   } finally {
     clearInterval(ticker);
   }
@@ -76,41 +118,50 @@ async function runAgainst(name: string, stack: Stack): Promise<{ measured: Measu
 const realStack = await startStack({ mounts: [restDriver.mount], ledger });
 let real: Awaited<ReturnType<typeof runAgainst>>;
 try {
-  real = await runAgainst('REST full path, real core', realStack);
+  real = await runAgainst('REST full path, real core', realStack, cases.has('real'));
 } finally {
   await realStack.close();
 }
 
 // 2. The same record served by the stub core from memory, in its own process: the gateway's whole
 //    path (key, rate limit, hold, gRPC, settle, render) with the core's work reduced to a cache hit's.
-const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('./stub-core-process.ts', import.meta.url))], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-child.stdin.end(JSON.stringify(record));
-const coreAddress = await new Promise<string>((resolve, reject) => {
-  child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-  child.once('exit', (code) => reject(new Error(`stub core exited with ${code}`)));
-});
-const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress });
-let stub: Awaited<ReturnType<typeof runAgainst>>;
-try {
-  stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack);
-} finally {
-  await stubStack.close();
-  child.kill('SIGTERM');
+let stub: Awaited<ReturnType<typeof runAgainst>> | undefined;
+if (cases.has('stub')) {
+  const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
+  const coreFlags = process.env.CORE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...coreFlags, '--conditions=source', '--import', 'tsx', fileURLToPath(new URL('./stub-core-process.ts', import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(JSON.stringify(record));
+  const coreAddress = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`stub core exited with ${code}`)));
+  });
+  const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress });
+  try {
+    stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack, true, child.pid);
+  } finally {
+    await stubStack.close();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited; // a --cpu-prof of the core is written on exit
+  }
 }
 
 // 3. Bare express returning the same bytes.
-const bare = express();
-bare.get('/api/retail/product', (_req, res) => {
-  res.type('application/json').send(stub.body);
-});
-const bareServer = bare.listen(0, '127.0.0.1');
-await new Promise((resolve) => bareServer.once('listening', resolve));
-const baseline = await measure('bare express', `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/api/retail/product?asin=${asin}`, {});
-bareServer.close();
+let baseline: Measured | undefined;
+if (cases.has('bare')) {
+  const bare = express();
+  bare.get('/api/retail/product', (_req, res) => {
+    res.type('application/json').send(real.body);
+  });
+  const bareServer = bare.listen(0, '127.0.0.1');
+  await new Promise((resolve) => bareServer.once('listening', resolve));
+  baseline = await measure('bare express', `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/api/retail/product?asin=${asin}`, {});
+  bareServer.close();
+}
 
+const ratio = (m?: Measured) => (m && baseline ? Number((m.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)) : undefined);
 console.log(
   JSON.stringify(
     {
@@ -119,11 +170,11 @@ console.log(
       connections,
       ledger,
       realCoreCacheStatus: real.cache,
-      sameBody: real.body === stub.body,
-      bodyBytes: Buffer.byteLength(stub.body),
-      results: [baseline, stub.measured, real.measured],
-      ratioGatewayPathToBare: Number((stub.measured.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)),
-      ratioRealCoreToBare: Number((real.measured.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)),
+      ...(stub ? { sameBody: real.body === stub.body } : {}),
+      bodyBytes: Buffer.byteLength(real.body),
+      results: [baseline, stub?.measured, real.measured].filter(Boolean),
+      ratioGatewayPathToBare: ratio(stub?.measured),
+      ratioRealCoreToBare: ratio(real.measured),
     },
     null,
     2,

@@ -50,10 +50,21 @@ export function createMeter(options: MeterOptions): Meter {
     return rateLimitState(name, plans[name]!, outcome.tokens ?? -1);
   }
 
+  // Parsing a key costs two SHA-256 (checksum and store hash); a client sends the same key on every
+  // call, so well-formed keys are remembered (bounded: cleared when full).
+  const parsedKeys = new Map<string, ParsedKey>();
+
   /** Parses the key locally; a malformed one never reaches the store. */
   function parse(key: string): ParsedKey | null {
+    const known = parsedKeys.get(key);
+    if (known) return known;
     const parsed = parseKey(key);
-    if (!parsed) bump(counters, 'malformedKeys');
+    if (!parsed) {
+      bump(counters, 'malformedKeys');
+      return null;
+    }
+    if (parsedKeys.size >= 10_000) parsedKeys.clear();
+    parsedKeys.set(key, parsed);
     return parsed;
   }
 

@@ -1,0 +1,106 @@
+/**
+ * The core client (Connect's gRPC transport) against a gRPC server (the stub core): messages,
+ * metadata sent, statuses and their ErrorDetail, trailers-only answers, deadlines, aborts, an
+ * unreachable core and answers larger than the HTTP/2 flow-control windows.
+ */
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { CacheStatus, ErrorReason, type GetProductRequest, ProductSchema } from '@retail/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCoreClient } from './core-client.js';
+import { errorDetailOf, mapCoreError } from './errors.js';
+import { registryOperation } from './registry.js';
+import { type StubCore, coreError, startStubCore } from './testing/stub-core.js';
+
+const TOKEN = 'core-client-test-token';
+const product = registryOperation('GetProduct');
+const BIG = 'x'.repeat(300_000); // several stream windows (64 KiB by default)
+let core: StubCore;
+
+beforeAll(async () => {
+  core = await startStubCore({
+    serviceToken: TOKEN,
+    handlers: {
+      GetProduct: async (req) => {
+        const { asin } = req as GetProductRequest;
+        if (asin === 'B000000404') throw coreError(ErrorReason.NOT_FOUND, 'no product with this identifier');
+        if (asin === 'B000000429') throw coreError(ErrorReason.UPSTREAM_BLOCKED, 'blocked: 50% of tries', [], 7);
+        if (asin === 'B0000SLOW1') await new Promise((resolve) => setTimeout(resolve, 400));
+        const title = asin === 'B00000BIG1' ? BIG : 'Kettle';
+        return { retailProduct: create(ProductSchema, { asin, title, ratingsTotal: 3n }), meta: { cache: CacheStatus.HIT } };
+      },
+    },
+  });
+});
+afterAll(() => core?.close());
+
+async function failure(promise: Promise<unknown>): Promise<ConnectError> {
+  const error = await promise.then(() => expect.unreachable('the call succeeded'), (e: unknown) => e);
+  expect(error).toBeInstanceOf(ConnectError);
+  return error as ConnectError;
+}
+
+describe('createCoreClient', () => {
+  const client = () => createCoreClient({ address: core.address, serviceToken: TOKEN, deadlineMs: 5000 });
+
+  it('sends the request with the service token, request id and deadline, and reads the answer and its meta', async () => {
+    const { response, meta } = await client().callOperation(product, { asin: 'B0TEST0001' }, { requestId: 'req-1' });
+    expect((response as unknown as { retailProduct: { asin: string; title: string; ratingsTotal: bigint } }).retailProduct).toMatchObject({
+      asin: 'B0TEST0001',
+      title: 'Kettle',
+      ratingsTotal: 3n,
+    });
+    expect(meta).toEqual({ cache: 'HIT' });
+    const seen = core.calls.at(-1)!;
+    expect(seen.method).toBe('GetProduct');
+    expect(seen.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(seen.headers.get('x-request-id')).toBe('req-1');
+    expect(seen.headers.get('grpc-timeout')).toBe('5000m');
+  });
+
+  it('reads answers larger than the flow-control windows, many at once on one connection', async () => {
+    const c = client();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => c.callOperation(product, { asin: 'B00000BIG1' }, { requestId: 'big' })));
+    for (const { response } of answers) expect((response as unknown as { retailProduct: { title: string } }).retailProduct.title).toBe(BIG);
+  });
+
+  it("rejects with the status, the decoded message and the core's ErrorDetail (once)", async () => {
+    const error = await failure(client().callOperation(product, { asin: 'B000000429' }, { requestId: 'r' }));
+    expect(error.code).toBe(Code.Unavailable);
+    expect(error.rawMessage).toBe('blocked: 50% of tries');
+    expect(error.metadata.get('retail-error-bin')).not.toContain(',');
+    expect(errorDetailOf(error)).toMatchObject({ reason: ErrorReason.UPSTREAM_BLOCKED, retryAfterSeconds: 7 });
+    const notFound = await failure(client().callOperation(product, { asin: 'B000000404' }, { requestId: 'r' }));
+    expect(mapCoreError(notFound, product, 'rest')).toMatchObject({ status: 404, message: 'no product with this identifier' });
+  });
+
+  it('answers UNIMPLEMENTED for a method the server does not serve', async () => {
+    const error = await failure(client().callOperation(registryOperation('GetSeller'), { sellerId: 'A1B2C3D4E5F6G7' }, { requestId: 'r' }));
+    expect(error.code).toBe(Code.Unimplemented);
+  });
+
+  it('gives up at its deadline with DEADLINE_EXCEEDED (a 504 for clients)', async () => {
+    const c = createCoreClient({ address: core.address, serviceToken: TOKEN, deadlineMs: 100 });
+    const error = await failure(c.callOperation(product, { asin: 'B0000SLOW1' }, { requestId: 'r' }));
+    expect(error.code).toBe(Code.DeadlineExceeded);
+    expect(mapCoreError(error, product, 'rest').status).toBe(504);
+    expect(core.calls.at(-1)!.headers.get('grpc-timeout')).toBe('100m');
+  });
+
+  it('cancels the call when the signal aborts, and refuses an already aborted one', async () => {
+    const controller = new AbortController();
+    const pending = client().callOperation(product, { asin: 'B0000SLOW1' }, { requestId: 'r', signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(pending)).code).toBe(Code.Canceled);
+    expect((await failure(client().callOperation(product, { asin: 'B0TEST0001' }, { requestId: 'r', signal: controller.signal }))).code).toBe(Code.Canceled);
+  });
+
+  it('reports an unreachable core as UNAVAILABLE (a 503 for clients), and again on the next call', async () => {
+    const c = createCoreClient({ address: '127.0.0.1:1', serviceToken: TOKEN, deadlineMs: 2000 });
+    for (let i = 0; i < 2; i++) {
+      const error = await failure(c.callOperation(product, { asin: 'B0TEST0001' }, { requestId: 'r' }));
+      expect(error.code).toBe(Code.Unavailable);
+      expect(mapCoreError(error, product, 'rest').status).toBe(503);
+    }
+  });
+});
