@@ -1,7 +1,8 @@
 /**
  * Metrics for Prometheus (issue 7): after calls through the one-process stack, a real Prometheus
  * exposition endpoint (the OpenTelemetry Prometheus exporter over HTTP) shows requests by interface
- * and status, their latency histogram, and the units the ledger charged.
+ * and status, their latency histogram, the units the ledger charged, and the core's upstream
+ * outcomes by class, page cache results and circuit state per host.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 describe('metrics for Prometheus', () => {
-  it('count requests by interface and status, time them, and report units charged', async () => {
+  it('count requests by interface and status, time them, report units charged and the core upstream', async () => {
     const key = { 'API-KEY': stack.devKey };
     expect((await fetch(`${stack.url}/api/retail/product?asin=B0FXTUS001`, { headers: key })).status).toBe(200);
     expect((await fetch(`${stack.url}/api/retail/product?asin=B0FXTUS001`)).status).toBe(401);
@@ -68,5 +69,12 @@ describe('metrics for Prometheus', () => {
     // Two successful calls (REST and GraphQL), one unit each; the 401 charged nothing.
     expect(sample(text, 'retail_units_charged_total', {})).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^retail_ledger_unavailable_total(\{[^}]*\})? 0$/m);
+    // The core: the REST call fetched the page (a miss), the GraphQL call for the same product hit
+    // the cache; the marketplace host's circuit is closed.
+    const host = 'www.amazon.com';
+    expect(sample(text, 'retail_upstream_fetches_total', { host, outcome: 'ok' })).toBe(1);
+    expect(sample(text, 'retail_page_cache_results_total', { result: 'miss' })).toBe(1);
+    expect(sample(text, 'retail_page_cache_results_total', { result: 'hit' })).toBe(1);
+    expect(sample(text, 'retail_upstream_circuit_state', { host })).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * One REST call in the one-process mode of `npm start` yields ONE trace whose spans cover the gateway,
- * the gRPC call, the core and the upstream fetch (issue 7). Spans are collected in memory.
+ * the gRPC call, the core, its page cache lookup and the upstream fetch (issue 7). Spans are
+ * collected in memory.
  */
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -26,19 +27,23 @@ afterAll(async () => {
   trace.disable();
 });
 
-describe('tracing across the stack', () => {
-  it('gives one REST call one trace through gateway, gRPC, core and the upstream fetch', async () => {
-    exporter.reset();
-    const res = await fetch(`${stack.url}/api/retail/product?asin=B0FXTUS001`, { headers: { 'API-KEY': stack.devKey } });
-    expect(res.status).toBe(200);
-    // The gateway's span ends on the response's 'finish', which may come just after the client has
-    // read the body: wait (bounded) for it rather than sleeping.
-    for (let i = 0; i < 100 && !exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER && s.name.startsWith('GET ')); i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await provider.forceFlush();
+/** The spans of one product call, once the gateway's span has ended. */
+async function spansOfOneCall(): Promise<ReturnType<InMemorySpanExporter['getFinishedSpans']>> {
+  exporter.reset();
+  const res = await fetch(`${stack.url}/api/retail/product?asin=B0FXTUS001`, { headers: { 'API-KEY': stack.devKey } });
+  expect(res.status).toBe(200);
+  // The gateway's span ends on the response's 'finish', which may come just after the client has
+  // read the body: wait (bounded) for it rather than sleeping.
+  for (let i = 0; i < 100 && !exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER && s.name.startsWith('GET ')); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await provider.forceFlush();
+  return exporter.getFinishedSpans();
+}
 
-    const spans = exporter.getFinishedSpans();
+describe('tracing across the stack', () => {
+  it('gives one REST call one trace through gateway, gRPC, core, cache lookup and the upstream fetch', async () => {
+    const spans = await spansOfOneCall();
     const traceIds = new Set(spans.map((s) => s.spanContext().traceId));
     expect(traceIds.size, spans.map((s) => s.name).join(', ')).toBe(1);
 
@@ -46,17 +51,28 @@ describe('tracing across the stack', () => {
     const gateway = find(SpanKind.SERVER, /\/api\/retail\/product/);
     const grpcClient = find(SpanKind.CLIENT, /RetailService\/GetProduct/);
     const core = find(SpanKind.SERVER, /^retail\.v1\.RetailService\/GetProduct$/);
+    const cache = find(SpanKind.INTERNAL, /^page cache lookup$/);
     const upstream = find(SpanKind.CLIENT, /^upstream GET www\.amazon\.com$/);
-    expect({ gateway: !!gateway, grpcClient: !!grpcClient, core: !!core, upstream: !!upstream }).toEqual({
+    expect({ gateway: !!gateway, grpcClient: !!grpcClient, core: !!core, cache: !!cache, upstream: !!upstream }).toEqual({
       gateway: true,
       grpcClient: true,
       core: true,
+      cache: true,
       upstream: true,
     });
-    // Parentage: gateway → gRPC client → core → upstream.
+    // Parentage: gateway → gRPC client → core → (cache lookup, then upstream).
     const parentOf = (span: typeof core) => span?.parentSpanContext?.spanId;
     expect(parentOf(grpcClient)).toBe(gateway!.spanContext().spanId);
     expect(parentOf(core)).toBe(grpcClient!.spanContext().spanId);
+    expect(parentOf(cache)).toBe(core!.spanContext().spanId);
     expect(parentOf(upstream)).toBe(core!.spanContext().spanId);
+    expect(cache!.attributes['retail.cache.result']).toBe('miss');
+  });
+
+  it('shows a repeated call answered by the cache: a hit, and no upstream fetch', async () => {
+    const spans = await spansOfOneCall();
+    const cache = spans.find((s) => s.name === 'page cache lookup');
+    expect(cache?.attributes['retail.cache.result']).toBe('hit');
+    expect(spans.filter((s) => s.name.startsWith('upstream ')).map((s) => s.name)).toEqual([]);
   });
 });

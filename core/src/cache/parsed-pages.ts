@@ -4,6 +4,7 @@ import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../operations/types.js';
 import type { UpstreamMetrics } from '../outcomes/metrics.js';
 import { outcomeClassOf, type OutcomeClass } from '../resilience/outcome-class.js';
+import { inSpan } from '../telemetry/tracing.js';
 import { hostForKind, pathWithQuery } from '../upstream/hosts.js';
 import { DEFAULT_TTL_SECONDS, pageCacheKey, type CacheEntry, type PageCache } from './page-cache.js';
 import { createSingleFlight, type SingleFlight } from './single-flight.js';
@@ -66,12 +67,22 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
     if (options.cache && ttlMs > 0) await options.cache.set(key, entry, ttlMs);
   }
 
+  /** The cache read in its own span, so a trace shows what the store answered and how long it took. */
+  function lookup(cache: PageCache, key: string, url: string, parser: ParserRef): Promise<CacheEntry | undefined> {
+    return inSpan('page cache lookup', { attributes: { 'url.full': url, 'retail.parser': parser.id } }, async (span) => {
+      const entry = await cache.get(key);
+      const result = !entry ? 'miss' : entry.freshUntil <= now() ? 'expired' : entry.notFound !== undefined ? 'negative-hit' : 'hit';
+      span.setAttribute('retail.cache.result', result);
+      return entry;
+    });
+  }
+
   return {
     flights,
     async parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage, signal: AbortSignal) => T | Promise<T>): Promise<ParsedPage<T>> {
       const url = pageUrl(request);
       const key = pageCacheKey(url, parser.id, parser.version);
-      const cached = await options.cache?.get(key);
+      const cached = options.cache ? await lookup(options.cache, key, url, parser) : undefined;
       if (cached && cached.freshUntil > now()) {
         if (cached.notFound !== undefined) {
           options.metrics?.cache('negative-hit');

@@ -16,7 +16,8 @@ describe('createUpstreamMetrics', () => {
     m.cache('hit');
     expect(total(m.snapshot(), 'upstream_fetch_total')).toBe(3);
     expect(m.snapshot().counters['upstream_fetch_total{host="www.amazon.de",outcome="timeout"}']).toBe(1);
-    expect(m.snapshot().circuits).toEqual({ 'www.amazon.com': 'open' });
+    // Every host fetched from is in the circuit gauge, closed until a transition says otherwise.
+    expect(m.snapshot().circuits).toEqual({ 'www.amazon.com': 'open', 'www.amazon.de': 'closed' });
 
     await reader.forceFlush();
     const exported = exporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));

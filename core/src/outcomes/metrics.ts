@@ -40,6 +40,8 @@ export function createUpstreamMetrics(meter: Meter = otel.getMeter('retail-core'
   const add = (name: string) => counters.set(name, (counters.get(name) ?? 0) + 1);
   return {
     outcome: (host, outcome) => {
+      // A host shows in the circuit gauge from its first fetch (closed), not only after a transition.
+      if (!circuits.has(host)) circuits.set(host, 'closed');
       fetches.add(1, { host, outcome });
       add(`upstream_fetch_total{host="${host}",outcome="${outcome}"}`);
     },
