@@ -58,7 +58,7 @@ describe('single-flight', () => {
     expect(faults.count(path('flight'))).toBe(1);
   });
 
-  it('100 identical concurrent cold raw fetches (handlers not yet on parsed pages) share one fetch too', async () => {
+  it('100 identical concurrent cold HTML fetches (through the same cache) share one fetch too', async () => {
     const s = build();
     faults.inject(path('raw'), { kind: 'delay', ms: 20 });
     const pages = await Promise.all(Array.from({ length: 100 }, () => s.pages.fetchPage(get('raw'))));

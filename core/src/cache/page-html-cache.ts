@@ -19,11 +19,11 @@ export const PAGE_HTML_PARSER = { id: 'html-gz', version: 1 } as const;
 export type MaybeStalePage = FetchedPage & { readonly stale?: boolean };
 
 /**
- * The cache for handlers that still fetch HTML (`ctx.pages.fetchPage`): every operation gets cache
- * HIT/MISS/STALE, single-flight, the NOT_FOUND negative cache and serve-stale without a change. It is
- * the parsed-page source with a "parser" that keeps the page itself, gzip-compressed off the event
- * loop (zlib's async API runs on the libuv pool): 1–2 MB pages shrink 5–10×, so the byte-bounded
- * store holds that many more. Handlers moved to ParsedPageSource skip the HTML and its re-parse.
+ * The cache for callers that need a page's HTML itself (`ctx.pages.fetchPage`; every handler reads
+ * parsed pages instead, and bench/cache.ts compares the two): cache HIT/MISS/STALE, single-flight,
+ * the NOT_FOUND negative cache and serve-stale, as for parsed pages. It is the parsed-page source
+ * with a "parser" that keeps the page itself, gzip-compressed off the event loop (zlib's async API
+ * runs on the libuv pool): 1–2 MB pages shrink 5–10×, so the byte-bounded store holds that many more.
  */
 export function withPageCache(source: ParsedPageSource): PageFetcher {
   return {

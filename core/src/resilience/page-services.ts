@@ -60,7 +60,8 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  // Handlers still on fetchPage get the same cache, single-flight and stale rules (HTML entries).
+  // Every handler reads parsed pages; `pages` serves a page's HTML itself (callers without a parser,
+  // bench/cache.ts's baseline) through the same cache, single-flight and stale rules.
   const pages = withPageCache(parsedPages);
   const parsePool = createParsePool({ size: s.parseWorkers });
   return {
