@@ -290,6 +290,25 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       expect(JSON.stringify(objects)).not.toContain('ignored.example');
     });
 
+    it('a changed Secret value rolls the pods that read it, and only those', async () => {
+      const secretChecksum = (objects: K8sObject[], component: string) =>
+        (workload(objects, component) as { spec: { template: { metadata: { annotations: Record<string, string> } } } }).spec.template.metadata
+          .annotations['checksum/secret'];
+      const [again, proxies, token] = await Promise.all([
+        renderChart(helm),
+        renderWith([['core.secret.upstreamProxies.value', 'http://proxy-c.example:3128']]),
+        renderWith([['serviceToken.value', 'a-new-service-token']]),
+      ]);
+      const base = renders.default;
+      expect(secretChecksum(base, 'core')).toMatch(/^[0-9a-f]{64}$/);
+      expect(secretChecksum(again, 'core')).toBe(secretChecksum(base, 'core'));
+      expect(secretChecksum(proxies, 'core')).not.toBe(secretChecksum(base, 'core'));
+      expect(secretChecksum(proxies, 'rest')).toBe(secretChecksum(base, 'rest'));
+      for (const component of ['core', 'rest', 'graphql', 'mcp']) {
+        expect(secretChecksum(token, component), component).not.toBe(secretChecksum(base, component));
+      }
+    });
+
     it('without core values no resilience, cache or parse-pool variable is set: existing installs keep the core\'s defaults', () => {
       expect(RESILIENCE_ENV.length).toBeGreaterThan(10);
       for (const render of ['default', 'variant'] as const) {

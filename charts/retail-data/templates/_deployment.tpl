@@ -28,8 +28,10 @@ spec:
       labels:
         {{- include "retail-data.labels" (list $root $name) | nindent 8 }}
       annotations:
-        {{- /* Roll the pods when their configuration changes. */}}
+        {{- /* Roll the pods when their configuration or a Secret the chart writes for them changes
+        (values of an existingSecret are not the chart's to see: those need a rollout restart). */}}
         checksum/config: {{ include "retail-data.config" (list $root $name) | sha256sum }}
+        checksum/secret: {{ list (include "retail-data.secretData" (list $root $name)) $root.Values.serviceToken.value $root.Values.redis.mode $root.Values.redis.external | toJson | sha256sum }}
         {{- with $values.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
