@@ -291,9 +291,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     });
 
     it('a changed Secret value rolls the pods that read it, and only those', async () => {
-      const secretChecksum = (objects: K8sObject[], component: string) =>
-        (workload(objects, component) as { spec: { template: { metadata: { annotations: Record<string, string> } } } }).spec.template.metadata
-          .annotations['checksum/secret'];
+      const secretChecksum = (objects: K8sObject[], component: string): string => workload(objects, component).spec.template.metadata.annotations['checksum/secret'];
       const [again, proxies, token] = await Promise.all([
         renderChart(helm),
         renderWith([['core.secret.upstreamProxies.value', 'http://proxy-c.example:3128']]),

@@ -46,6 +46,28 @@ describe('createParsedPageSource', () => {
     expect(all[0]!.value).toEqual(all[1]!.value);
   });
 
+  it("the shared fetch sees the latest deadline of the callers waiting on it (its retry policy reads it)", async () => {
+    let release!: () => void;
+    const joined = new Promise<void>((r) => (release = r));
+    const seen: (number | undefined)[] = [];
+    const fetcher = {
+      async fetchPage(req: { deadlineAt?: number }) {
+        seen.push(req.deadlineAt);
+        await joined;
+        seen.push(req.deadlineAt);
+        return page();
+      },
+    };
+    const source = createParsedPageSource({ fetcher });
+    const parse = (p: { html: string }) => p.html.length;
+    const first = source.parsed({ ...request(), deadlineAt: 1_000 }, v1, parse);
+    const second = source.parsed({ ...request(), deadlineAt: 9_000 }, v1, parse);
+    await new Promise((r) => setImmediate(r));
+    release();
+    await Promise.all([first, second]);
+    expect(seen).toEqual([1_000, 9_000]);
+  });
+
   it('remembers NOT_FOUND briefly and no other error', async () => {
     const s = setup([failures.notFound, failures.errorPage, failures.errorPage]);
     await expect(s.source.parsed(request(), v1, s.parse)).rejects.toMatchObject({ reason: ErrorReason.NOT_FOUND });

@@ -91,15 +91,19 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
         options.metrics?.cache('hit');
         return { value: cached.value as T, fromCache: true, stale: false, retrievedAt: new Date(cached.retrievedAt), url: cached.url };
       }
+      // The shared fetch's retry policy reads `deadlineAt` whenever it decides: the latest deadline
+      // of the callers waiting on it by then.
+      const fetchAndStore = async (signal: AbortSignal, deadline: () => number | undefined) => {
+        const sharedRequest: PageRequest = Object.defineProperty({ ...request, signal }, 'deadlineAt', { get: deadline, enumerable: true });
+        const page = await options.fetcher.fetchPage(sharedRequest);
+        const record = await parse(page, signal);
+        const retrievedAt = page.retrievedAt.getTime();
+        const fresh = freshMs(request.kind);
+        await store(key, { value: record, url: page.url, retrievedAt, freshUntil: now() + fresh }, fresh + staleMs);
+        return { record, retrievedAt, url: page.url };
+      };
       try {
-        const { value, shared } = await flights.run(key, request.signal, async (signal) => {
-          const page = await options.fetcher.fetchPage({ ...request, signal });
-          const record = await parse(page, signal);
-          const retrievedAt = page.retrievedAt.getTime();
-          const fresh = freshMs(request.kind);
-          await store(key, { value: record, url: page.url, retrievedAt, freshUntil: now() + fresh }, fresh + staleMs);
-          return { record, retrievedAt, url: page.url };
-        });
+        const { value, shared } = await flights.run(key, request.signal, fetchAndStore, request.deadlineAt);
         options.metrics?.cache(shared ? 'shared' : 'miss');
         // Followers get their own copy: a handler may adjust its record without touching another's.
         const record = shared ? structuredClone(value.record) : value.record;

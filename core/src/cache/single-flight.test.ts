@@ -51,4 +51,21 @@ describe('createSingleFlight', () => {
     await expect(fail()).rejects.toThrow('upstream');
     expect(runs).toBe(2);
   });
+
+  it('the work may run until the latest deadline of the callers who joined it, or without one if a caller had none', async () => {
+    const flights = createSingleFlight();
+    const gate = deferred<string>();
+    let deadline!: () => number | undefined;
+    const signal = () => new AbortController().signal;
+    const first = flights.run('k', signal(), async (_s, d) => ((deadline = d), gate.promise), 1_000);
+    expect(deadline()).toBe(1_000);
+    const later = flights.run('k', signal(), async () => 'never', 5_000);
+    expect(deadline()).toBe(5_000);
+    const shorter = flights.run('k', signal(), async () => 'never', 2_000);
+    expect(deadline()).toBe(5_000);
+    const unbounded = flights.run('k', signal(), async () => 'never');
+    expect(deadline()).toBeUndefined();
+    gate.resolve('page');
+    await Promise.all([first, later, shorter, unbounded]);
+  });
 });
