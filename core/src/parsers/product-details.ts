@@ -1,4 +1,7 @@
-import { cleanText, visibleText, type AnyNode, type CheerioAPI } from './common/dom.js';
+import { cleanText, type AnyNode, type CheerioAPI, type Element } from './common/dom.js';
+import { isTag, textWithout } from './common/node-reads.js';
+import { isHidden, visibleTextOf } from './product-reads.js';
+import { selectAll } from './results/dom.js';
 
 /** One technical-details row as the page shows it. */
 export interface DetailRow {
@@ -37,36 +40,46 @@ function cleanLabel(text: string | undefined): string | undefined {
   return out ? out : undefined;
 }
 
-function tableRow($: CheerioAPI, tr: AnyNode): DetailRow | undefined {
-  const row = $(tr);
-  const th = row.children('th');
-  const tds = row.children('td');
+/** The element children of `el` named `name`. */
+function childrenNamed(el: AnyNode, name: string): Element[] {
+  const out: Element[] = [];
+  for (const child of (el as Element).children) if (isTag(child) && child.name === name) out.push(child);
+  return out;
+}
+
+function tableRow(tr: AnyNode): DetailRow | undefined {
+  const th = childrenNamed(tr, 'th');
+  const tds = childrenNamed(tr, 'td');
   let name: string | undefined;
   let valueCell;
   if (th.length > 0 && tds.length > 0) {
-    name = cleanLabel(visibleText($, th.first()));
-    valueCell = tds.first();
+    name = cleanLabel(visibleTextOf(th[0]));
+    valueCell = tds[0];
   } else if (tds.length >= 2) {
-    name = cleanLabel(visibleText($, tds.first()));
-    valueCell = tds.eq(1);
+    name = cleanLabel(visibleTextOf(tds[0]));
+    valueCell = tds[1];
   } else {
     return undefined;
   }
-  const value = valueCell ? visibleText($, valueCell) : undefined;
+  const value = visibleTextOf(valueCell);
   return name && value ? { name, value } : undefined;
 }
 
+/** Below `li` (exclusive) and above `el` (inclusive) there is a script, style or noscript. */
+function insideHidden(el: Element, li: AnyNode): boolean {
+  for (let node: AnyNode | null = el; node && node !== li; node = node.parent) if (isTag(node) && isHidden(node)) return true;
+  return false;
+}
+
 function listRow($: CheerioAPI, li: AnyNode): DetailRow | undefined {
-  const item = $(li);
   // Nested lists (best-sellers sub-ranks) belong to their parent row.
-  if (item.parents('li').length > 0) return undefined;
-  const label = item.find('.a-text-bold, b').first();
-  if (label.length === 0) return undefined;
-  const name = cleanLabel(visibleText($, label));
-  const copy = item.clone();
-  copy.find('script, style, noscript').remove();
-  copy.find('.a-text-bold, b').first().remove();
-  const value = cleanText(copy.text())?.replace(/^[:：]\s*/u, '');
+  for (let node = li.parent; node && isTag(node); node = node.parent) if (node.name === 'li') return undefined;
+  const labels = selectAll($, li, '.a-text-bold, b') as Element[];
+  if (labels.length === 0) return undefined;
+  const name = cleanLabel(visibleTextOf(labels[0]));
+  // The value is the row's visible text without its first visible label.
+  const shown = labels.find((el) => !insideHidden(el, li));
+  const value = cleanText(textWithout(li, (el) => el === shown || isHidden(el)))?.replace(/^[:：]\s*/u, '');
   return name && value ? { name, value } : undefined;
 }
 
@@ -79,8 +92,8 @@ export function readDetailRows($: CheerioAPI): DetailRow[] {
     seen.add(row.name.toLowerCase());
     rows.push(row);
   };
-  for (const selector of TABLE_ROWS) for (const tr of $(selector).toArray()) add(tableRow($, tr));
-  for (const selector of LIST_ROWS) for (const li of $(selector).toArray()) add(listRow($, li));
+  for (const selector of TABLE_ROWS) for (const tr of selectAll($, undefined, selector)) add(tableRow(tr));
+  for (const selector of LIST_ROWS) for (const li of selectAll($, undefined, selector)) add(listRow($, li));
   return rows;
 }
 

@@ -1,4 +1,6 @@
 import { tryJson, type CheerioAPI } from './common/dom.js';
+import { first } from './product-reads.js';
+import { attrOf } from './results/dom.js';
 
 const MAIN_IMAGE = ['#landingImage', '#imgBlkFront', '#ebooksImgBlkFront', '#main-image', '#imgTagWrapperId img', '#js-masrw-main-image'];
 
@@ -19,14 +21,9 @@ function dynamicImages(attr: string | undefined): string[] {
 /** The primary image: the hi-res attribute, else the largest dynamic size, else the src. */
 export function readMainImage($: CheerioAPI): string | undefined {
   for (const selector of MAIN_IMAGE) {
-    const img = $(selector).first();
-    if (img.length === 0) continue;
-    const candidates = [
-      img.attr('data-old-hires'),
-      ...dynamicImages(img.attr('data-a-dynamic-image')),
-      img.attr('data-a-hires'),
-      img.attr('src'),
-    ];
+    const img = first($, undefined, selector);
+    if (!img) continue;
+    const candidates = [attrOf(img, 'data-old-hires'), ...dynamicImages(attrOf(img, 'data-a-dynamic-image')), attrOf(img, 'data-a-hires'), attrOf(img, 'src')];
     const found = candidates.find(isImageUrl);
     if (found) return found;
   }

@@ -2,7 +2,7 @@ import { isCoreError } from '../errors.js';
 import type { Marketplace } from '../marketplaces/types.js';
 import { looksLikeProductPage } from './page-markers.js';
 import { readProductPage, type ParsedProductPage } from './product.js';
-import { loadPage } from './results/dom.js';
+import { loadIndexedPage } from './results/dom.js';
 import { readTopReviews, type ReviewInit } from './reviews.js';
 import { readBestSellersRanks, type BestSellersRank } from './sales.js';
 import { readStockSignals, type StockSignals } from './stock.js';
@@ -32,7 +32,8 @@ export interface ProductPageParts {
 export const PRODUCT_PAGE_PARTS_VERSION = 2;
 
 export function parseProductPageParts(html: string, ctx: { readonly marketplace: Marketplace; readonly asin: string }): ProductPageParts {
-  const $ = loadPage(html);
+  // Every reader below only reads the page (changes go to copies): one page index serves them all.
+  const $ = loadIndexedPage(html);
   let product: ProductPageParts['product'];
   try {
     product = { ok: true, value: readProductPage($, html, ctx) };

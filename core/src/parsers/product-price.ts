@@ -1,6 +1,9 @@
 import type { Marketplace } from '../marketplaces/index.js';
 import { cleanText, tryJson, type CheerioAPI } from './common/dom.js';
 import { readDisplayedPrice, type DisplayedPrice } from './common/displayed-price.js';
+import { textOf } from './common/node-reads.js';
+import { closestOf, skipping } from './product-reads.js';
+import { selectAll } from './results/dom.js';
 
 /*
  * Buy-box price sources, most specific first. Current pages: the core price block (its
@@ -40,8 +43,8 @@ interface BuyingOptionPrice {
  * a list, or an object of lists keyed by buy-box group. The NEW option is the buy-box price.
  */
 function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
-  for (const el of $('div.twister-plus-buying-options-price-data').toArray()) {
-    const data = tryJson<BuyingOptionPrice[] | Record<string, BuyingOptionPrice[]>>($(el).text());
+  for (const el of selectAll($, undefined, 'div.twister-plus-buying-options-price-data')) {
+    const data = tryJson<BuyingOptionPrice[] | Record<string, BuyingOptionPrice[]>>(textOf(el));
     if (!data) continue;
     const options = Array.isArray(data) ? data : Object.values(data).flat();
     const option = options.find((o) => o?.buyingOptionType === 'NEW') ?? options[0];
@@ -62,12 +65,14 @@ function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefine
  * The buy-box price. The visible price text is taken for `display` (it is what the page shows);
  * the embedded buying-option data fills in when no visible price is found.
  */
+const isPriceRange = skipping('.a-price-range');
+
 export function readBuyBoxPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
   for (const selector of PRICE_SELECTORS) {
-    for (const el of $(selector).toArray()) {
+    for (const el of selectAll($, undefined, selector)) {
       // Each end of a price range sits in its own .a-offscreen: a range is no price (never guessed).
-      if ($(el).closest('.a-price-range').length > 0) return undefined;
-      const price = readDisplayedPrice($(el).text(), m);
+      if (closestOf(el, isPriceRange)) return undefined;
+      const price = readDisplayedPrice(textOf(el), m);
       if (price) return price;
     }
   }

@@ -1,16 +1,21 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { absoluteUrl, firstVisibleText, visibleText, type CheerioAPI } from './common/dom.js';
+import { absoluteUrl, type CheerioAPI } from './common/dom.js';
 import type { ProductInit } from './product.js';
+import { closestOf, first, firstVisible, skipping, visibleTextOf } from './product-reads.js';
+import { attrOf, selectAll } from './results/dom.js';
 
 /* Readers of the product page's sections: feature bullets, breadcrumb, coupon and seller. */
 
+const isHiddenBullet = skipping('.aok-hidden, #replacementPartsFitmentBullet');
+const isBackLink = skipping('#breadcrumb-back-link, .a-breadcrumb-divider');
+const isLink = skipping('a');
+
 export function readFeatureBullets($: CheerioAPI): string[] {
   const bullets: string[] = [];
-  for (const li of $('#feature-bullets li').toArray()) {
+  for (const li of selectAll($, undefined, '#feature-bullets li')) {
     // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
-    if ($(li).closest('.aok-hidden, #replacementPartsFitmentBullet').length > 0) continue;
-    const span = $(li).find('span.a-list-item').first();
-    const text = visibleText($, span.length > 0 ? span : li);
+    if (closestOf(li, isHiddenBullet)) continue;
+    const text = visibleTextOf(first($, li, 'span.a-list-item') ?? li);
     if (text && !bullets.includes(text)) bullets.push(text);
   }
   return bullets;
@@ -19,11 +24,11 @@ export function readFeatureBullets($: CheerioAPI): string[] {
 /** The wayfinding breadcrumb, root first; "back to results" links are not categories. */
 export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<ProductInit['categories']> {
   const names: { name: string; href?: string }[] = [];
-  const links = $('#wayfinding-breadcrumbs_feature_div li a').toArray();
-  for (const a of links.length > 0 ? links : $('#wayfinding-breadcrumbs_container li a').toArray()) {
-    if ($(a).closest('#breadcrumb-back-link, .a-breadcrumb-divider').length > 0 || $(a).attr('id') === 'breadcrumb-back-link') continue;
-    const name = visibleText($, a);
-    if (name) names.push({ name, href: $(a).attr('href') });
+  const links = selectAll($, undefined, '#wayfinding-breadcrumbs_feature_div li a');
+  for (const a of links.length > 0 ? links : selectAll($, undefined, '#wayfinding-breadcrumbs_container li a')) {
+    if (closestOf(a, isBackLink) || attrOf(a, 'id') === 'breadcrumb-back-link') continue;
+    const name = visibleTextOf(a);
+    if (name) names.push({ name, href: attrOf(a, 'href') });
   }
   return names.map((c, i) => {
     const url = absoluteUrl(c.href, m.origin);
@@ -38,7 +43,7 @@ export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<Produ
 }
 
 export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
-  const label = firstVisibleText($, [
+  const label = firstVisible($, [
     '#couponBadgeRegularVpc .couponLabelText',
     '#couponBadgeRegularVpc',
     '#couponBadge .couponLabelText',
@@ -53,18 +58,18 @@ export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undef
 }
 
 export function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: string } } | undefined {
-  const link = $('#sellerProfileTriggerId').first().length
-    ? $('#sellerProfileTriggerId').first()
-    : $('#merchant-info a[href*="seller="]').first().length
-      ? $('#merchant-info a[href*="seller="]').first()
-      : $('#merchantInfoFeature_feature_div a[href*="seller="]').first();
-  if (link.length > 0) {
-    const name = visibleText($, link);
-    const href = link.attr('href') ?? link.closest('a').attr('href') ?? '';
+  const link =
+    first($, undefined, '#sellerProfileTriggerId') ??
+    first($, undefined, '#merchant-info a[href*="seller="]') ??
+    first($, undefined, '#merchantInfoFeature_feature_div a[href*="seller="]');
+  if (link) {
+    const name = visibleTextOf(link);
+    const enclosing = closestOf(link, isLink);
+    const href = attrOf(link, 'href') ?? (enclosing ? attrOf(enclosing, 'href') : undefined) ?? '';
     const sellerId = /[?&]seller=([A-Z0-9]+)/.exec(href)?.[1];
     if (name) return { seller: { ...(sellerId ? { sellerId } : {}), name } };
   }
   // Sold by the marketplace itself: the current buy box names it without a seller link.
-  const name = firstVisibleText($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
+  const name = firstVisible($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
   return name ? { seller: { name } } : undefined;
 }

@@ -2,14 +2,16 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type ProductSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
-import { firstAttr, firstVisibleText, loadHtml, visibleText, type CheerioAPI } from './common/dom.js';
-import { withDomIndex } from './common/indexed-query.js';
+import { cleanText, type CheerioAPI, type Element } from './common/dom.js';
+import { textWithout } from './common/node-reads.js';
 import { readDetailRows, type DetailRow } from './product-details.js';
 import { isUsedOffer, readBrand, readInStock, readIsPrime } from './product-buybox.js';
 import { readImageUrls, readMainImage } from './product-media.js';
 import { readBuyBoxPrice } from './product-price.js';
 import { readCategories, readCoupon, readFeatureBullets, readSeller } from './product-sections.js';
+import { first, firstVisible, isHidden, skipping } from './product-reads.js';
 import { readStructuredData } from './product-structured-data.js';
+import { firstAttr, loadIndexedPage } from './results/dom.js';
 
 export type ProductInit = MessageInitShape<typeof ProductSchema>;
 
@@ -32,10 +34,13 @@ const TITLE = ['#productTitle', '#ebooksProductTitle', '#ebooksTitle', '#btAsinT
  * title is not a product page the parser understands: UPSTREAM_ERROR, never a half-empty record.
  */
 export function parseProductPage(html: string, ctx: ProductParseContext): ParsedProductPage {
-  return readProductPage(withDomIndex(loadHtml(html)), html, ctx);
+  return readProductPage(loadIndexedPage(html), html, ctx);
 }
 
-/** parseProductPage on a loaded page (product-page.ts reads every part of /dp/ from one load). */
+/**
+ * parseProductPage on a loaded page (product-page.ts reads every part of /dp/ from one load). The
+ * page is only read, never changed: it is loaded with the page index (results/dom.ts).
+ */
 export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseContext): ParsedProductPage {
   const m = ctx.marketplace;
   const structured = readStructuredData($);
@@ -53,7 +58,7 @@ export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseCo
   const ratingsTotal = readRatingsTotal($, m) ?? structured?.ratingsTotal;
   const brand = readBrand($, detailRows, m);
   const isInStock = readInStock($, m, price !== undefined);
-  const subtitle = firstVisibleText($, ['#productSubtitle']);
+  const subtitle = firstVisible($, ['#productSubtitle']);
 
   const product: ProductInit = {
     title,
@@ -87,27 +92,29 @@ function mergeRows(rows: DetailRow[], extra: readonly DetailRow[]): DetailRow[] 
   return [...rows, ...extra.filter((r) => !names.has(r.name.toLowerCase()))];
 }
 
+// Video titles carry the release year in a span of their own.
+const isReleaseYear = skipping('.release-year');
+const notInTitle = (el: Element) => isReleaseYear(el) || isHidden(el);
+
 function readTitle($: CheerioAPI): string | undefined {
   for (const selector of TITLE) {
-    const el = $(selector).first().clone();
-    if (el.length === 0) continue;
-    // Video titles carry the release year in a span of their own.
-    el.find('.release-year').remove();
-    const text = visibleText($, el);
+    const el = first($, undefined, selector);
+    if (!el) continue;
+    const text = cleanText(textWithout(el, notInTitle));
     if (text) return text;
   }
   return undefined;
 }
 
 function readAsin($: CheerioAPI): string | undefined {
-  const value = firstAttr($, ['input#ASIN', 'input[name="ASIN"]', 'input[name="ASIN.0"]'], 'value')?.toUpperCase();
+  const value = firstAttr($, undefined, ['input#ASIN', 'input[name="ASIN"]', 'input[name="ASIN.0"]'], 'value')?.toUpperCase();
   return value && /^[A-Z0-9]{10}$/.test(value) ? value : undefined;
 }
 
 function readRating($: CheerioAPI, m: Marketplace): number | undefined {
   const sources = [
-    firstAttr($, ['#acrPopover'], 'title'),
-    firstVisibleText($, [
+    firstAttr($, undefined, ['#acrPopover'], 'title'),
+    firstVisible($, [
       '#acrPopover .a-icon-alt',
       '#averageCustomerReviews .a-icon-alt',
       '#acrPopover',
@@ -126,7 +133,7 @@ function readRating($: CheerioAPI, m: Marketplace): number | undefined {
 }
 
 function readRatingsTotal($: CheerioAPI, m: Marketplace): number | undefined {
-  const text = firstVisibleText($, [
+  const text = firstVisible($, [
     '#acrCustomerReviewText',
     '#acrCustomerReviewLink',
     '[data-hook="total-review-count"]',

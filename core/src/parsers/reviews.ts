@@ -1,7 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ReviewSchema, ReviewsPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText, loadPage, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { textWithout } from './common/node-reads.js';
+import { first, skipping } from './product-reads.js';
+import { attrOf, cleanText, firstText, loadIndexedPage, selectAll, textOf, type AnyNode, type CheerioAPI, type Element } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 import { ONE_PERSON, reviewDate } from './review-words.js';
@@ -21,9 +23,10 @@ export interface ReviewsParseContext {
  * read from a `data-hook` (the marketplace's stable test hooks), text read with the locale words.
  */
 export function parseReviewsPage(html: string, ctx: ReviewsParseContext): ReviewsPageInit {
-  const $ = loadPage(html);
-  const reviews = readReviews($, $('#cm_cr-review_list [data-hook="review"]').toArray(), ctx.marketplace);
-  const list = reviews.length > 0 ? reviews : readReviews($, $('[data-hook="review"]').toArray(), ctx.marketplace);
+  // Only read: the page index answers the per-review `data-hook` questions.
+  const $ = loadIndexedPage(html);
+  const reviews = readReviews($, selectAll($, undefined, '#cm_cr-review_list [data-hook="review"]'), ctx.marketplace);
+  const list = reviews.length > 0 ? reviews : readReviews($, selectAll($, undefined, '[data-hook="review"]'), ctx.marketplace);
   const pageInfo = parsePageInfo($, ctx.page ?? 1, list.length);
   const filterInfo = firstText($, undefined, ['[data-hook="cr-filter-info-review-rating-count"]', '[data-hook="total-review-count"]']);
   const numbers = (filterInfo ?? '').match(/\d[\d.,\u00a0\u202f]*/g) ?? [];
@@ -45,12 +48,12 @@ export function parseReviewsPage(html: string, ctx: ReviewsParseContext): Review
  * `cmps-review` widget). A product page holds no other review markup, so every review hook counts.
  */
 export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewInit[] {
-  return readTopReviews(loadPage(html), ctx);
+  return readTopReviews(loadIndexedPage(html), ctx);
 }
 
-/** parseTopReviews on a loaded page. */
+/** parseTopReviews on a loaded page (read only, never changed). */
 export function readTopReviews($: CheerioAPI, ctx: ReviewsParseContext): ReviewInit[] {
-  return readReviews($, $('[data-hook="review"], [data-hook="cmps-review"]').toArray(), ctx.marketplace);
+  return readReviews($, selectAll($, undefined, '[data-hook="review"], [data-hook="cmps-review"]'), ctx.marketplace);
 }
 
 function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
@@ -80,32 +83,37 @@ function uniqueImages(urls: readonly (string | undefined)[]): string[] {
 /** 2024+ product pages put reviews' images in one media carousel, keyed by review id. */
 function carouselImages($: CheerioAPI): Map<string, string[]> {
   const byReview = new Map<string, string[]>();
-  for (const el of $('[data-reviewid][data-url]').toArray()) {
-    const $el = $(el);
-    if ($el.attr('data-mediatype') !== 'IMAGE') continue;
-    const id = $el.attr('data-reviewid')!;
-    const url = cleanText($el.attr('data-url'));
+  for (const el of selectAll($, undefined, '[data-reviewid][data-url]')) {
+    if (attrOf(el, 'data-mediatype') !== 'IMAGE') continue;
+    const id = attrOf(el, 'data-reviewid')!;
+    const url = cleanText(attrOf(el, 'data-url'));
     if (url) byReview.set(id, [...(byReview.get(id) ?? []), url]);
   }
   return byReview;
 }
 
+/** What a review's title and body leave out (icons, star text, scripts, the read-more and video blocks). */
+const TITLE_SKIP = skipping('i, .a-icon-alt, .a-letter-space, script');
+const BODY_SKIP = skipping('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer');
+
+/** The text of the first element `selector` finds in `node`, leaving out what `skip` picks; '' when none. */
+function firstTextWithout($: CheerioAPI, node: AnyNode, selector: string, skip: (el: Element) => boolean): string {
+  const el = first($, node, selector);
+  return el ? textWithout(el, skip) : '';
+}
+
 function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByReview: Map<string, string[]>): ReviewInit {
-  const $node = $(node);
+  const find = (selector: string) => selectAll($, node, selector);
   const review: ReviewInit = {
-    verifiedPurchase: $node.find('[data-hook="avp-badge"], [data-hook="avp-badge-linkless"]').length > 0,
+    verifiedPurchase: find('[data-hook="avp-badge"], [data-hook="avp-badge-linkless"]').length > 0,
     imageUrls: [],
     videos: [],
   };
-  const id = cleanText($node.attr('id'))?.replace(/-review-card$/, '');
+  const id = cleanText(attrOf(node, 'id'))?.replace(/-review-card$/, '');
   if (id) review.id = id;
-  const titleEl = $node.find('[data-hook="review-title"], [data-hook="reviewTitle"]').first().clone();
-  titleEl.find('i, .a-icon-alt, .a-letter-space, script').remove();
-  const title = cleanText(titleEl.text());
+  const title = cleanText(firstTextWithout($, node, '[data-hook="review-title"], [data-hook="reviewTitle"]', TITLE_SKIP));
   if (title) review.title = title;
-  const bodyEl = $node.find('[data-hook="review-body"], [data-hook="reviewText"]').first().clone();
-  bodyEl.find('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer').remove();
-  const body = cleanText(bodyEl.text());
+  const body = cleanText(firstTextWithout($, node, '[data-hook="review-body"], [data-hook="reviewText"]', BODY_SKIP));
   if (body) review.body = body;
   const rating = readRating(
     firstText($, node, ['[data-hook="review-star-rating"] .a-icon-alt', '[data-hook="cmps-review-star-rating"] .a-icon-alt', '.review-rating .a-icon-alt']),
@@ -119,24 +127,21 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByRevi
     const votes = ONE_PERSON.test(helpful) ? 1 : readCount(helpful);
     if (votes !== undefined) review.helpfulVotes = BigInt(votes);
   }
-  const tiles = $node
-    .find('img[data-hook="review-image-tile"], .review-image-tile')
-    .toArray()
-    .map((img) => cleanText($(img).attr('data-src')) ?? cleanText($(img).attr('src')));
+  const tiles = find('img[data-hook="review-image-tile"], .review-image-tile').map((img) => cleanText(attrOf(img, 'data-src')) ?? cleanText(attrOf(img, 'src')));
   const carousel = id ? (carouselByReview.get(id) ?? []) : [];
   review.imageUrls = uniqueImages([...carousel, ...tiles]);
-  const videoUrl = cleanText($node.find('input.video-url').first().attr('value'));
+  const videoUrl = cleanText(attrOf(find('input.video-url')[0], 'value'));
   if (videoUrl) {
     const video: NonNullable<ReviewInit['videos']>[number] = { url: videoUrl };
-    const poster = cleanText($node.find('input.video-slate-img-url').first().attr('value'));
+    const poster = cleanText(attrOf(find('input.video-slate-img-url')[0], 'value'));
     if (poster) video.posterImageUrl = poster;
     review.videos = [video];
   }
-  const profile = $node.find('a.a-profile').first();
   const reviewer: NonNullable<ReviewInit['reviewer']> = {};
-  const name = cleanText($node.find('.a-profile-name').first().text());
+  const nameEl = find('.a-profile-name')[0];
+  const name = cleanText(nameEl ? textOf(nameEl) : '');
   if (name) reviewer.name = name;
-  const href = profile.attr('href');
+  const href = attrOf(find('a.a-profile')[0], 'href');
   const account = /amzn1\.account\.[A-Z0-9]+/.exec(href ?? '')?.[0];
   if (account) {
     reviewer.id = account;
