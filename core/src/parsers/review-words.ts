@@ -26,19 +26,38 @@ export function reviewDate(text: string | undefined, language: LanguageCode): st
   const ymd = /(\d{4})年(\d{1,2})月(\d{1,2})日/.exec(text);
   if (ymd) return iso(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]));
   const lower = text.toLowerCase();
-  // The marketplace's language first; pages can be shown in another language (amazon.es in Portuguese).
-  const others = (Object.keys(MONTHS) as LanguageCode[]).filter((l) => l !== language).flatMap((l) => MONTHS[l]);
-  const months = [...MONTHS[language], ...others];
-  for (let i = 0; i < months.length; i++) {
-    const name = months[i]!;
-    const month = (i % 12) + 1;
-    // "July 1, 2024" (month first) or "1. Mai 2019" / "3 de maio de 2020" (day first).
-    const monthFirst = new RegExp(`${name}\\s+(\\d{1,2}),?\\s+(\\d{4})`).exec(lower);
-    if (monthFirst) return iso(Number(monthFirst[2]), month, Number(monthFirst[1]));
-    const dayFirst = new RegExp(`(\\d{1,2})\\.?\\s+(?:de\\s+)?${name}\\s+(?:de\\s+)?(\\d{4})`).exec(lower);
-    if (dayFirst) return iso(Number(dayFirst[2]), month, Number(dayFirst[1]));
+  for (const { month, monthFirst, dayFirst } of datePatterns(language)) {
+    const m = monthFirst.exec(lower);
+    if (m) return iso(Number(m[2]), month, Number(m[1]));
+    const d = dayFirst.exec(lower);
+    if (d) return iso(Number(d[2]), month, Number(d[1]));
   }
   return undefined;
+}
+
+interface DatePattern {
+  readonly month: number;
+  readonly monthFirst: RegExp;
+  readonly dayFirst: RegExp;
+}
+
+/** Compiled once per marketplace language: a review list asks for up to 2 × 168 patterns per review. */
+const DATE_PATTERNS = new Map<LanguageCode, readonly DatePattern[]>();
+
+/** Every language's month names, the marketplace's language first (pages can be shown in another: amazon.es in Portuguese). */
+function datePatterns(language: LanguageCode): readonly DatePattern[] {
+  let patterns = DATE_PATTERNS.get(language);
+  if (!patterns) {
+    const others = (Object.keys(MONTHS) as LanguageCode[]).filter((l) => l !== language).flatMap((l) => MONTHS[l]);
+    patterns = [...MONTHS[language], ...others].map((name, i) => ({
+      month: (i % 12) + 1,
+      // "July 1, 2024" (month first) or "1. Mai 2019" / "3 de maio de 2020" (day first).
+      monthFirst: new RegExp(`${name}\\s+(\\d{1,2}),?\\s+(\\d{4})`),
+      dayFirst: new RegExp(`(\\d{1,2})\\.?\\s+(?:de\\s+)?${name}\\s+(?:de\\s+)?(\\d{4})`),
+    }));
+    DATE_PATTERNS.set(language, patterns);
+  }
+  return patterns;
 }
 
 function iso(year: number, month: number, day: number): string | undefined {
