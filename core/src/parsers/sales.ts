@@ -1,5 +1,5 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, loadPage, type CheerioAPI } from './results/dom.js';
+import { cleanText, loadIndexedPage, type CheerioAPI } from './results/dom.js';
 import { readCount } from './results/locale.js';
 
 /** One best-sellers rank of a product ("#5,211 in Cell Phones & Accessories"). */
@@ -17,7 +17,7 @@ export interface BestSellersRank {
  * "N en …", "n. N in …", "nº N en …", "N位Category".
  */
 export function parseBestSellersRanks(html: string, m: Marketplace): BestSellersRank[] {
-  return readBestSellersRanks(loadPage(html), m);
+  return readBestSellersRanks(loadIndexedPage(html), m);
 }
 
 /** parseBestSellersRanks on a loaded page. */

@@ -1,5 +1,5 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText, loadPage, type CheerioAPI } from './results/dom.js';
+import { cleanText, firstText, loadIndexedPage, type CheerioAPI } from './results/dom.js';
 
 /** What a product page says about stock: the inputs of the stock model (estimators/stock.ts). */
 export interface StockSignals {
@@ -19,7 +19,7 @@ export interface StockSignals {
  * not interpreted here; the estimator reads them with the marketplace's locale table.
  */
 export function parseStockSignals(html: string, _m: Marketplace): StockSignals {
-  return readStockSignals(loadPage(html));
+  return readStockSignals(loadIndexedPage(html));
 }
 
 /** parseStockSignals on a loaded page. */

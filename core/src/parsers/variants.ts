@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductVariantsSchema, VariantSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, isAsin, loadPage, type CheerioAPI } from './results/dom.js';
+import { cleanText, isAsin, loadIndexedPage, type CheerioAPI } from './results/dom.js';
 import { jsonValueAfterKey } from './results/embedded-json.js';
 import { readPrice } from './results/locale.js';
 
@@ -24,7 +24,7 @@ export interface VariantsParseContext {
  * The parent ASIN is never a variant.
  */
 export function parseVariantsPage(html: string, ctx: VariantsParseContext): ProductVariantsInit {
-  return readVariants(loadPage(html), html, ctx);
+  return readVariants(loadIndexedPage(html), html, ctx);
 }
 
 /** parseVariantsPage on a loaded page; `html` is its source text (the twister data is script text). */

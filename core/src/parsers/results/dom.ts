@@ -1,5 +1,4 @@
 import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
-import { withDomIndex } from '../common/indexed-query.js';
 import { attrOf, textOf } from '../common/node-reads.js';
 import { indexPage, registerPageApi, selectAll } from '../common/page-registry.js';
 
@@ -12,19 +11,10 @@ export type { AnyNode, CheerioAPI, Element };
 export { attrOf, cleanText, selectAll, textOf, tryJson };
 
 /**
- * Loads a page once (cheerio on htmlparser2) with the shared one-walk index, so page-level
- * selectors rooted in an id, class or tag do not each walk the whole page.
- */
-export function loadPage(html: string): CheerioAPI {
-  return withDomIndex(loadHtml(html));
-}
-
-/**
  * Loads a page for a parser that only reads it: cheerio on htmlparser2 plus the page index
  * (common/page-index.ts), so `$(selector)` and the helpers below answer from sorted element lists
  * instead of walking the page or the card per selector. The page must not be changed afterwards
- * (`.remove()` and the like on the page itself; clones are fine). Parsers that change the page use
- * `loadPage`.
+ * (`.remove()` and the like on the page itself; clones are fine): every parser here only reads.
  */
 export function loadIndexedPage(html: string): CheerioAPI {
   const $ = loadHtml(html, { withStartIndices: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPage } from './dom.js';
+import { loadIndexedPage } from './dom.js';
 import { parseRefinements } from './refinements.js';
 
 describe('search refinements', () => {
@@ -15,7 +15,7 @@ describe('search refinements', () => {
       <div role="group"><div role="heading"><span class="puis-bold-weight-text">Popular Shopping Ideas</span></div>
         <a href="/s?k=usb+c+charger&amp;ref=sr_nr_p_rag_0&amp;qid=1"><span class="a-size-base a-color-base">Usb-c</span></a></div>
     </div>`;
-    expect(parseRefinements(loadPage(html))).toEqual([
+    expect(parseRefinements(loadIndexedPage(html))).toEqual([
       { name: 'Customer Reviews', options: [{ name: '4 Stars & Up', value: 'p_72:1248903011' }] },
       { name: 'Price', options: [{ name: 'Up to $15', value: 'p_36:-1500' }] },
       { name: 'Deals & Discounts', options: [{ name: "Today's Deals", value: 'p_n_deal_type:23566064011' }] },
@@ -28,7 +28,7 @@ describe('search refinements', () => {
       <ul><li><a class="s-ref-text-link" href="/s/ref=sr_nr_n_0?rh=n%3A16435051%2Ck%3Aflasche"><h4 class="a-text-bold">Sport &amp; Freizeit</h4></a></li></ul>
       <h4>Durchschn. Kundenrezension</h4>
       <ul><li><a href="/s/ref=sr_nr_p_72_0?rh=i%3Aaps%2Cp_72%3A419117031"><i class="a-icon a-icon-star"><span class="a-icon-alt">4 Sterne und mehr</span></i><span class="a-size-small a-color-base">&amp; mehr</span></a></li></ul></div>`;
-    expect(parseRefinements(loadPage(html))).toEqual([
+    expect(parseRefinements(loadIndexedPage(html))).toEqual([
       { name: 'Ergebnisse anzeigen für', options: [{ name: 'Sport & Freizeit', value: 'n:16435051,k:flasche' }] },
       { name: 'Durchschn. Kundenrezension', options: [{ name: '4 Sterne und mehr', value: 'i:aps,p_72:419117031' }] },
     ]);
