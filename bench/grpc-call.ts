@@ -18,10 +18,8 @@
  *   its median round), BENCH_RECORD (a JSON file holding the record; written by the first run),
  *   CORE_NODE_OPTIONS (extra node flags for the core process, e.g. --cpu-prof)
  */
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import http2 from 'node:http2';
 import { type Message, create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
@@ -32,6 +30,7 @@ import { grpcServiceDefinition } from '../core/src/grpc/service-definition.js';
 import { createCoreClient, registryOperation } from '@retail/gateway-shared';
 import { traceCoreCall } from '@retail/gateway-shared/tracing';
 import { SERVICE_TOKEN, startStack } from '../test/harness/stack.js';
+import { processCpuUs, startStubCoreProcess } from './stub-core.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 5;
 const concurrency = Number(process.env.BENCH_CONCURRENCY) || 10;
@@ -56,16 +55,8 @@ if (saved && existsSync(saved)) {
   }
   if (saved) writeFileSync(saved, JSON.stringify(record));
 }
-const child = spawn(
-  process.execPath,
-  [...(process.env.CORE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--conditions=source', '--import', 'tsx', fileURLToPath(new URL('./stub-core-process.ts', import.meta.url))],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
-);
-child.stdin.end(JSON.stringify(record));
-const address = await new Promise<string>((resolve, reject) => {
-  child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-  child.once('exit', (code) => reject(new Error(`stub core exited with ${code}`)));
-});
+const core = await startStubCoreProcess(record);
+const { address } = core;
 
 interface Result {
   client: string;
@@ -76,16 +67,6 @@ interface Result {
   clientCpuUsPerCall: number;
   coreCpuUsPerCall?: number;
   errors: number;
-}
-
-/** CPU time of a process in µs (Linux /proc; undefined elsewhere). */
-function processCpuUs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in clock ticks of 1/100 s
-  } catch {
-    return undefined;
-  }
 }
 
 async function loop(client: string, call: () => Promise<unknown>): Promise<Result> {
@@ -99,7 +80,7 @@ async function loop(client: string, call: () => Promise<unknown>): Promise<Resul
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const coreBefore = processCpuUs(child.pid!);
+  const coreBefore = processCpuUs(core.pid);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
@@ -115,7 +96,7 @@ async function loop(client: string, call: () => Promise<unknown>): Promise<Resul
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const coreAfter = processCpuUs(child.pid!);
+  const coreAfter = processCpuUs(core.pid);
   times.sort((a, b) => a - b);
   const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2));
   return {
@@ -223,7 +204,7 @@ try {
     }
   }
 } finally {
-  child.kill('SIGTERM');
+  await core.stop();
 }
 /** Each client's median round (by calls/s), with the spread of calls/s over the rounds. */
 const byClient = new Map<string, Result[]>();

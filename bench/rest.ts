@@ -10,13 +10,13 @@
  *   BENCH_CASES (comma list of bare, stub, real; default all three: one case alone, e.g. under --cpu-prof)
  *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
  */
-import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { type Stack, startStack } from '../test/harness/stack.js';
 import { restDriver } from '../test/contract/drivers/rest.js';
+import { processCpuUs, startStubCoreProcess } from './stub-core.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 8;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
@@ -55,16 +55,6 @@ interface Measured {
   cpuUsPerRequest: number;
   /** CPU time per request of the core's own process, when it has one, in µs. */
   coreCpuUsPerRequest?: number;
-}
-
-/** CPU time of a process in µs (Linux /proc; undefined elsewhere). */
-function processCpuUs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in ticks of 1/100 s
-  } catch {
-    return undefined;
-  }
 }
 
 async function measure(name: string, url: string, headers: Record<string, string>, corePid?: number): Promise<Measured> {
@@ -128,23 +118,13 @@ try {
 let stub: Awaited<ReturnType<typeof runAgainst>> | undefined;
 if (cases.has('stub')) {
   const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
-  const coreFlags = process.env.CORE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...coreFlags, '--conditions=source', '--import', 'tsx', fileURLToPath(new URL('./stub-core-process.ts', import.meta.url))], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin.end(JSON.stringify(record));
-  const coreAddress = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`stub core exited with ${code}`)));
-  });
-  const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress });
+  const core = await startStubCoreProcess(record);
+  const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress: core.address });
   try {
-    stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack, true, child.pid);
+    stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack, true, core.pid);
   } finally {
     await stubStack.close();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited; // a --cpu-prof of the core is written on exit
+    await core.stop();
   }
 }
 
