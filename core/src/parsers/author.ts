@@ -31,7 +31,7 @@ export function parseAuthorPage(html: string, ctx: AuthorParseContext): AuthorIn
   const author: AuthorInit = { url: authorUrl(ctx.authorId, m) };
   const name = str(person?.name) ?? firstVisibleText($, ['[data-testid="author-name"]', '#ap-author-name h1', '#ap-author-name', 'h1.author-name']);
   if (name) author.name = name;
-  const image = imageOf(person?.image) ?? firstAttr($, ['[data-testid="author-image"]', '#ap-image img', 'img.author-image'], 'src');
+  const image = imageOf(person?.image) ?? firstAttr($, undefined, ['[data-testid="author-image"]', '#ap-image img', 'img.author-image'], 'src');
   if (image) author.imageUrl = image;
   const biography = str(person?.description) ?? paragraphs($, ['[data-testid="author-bio"]', '#ap-bio .a-expander-content', '#ap-bio']);
   if (biography) author.biography = biography;

@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellersSchema, CategoryRefSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { readCardPrice, readCardRating, readImage, readIsPrime, type ProductResultInit } from './results/card.js';
-import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, loadIndexedPage, selectAll, textOf, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, loadIndexedPage, selectAll, selectFirst, textOf, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { readCount, readPrice } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -77,7 +77,7 @@ function findGridItems($: CheerioAPI): AnyNode[] {
 }
 
 function parseGridItem($: CheerioAPI, item: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const first = (selector: string) => selectAll($, item, selector)[0];
+  const first = (selector: string) => selectFirst($, item, selector);
   const asin =
     [cleanText(attrOf(first('[data-asin]'), 'data-asin')), cleanText(attrOf(first('.p13n-sc-uncoverable-faceout'), 'id'))]
       .map((a) => a?.toUpperCase())
@@ -110,13 +110,10 @@ function priceFrom($: CheerioAPI, item: AnyNode, m: Marketplace) {
 function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
   const m = ctx.marketplace;
   const find = (selector: string) => selectAll($, undefined, selector);
-  const firstText = (selector: string) => {
-    const el = find(selector)[0];
-    return el ? textOf(el) : '';
-  };
-  const canonical = attrOf(find('link[rel="canonical"]')[0], 'href');
+  const firstElementText = (selector: string) => textOf(selectFirst($, undefined, selector));
+  const canonical = attrOf(selectFirst($, undefined, 'link[rel="canonical"]'), 'href');
   const currentId = ctx.categoryId ?? categoryIdFromHref(canonical);
-  const selected = cleanText(firstText('[role="tree"] [class*="zg-selected"]')) ?? cleanText(firstText('.zg_selected'));
+  const selected = cleanText(firstElementText('[role="tree"] [class*="zg-selected"]')) ?? cleanText(firstElementText('.zg_selected'));
   const heading = find('h1')
     .map((h) => cleanText(textOf(h)))
     .find((t) => t && t !== 'Amazon Best Sellers');

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { OfferSchema, OffersPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { attrOf, cleanText, firstRawText, firstText, loadIndexedPage, selectAll, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { attrOf, cleanText, firstRawText, firstText, loadIndexedPage, selectAll, selectFirst, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { formatDisplay, readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -35,7 +35,7 @@ export function parseOffersPage(html: string, ctx: OffersParseContext): OffersPa
     for (const el of selectAll($, undefined, '.olpOffer')) offers.push(parseLegacyOffer($, el, m));
   }
   const pageInfo = parsePageInfo($, ctx.page ?? 1, offers.length);
-  const total = Number(cleanText(attrOf(selectAll($, undefined, '#aod-total-offer-count')[0], 'value')));
+  const total = Number(cleanText(attrOf(selectFirst($, undefined, '#aod-total-offer-count'), 'value')));
   if (Number.isInteger(total) && total > 0) pageInfo.totalResults = BigInt(total + (pinned.length > 0 ? 1 : 0));
   return { offers, pageInfo };
 }
@@ -75,13 +75,12 @@ function deliveryPrice(text: string | undefined, m: Marketplace): PriceInit | un
   return amount ? readPrice(amount, m) : undefined;
 }
 
-/** Elements matching `selector` inside `scope`; their text joined (cheerio's `.find(selector).text()`). */
-const findIn = ($: CheerioAPI, scope: AnyNode, selector: string) => selectAll($, scope, selector);
+/** The text of several elements joined (cheerio's `.find(selector).text()`). */
 const textOfAll = (els: readonly AnyNode[]) => els.map(textOf).join('');
 
 function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferInit {
-  const offer: OfferInit = { isPrime: findIn($, row, 'i.a-icon-prime, .supersaver').length > 0 };
-  const id = cleanText(attrOf(findIn($, row, 'input[name^="offeringID"]')[0], 'value'));
+  const offer: OfferInit = { isPrime: selectAll($, row, 'i.a-icon-prime, .supersaver').length > 0 };
+  const id = cleanText(attrOf(selectFirst($, row, 'input[name^="offeringID"]'), 'value'));
   if (id) offer.id = id;
   const price = readPrice(firstRawText($, row, ['.olpOfferPrice']), m);
   if (price) offer.price = price;
@@ -93,18 +92,18 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
   if (shippingPrice?.value !== undefined) delivery.price = shippingPrice.value;
   const comments = firstText($, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
   if (comments) delivery.comments = comments;
-  const sellerLink = findIn($, row, '.olpSellerName a')[0];
-  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || findIn($, row, '.olpBadge, [data-fba]').length > 0;
+  const sellerLink = selectFirst($, row, '.olpSellerName a');
+  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || selectAll($, row, '.olpBadge, [data-fba]').length > 0;
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const sellerName = cleanText(sellerLink ? textOf(sellerLink) : '') ?? cleanText(attrOf(findIn($, row, '.olpSellerName img')[0], 'alt'));
+  const sellerName = cleanText(textOf(sellerLink)) ?? cleanText(attrOf(selectFirst($, row, '.olpSellerName img'), 'alt'));
   if (sellerName) seller.name = sellerName;
   const sellerId = sellerIdFromHref(attrOf(sellerLink, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingBlock = cleanText(textOfAll(findIn($, row, '.olpSellerColumn p').slice(0, 1)));
+  const ratingBlock = cleanText(textOf(selectFirst($, row, '.olpSellerColumn p')));
   const stars = readRating(firstText($, row, ['.olpSellerColumn .a-icon-alt']), m);
   if (stars !== undefined) seller.rating = stars;
   const pct = percentPositive(ratingBlock);
@@ -116,8 +115,8 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
 }
 
 function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: boolean): OfferInit {
-  const offer: OfferInit = { buyboxWinner: pinned, isPrime: findIn($, block, 'i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
-  const id = cleanText(attrOf(findIn($, block, 'input[name^="offeringID"]')[0], 'value'));
+  const offer: OfferInit = { buyboxWinner: pinned, isPrime: selectAll($, block, 'i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
+  const id = cleanText(attrOf(selectFirst($, block, 'input[name^="offeringID"]'), 'value'));
   if (id) offer.id = id;
   const priceText =
     firstRawText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
@@ -131,22 +130,22 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
   const shipping = deliveryPrice(firstText($, block, ['.aod-ship-charge']) ?? deliveryText, m);
   if (shipping?.value !== undefined) delivery.price = shipping.value;
   if (deliveryText) delivery.comments = deliveryText;
-  const soldBy = findIn($, block, '#aod-offer-soldBy a[href]')[0];
+  const soldBy = selectFirst($, block, '#aod-offer-soldBy a[href]');
   const shipsFrom = firstText($, block, ['#aod-offer-shipsFrom .a-col-right']);
   delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(attrOf(soldBy, 'href') ?? '');
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const name = cleanText(soldBy ? textOf(soldBy) : '') ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
+  const name = cleanText(textOf(soldBy)) ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
   if (name) seller.name = name;
   const sellerId = sellerIdFromHref(attrOf(soldBy, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingArea = findIn($, block, '#aod-offer-seller-rating')[0];
-  const stars = readRating(cleanText(ratingArea ? textOfAll(findIn($, ratingArea, '.a-icon-alt')) : ''), m);
+  const ratingArea = selectFirst($, block, '#aod-offer-seller-rating');
+  const stars = readRating(cleanText(ratingArea ? textOfAll(selectAll($, ratingArea, '.a-icon-alt')) : ''), m);
   if (stars !== undefined) seller.rating = stars;
-  const ratingText = cleanText(ratingArea ? textOf(ratingArea) : '');
+  const ratingText = cleanText(textOf(ratingArea));
   const pct = percentPositive(ratingText);
   if (pct !== undefined) seller.ratingsPercentagePositive = pct;
   const total = ratingsTotal(ratingText);
@@ -157,9 +156,9 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
 
 /** "R$" + "3.374" + "," + "10" from the visible price spans when no offscreen label exists. */
 function assembledPrice($: CheerioAPI, block: AnyNode): string | undefined {
-  const price = findIn($, block, '[id^="aod-price-"] .a-price')[0];
+  const price = selectFirst($, block, '[id^="aod-price-"] .a-price');
   if (!price) return undefined;
-  const whole = cleanText(textOfAll(findIn($, price, '.a-price-whole')));
+  const whole = cleanText(textOfAll(selectAll($, price, '.a-price-whole')));
   if (!whole) return undefined;
-  return `${cleanText(textOfAll(findIn($, price, '.a-price-symbol'))) ?? ''}${whole}${cleanText(textOfAll(findIn($, price, '.a-price-fraction'))) ?? ''}`;
+  return `${cleanText(textOfAll(selectAll($, price, '.a-price-symbol'))) ?? ''}${whole}${cleanText(textOfAll(selectAll($, price, '.a-price-fraction'))) ?? ''}`;
 }

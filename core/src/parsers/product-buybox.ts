@@ -1,9 +1,8 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { cleanText, type CheerioAPI } from './common/dom.js';
+import { cleanText, firstVisibleText, visibleText, type CheerioAPI } from './common/dom.js';
 import { textOf } from './common/node-reads.js';
+import { selectAll, selectFirst } from './common/page-registry.js';
 import { detailValue, type DetailRow } from './product-details.js';
-import { first, firstVisible, visibleTextOf } from './product-reads.js';
-import { selectAll } from './results/dom.js';
 
 /*
  * Readers of the product page's brand byline and buy-box facts (stock, Prime badge, offer
@@ -27,10 +26,10 @@ const BYLINE_BRAND = [
 ];
 
 export function readBrand($: CheerioAPI, rows: readonly DetailRow[], m: Marketplace): string | undefined {
-  const byline = first($, undefined, '#bylineInfo');
+  const byline = selectFirst($, undefined, '#bylineInfo');
   // Books and media put contributors in the byline ("by X (Author)", "Y (Artist) Format: CD"): no brand.
   const isContributors = byline !== undefined && selectAll($, byline, '.author, .contribution').length > 0;
-  const text = visibleTextOf(byline);
+  const text = visibleText(byline);
   if (text && !isContributors && !/[()]|Format\s*:/.test(text)) {
     for (const pattern of BYLINE_BRAND) {
       const match = pattern.exec(text);
@@ -38,8 +37,7 @@ export function readBrand($: CheerioAPI, rows: readonly DetailRow[], m: Marketpl
     }
     if (text.length <= 60) return text;
   }
-  const brand = first($, undefined, '#brand');
-  return detailValue(rows, m.words.detailLabels.brand) ?? cleanText(brand ? textOf(brand) : '');
+  return detailValue(rows, m.words.detailLabels.brand) ?? cleanText(textOf(selectFirst($, undefined, '#brand')));
 }
 
 function matchesAny(text: string, phrases: readonly string[]): boolean {
@@ -49,7 +47,7 @@ function matchesAny(text: string, phrases: readonly string[]): boolean {
 
 /** In stock from the availability text; an add-to-cart button counts when there is no text. */
 export function readInStock($: CheerioAPI, m: Marketplace, hasPrice: boolean): boolean | undefined {
-  const text = firstVisible($, ['#availability', '#outOfStock', '#availability_feature_div']);
+  const text = firstVisibleText($, ['#availability', '#outOfStock', '#availability_feature_div']);
   if (text) {
     if (matchesAny(text, m.words.availability.outOfStock)) return false;
     if (matchesAny(text, m.words.availability.inStock)) return true;

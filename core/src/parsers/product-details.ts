@@ -1,7 +1,6 @@
-import { cleanText, type AnyNode, type CheerioAPI, type Element } from './common/dom.js';
+import { cleanText, isHiddenContent, visibleText, type AnyNode, type CheerioAPI, type Element } from './common/dom.js';
 import { isTag, textWithout } from './common/node-reads.js';
-import { isHidden, visibleTextOf } from './product-reads.js';
-import { selectAll } from './results/dom.js';
+import { selectAll } from './common/page-registry.js';
 
 /** One technical-details row as the page shows it. */
 export interface DetailRow {
@@ -53,21 +52,21 @@ function tableRow(tr: AnyNode): DetailRow | undefined {
   let name: string | undefined;
   let valueCell;
   if (th.length > 0 && tds.length > 0) {
-    name = cleanLabel(visibleTextOf(th[0]));
+    name = cleanLabel(visibleText(th[0]));
     valueCell = tds[0];
   } else if (tds.length >= 2) {
-    name = cleanLabel(visibleTextOf(tds[0]));
+    name = cleanLabel(visibleText(tds[0]));
     valueCell = tds[1];
   } else {
     return undefined;
   }
-  const value = visibleTextOf(valueCell);
+  const value = visibleText(valueCell);
   return name && value ? { name, value } : undefined;
 }
 
 /** Below `li` (exclusive) and above `el` (inclusive) there is a script, style or noscript. */
 function insideHidden(el: Element, li: AnyNode): boolean {
-  for (let node: AnyNode | null = el; node && node !== li; node = node.parent) if (isTag(node) && isHidden(node)) return true;
+  for (let node: AnyNode | null = el; node && node !== li; node = node.parent) if (isTag(node) && isHiddenContent(node)) return true;
   return false;
 }
 
@@ -76,10 +75,10 @@ function listRow($: CheerioAPI, li: AnyNode): DetailRow | undefined {
   for (let node = li.parent; node && isTag(node); node = node.parent) if (node.name === 'li') return undefined;
   const labels = selectAll($, li, '.a-text-bold, b') as Element[];
   if (labels.length === 0) return undefined;
-  const name = cleanLabel(visibleTextOf(labels[0]));
+  const name = cleanLabel(visibleText(labels[0]));
   // The value is the row's visible text without its first visible label.
   const shown = labels.find((el) => !insideHidden(el, li));
-  const value = cleanText(textWithout(li, (el) => el === shown || isHidden(el)))?.replace(/^[:：]\s*/u, '');
+  const value = cleanText(textWithout(li, (el) => el === shown || isHiddenContent(el)))?.replace(/^[:：]\s*/u, '');
   return name && value ? { name, value } : undefined;
 }
 

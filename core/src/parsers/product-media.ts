@@ -1,6 +1,6 @@
 import { tryJson, type CheerioAPI } from './common/dom.js';
-import { first } from './product-reads.js';
-import { attrOf } from './results/dom.js';
+import { attrOf } from './common/node-reads.js';
+import { selectFirst } from './common/page-registry.js';
 
 const MAIN_IMAGE = ['#landingImage', '#imgBlkFront', '#ebooksImgBlkFront', '#main-image', '#imgTagWrapperId img', '#js-masrw-main-image'];
 
@@ -21,7 +21,7 @@ function dynamicImages(attr: string | undefined): string[] {
 /** The primary image: the hi-res attribute, else the largest dynamic size, else the src. */
 export function readMainImage($: CheerioAPI): string | undefined {
   for (const selector of MAIN_IMAGE) {
-    const img = first($, undefined, selector);
+    const img = selectFirst($, undefined, selector);
     if (!img) continue;
     const candidates = [attrOf(img, 'data-old-hires'), ...dynamicImages(attrOf(img, 'data-a-dynamic-image')), attrOf(img, 'data-a-hires'), attrOf(img, 'src')];
     const found = candidates.find(isImageUrl);

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '../marketplaces/index.js';
-import { parseProductPage } from './product.js';
+import { parseProductPage, readProductPage } from './product.js';
 import { parseProductPageParts } from './product-page.js';
-import { parseTopReviews } from './reviews.js';
-import { parseBestSellersRanks } from './sales.js';
-import { parseStockSignals } from './stock.js';
-import { parseVariantsPage } from './variants.js';
+import { loadIndexedPage } from './results/dom.js';
+import { parseTopReviews, readTopReviews } from './reviews.js';
+import { parseBestSellersRanks, readBestSellersRanks } from './sales.js';
+import { parseStockSignals, readStockSignals } from './stock.js';
+import { parseVariantsPage, readVariants } from './variants.js';
 
 const page = (path: string) => readFileSync(new URL(`../../../test/fixtures/pages/pages/${path}`, import.meta.url), 'utf8');
 
@@ -36,5 +37,21 @@ describe('parseProductPageParts (one load of /dp/ for five operations)', () => {
     expect(parts.product.ok === false && parts.product.cause).toMatch(/title/);
     expect(parts.isProductPage).toBe(false);
     expect(parts.topReviews).toEqual([]);
+  });
+});
+
+describe('the indexed page is only read', () => {
+  // The page index would go stale if a reader changed the page (results/dom.ts loadIndexedPage).
+  it.each(PAGES)('$path: reading every part leaves the page unchanged', ({ path, domain, asin }) => {
+    const html = page(path);
+    const $ = loadIndexedPage(html);
+    const before = $.html();
+    const ctx = { marketplace: marketplaceByCode(domain), asin };
+    readProductPage($, html, ctx);
+    readVariants($, html, ctx);
+    readStockSignals($);
+    readBestSellersRanks($, ctx.marketplace);
+    readTopReviews($, ctx);
+    expect($.html()).toBe(before);
   });
 });

@@ -1,9 +1,9 @@
 import type { Marketplace } from '../marketplaces/index.js';
 import { cleanText, tryJson, type CheerioAPI } from './common/dom.js';
 import { readDisplayedPrice, type DisplayedPrice } from './common/displayed-price.js';
-import { textOf } from './common/node-reads.js';
-import { closestOf, skipping } from './product-reads.js';
-import { selectAll } from './results/dom.js';
+import { closestOf, textOf } from './common/node-reads.js';
+import { selectAll } from './common/page-registry.js';
+import { elementTest } from './common/selector-match.js';
 
 /*
  * Buy-box price sources, most specific first. Current pages: the core price block (its
@@ -65,7 +65,7 @@ function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefine
  * The buy-box price. The visible price text is taken for `display` (it is what the page shows);
  * the embedded buying-option data fills in when no visible price is found.
  */
-const isPriceRange = skipping('.a-price-range');
+const isPriceRange = elementTest('.a-price-range');
 
 export function readBuyBoxPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
   for (const selector of PRICE_SELECTORS) {

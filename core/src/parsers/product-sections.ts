@@ -1,21 +1,22 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { absoluteUrl, type CheerioAPI } from './common/dom.js';
+import { absoluteUrl, firstVisibleText, visibleText, type CheerioAPI } from './common/dom.js';
+import { attrOf, closestOf } from './common/node-reads.js';
+import { selectAll, selectFirst } from './common/page-registry.js';
+import { elementTest } from './common/selector-match.js';
 import type { ProductInit } from './product.js';
-import { closestOf, first, firstVisible, skipping, visibleTextOf } from './product-reads.js';
-import { attrOf, selectAll } from './results/dom.js';
 
 /* Readers of the product page's sections: feature bullets, breadcrumb, coupon and seller. */
 
-const isHiddenBullet = skipping('.aok-hidden, #replacementPartsFitmentBullet');
-const isBackLink = skipping('#breadcrumb-back-link, .a-breadcrumb-divider');
-const isLink = skipping('a');
+const isHiddenBullet = elementTest('.aok-hidden, #replacementPartsFitmentBullet');
+const isBackLink = elementTest('#breadcrumb-back-link, .a-breadcrumb-divider');
+const isLink = elementTest('a');
 
 export function readFeatureBullets($: CheerioAPI): string[] {
   const bullets: string[] = [];
   for (const li of selectAll($, undefined, '#feature-bullets li')) {
     // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
     if (closestOf(li, isHiddenBullet)) continue;
-    const text = visibleTextOf(first($, li, 'span.a-list-item') ?? li);
+    const text = visibleText(selectFirst($, li, 'span.a-list-item') ?? li);
     if (text && !bullets.includes(text)) bullets.push(text);
   }
   return bullets;
@@ -27,7 +28,7 @@ export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<Produ
   const links = selectAll($, undefined, '#wayfinding-breadcrumbs_feature_div li a');
   for (const a of links.length > 0 ? links : selectAll($, undefined, '#wayfinding-breadcrumbs_container li a')) {
     if (closestOf(a, isBackLink) || attrOf(a, 'id') === 'breadcrumb-back-link') continue;
-    const name = visibleTextOf(a);
+    const name = visibleText(a);
     if (name) names.push({ name, href: attrOf(a, 'href') });
   }
   return names.map((c, i) => {
@@ -43,7 +44,7 @@ export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<Produ
 }
 
 export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
-  const label = firstVisible($, [
+  const label = firstVisibleText($, [
     '#couponBadgeRegularVpc .couponLabelText',
     '#couponBadgeRegularVpc',
     '#couponBadge .couponLabelText',
@@ -59,17 +60,17 @@ export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undef
 
 export function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: string } } | undefined {
   const link =
-    first($, undefined, '#sellerProfileTriggerId') ??
-    first($, undefined, '#merchant-info a[href*="seller="]') ??
-    first($, undefined, '#merchantInfoFeature_feature_div a[href*="seller="]');
+    selectFirst($, undefined, '#sellerProfileTriggerId') ??
+    selectFirst($, undefined, '#merchant-info a[href*="seller="]') ??
+    selectFirst($, undefined, '#merchantInfoFeature_feature_div a[href*="seller="]');
   if (link) {
-    const name = visibleTextOf(link);
+    const name = visibleText(link);
     const enclosing = closestOf(link, isLink);
     const href = attrOf(link, 'href') ?? (enclosing ? attrOf(enclosing, 'href') : undefined) ?? '';
     const sellerId = /[?&]seller=([A-Z0-9]+)/.exec(href)?.[1];
     if (name) return { seller: { ...(sellerId ? { sellerId } : {}), name } };
   }
   // Sold by the marketplace itself: the current buy box names it without a seller link.
-  const name = firstVisible($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
+  const name = firstVisibleText($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
   return name ? { seller: { name } } : undefined;
 }

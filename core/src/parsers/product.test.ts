@@ -5,6 +5,8 @@ import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import { parseProduct, parseProductPage } from './product.js';
+import { readDetailRows } from './product-details.js';
+import { loadIndexedPage } from './results/dom.js';
 
 const fixture = (path: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/pages/${path}`, import.meta.url)), 'utf8');
@@ -124,5 +126,21 @@ describe('parseProduct refuses pages it cannot read', () => {
     } catch (error) {
       expect((error as CoreError).reason).toBe(ErrorReason.UPSTREAM_ERROR);
     }
+  });
+});
+
+describe('detail bullets', () => {
+  it('the value leaves out the first visible label; the first label (even in noscript) names the row', () => {
+    const html = `<div id="detailBullets_feature_div"><ul>
+      <li><noscript><b>Hidden:</b></noscript><span class="a-text-bold">Brand :</span> <span>Acme</span><script>x()</script></li>
+      <li><span class="a-text-bold">Model:</span> <b>X-1</b> <style>.a{}</style></li>
+      <li><span>No label</span><ul><li><b>Nested:</b> row</li></ul></li>
+    </ul></div>`;
+    expect(readDetailRows(loadIndexedPage(html))).toEqual([
+      { name: 'Hidden', value: 'Acme' },
+      { name: 'Model', value: 'X-1' },
+      // The nested list's label names its parent row (what the copy-and-remove reading answered).
+      { name: 'Nested', value: 'No label row' },
+    ]);
   });
 });

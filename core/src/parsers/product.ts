@@ -2,16 +2,17 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type ProductSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
-import { cleanText, type CheerioAPI, type Element } from './common/dom.js';
+import { cleanText, firstAttr, firstVisibleText, isHiddenContent, type CheerioAPI, type Element } from './common/dom.js';
 import { textWithout } from './common/node-reads.js';
+import { selectFirst } from './common/page-registry.js';
+import { elementTest } from './common/selector-match.js';
 import { readDetailRows, type DetailRow } from './product-details.js';
 import { isUsedOffer, readBrand, readInStock, readIsPrime } from './product-buybox.js';
 import { readImageUrls, readMainImage } from './product-media.js';
 import { readBuyBoxPrice } from './product-price.js';
 import { readCategories, readCoupon, readFeatureBullets, readSeller } from './product-sections.js';
-import { first, firstVisible, isHidden, skipping } from './product-reads.js';
 import { readStructuredData } from './product-structured-data.js';
-import { firstAttr, loadIndexedPage } from './results/dom.js';
+import { loadIndexedPage } from './results/dom.js';
 
 export type ProductInit = MessageInitShape<typeof ProductSchema>;
 
@@ -58,7 +59,7 @@ export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseCo
   const ratingsTotal = readRatingsTotal($, m) ?? structured?.ratingsTotal;
   const brand = readBrand($, detailRows, m);
   const isInStock = readInStock($, m, price !== undefined);
-  const subtitle = firstVisible($, ['#productSubtitle']);
+  const subtitle = firstVisibleText($, ['#productSubtitle']);
 
   const product: ProductInit = {
     title,
@@ -93,14 +94,12 @@ function mergeRows(rows: DetailRow[], extra: readonly DetailRow[]): DetailRow[] 
 }
 
 // Video titles carry the release year in a span of their own.
-const isReleaseYear = skipping('.release-year');
-const notInTitle = (el: Element) => isReleaseYear(el) || isHidden(el);
+const isReleaseYear = elementTest('.release-year');
+const notInTitle = (el: Element) => isReleaseYear(el) || isHiddenContent(el);
 
 function readTitle($: CheerioAPI): string | undefined {
   for (const selector of TITLE) {
-    const el = first($, undefined, selector);
-    if (!el) continue;
-    const text = cleanText(textWithout(el, notInTitle));
+    const text = cleanText(textWithout(selectFirst($, undefined, selector), notInTitle));
     if (text) return text;
   }
   return undefined;
@@ -114,7 +113,7 @@ function readAsin($: CheerioAPI): string | undefined {
 function readRating($: CheerioAPI, m: Marketplace): number | undefined {
   const sources = [
     firstAttr($, undefined, ['#acrPopover'], 'title'),
-    firstVisible($, [
+    firstVisibleText($, [
       '#acrPopover .a-icon-alt',
       '#averageCustomerReviews .a-icon-alt',
       '#acrPopover',
@@ -133,7 +132,7 @@ function readRating($: CheerioAPI, m: Marketplace): number | undefined {
 }
 
 function readRatingsTotal($: CheerioAPI, m: Marketplace): number | undefined {
-  const text = firstVisible($, [
+  const text = firstVisibleText($, [
     '#acrCustomerReviewText',
     '#acrCustomerReviewLink',
     '[data-hook="total-review-count"]',

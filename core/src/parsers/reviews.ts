@@ -2,8 +2,8 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ReviewSchema, ReviewsPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { textWithout } from './common/node-reads.js';
-import { first, skipping } from './product-reads.js';
-import { attrOf, cleanText, firstText, loadIndexedPage, selectAll, textOf, type AnyNode, type CheerioAPI, type Element } from './results/dom.js';
+import { elementTest } from './common/selector-match.js';
+import { attrOf, cleanText, firstText, loadIndexedPage, selectAll, selectFirst, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 import { ONE_PERSON, reviewDate } from './review-words.js';
@@ -93,14 +93,8 @@ function carouselImages($: CheerioAPI): Map<string, string[]> {
 }
 
 /** What a review's title and body leave out (icons, star text, scripts, the read-more and video blocks). */
-const TITLE_SKIP = skipping('i, .a-icon-alt, .a-letter-space, script');
-const BODY_SKIP = skipping('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer');
-
-/** The text of the first element `selector` finds in `node`, leaving out what `skip` picks; '' when none. */
-function firstTextWithout($: CheerioAPI, node: AnyNode, selector: string, skip: (el: Element) => boolean): string {
-  const el = first($, node, selector);
-  return el ? textWithout(el, skip) : '';
-}
+const TITLE_SKIP = elementTest('i, .a-icon-alt, .a-letter-space, script');
+const BODY_SKIP = elementTest('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer');
 
 function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByReview: Map<string, string[]>): ReviewInit {
   const find = (selector: string) => selectAll($, node, selector);
@@ -111,9 +105,9 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByRevi
   };
   const id = cleanText(attrOf(node, 'id'))?.replace(/-review-card$/, '');
   if (id) review.id = id;
-  const title = cleanText(firstTextWithout($, node, '[data-hook="review-title"], [data-hook="reviewTitle"]', TITLE_SKIP));
+  const title = cleanText(textWithout(selectFirst($, node, '[data-hook="review-title"], [data-hook="reviewTitle"]'), TITLE_SKIP));
   if (title) review.title = title;
-  const body = cleanText(firstTextWithout($, node, '[data-hook="review-body"], [data-hook="reviewText"]', BODY_SKIP));
+  const body = cleanText(textWithout(selectFirst($, node, '[data-hook="review-body"], [data-hook="reviewText"]'), BODY_SKIP));
   if (body) review.body = body;
   const rating = readRating(
     firstText($, node, ['[data-hook="review-star-rating"] .a-icon-alt', '[data-hook="cmps-review-star-rating"] .a-icon-alt', '.review-rating .a-icon-alt']),
@@ -138,8 +132,7 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByRevi
     review.videos = [video];
   }
   const reviewer: NonNullable<ReviewInit['reviewer']> = {};
-  const nameEl = find('.a-profile-name')[0];
-  const name = cleanText(nameEl ? textOf(nameEl) : '');
+  const name = cleanText(textOf(find('.a-profile-name')[0]));
   if (name) reviewer.name = name;
   const href = attrOf(find('a.a-profile')[0], 'href');
   const account = /amzn1\.account\.[A-Z0-9]+/.exec(href ?? '')?.[0];

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SellerSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstAttr, firstText, loadIndexedPage, selectAll, textOf } from './results/dom.js';
+import { cleanText, firstAttr, firstText, loadIndexedPage, selectAll, selectFirst, textOf } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parseResultList } from './search.js';
 
@@ -22,8 +22,7 @@ export interface SellerParseContext {
 export function parseSellerStorefront(html: string, ctx: SellerParseContext): SellerInit {
   const $ = loadIndexedPage(html);
   const seller: SellerInit = { sellerId: ctx.sellerId, productResults: parseResultList($, ctx) };
-  const title = selectAll($, undefined, 'title')[0];
-  const name = storefrontName(cleanText(title ? textOf(title) : ''));
+  const name = storefrontName(cleanText(textOf(selectFirst($, undefined, 'title'))));
   if (name) seller.name = name;
   return seller;
 }

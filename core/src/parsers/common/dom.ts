@@ -1,6 +1,9 @@
 import { load, type CheerioAPI, type Cheerio } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 
+import { attrOf, textWithout } from './node-reads.js';
+import { selectAll } from './page-registry.js';
+
 export type { CheerioAPI, Cheerio, AnyNode, Element };
 
 /**
@@ -23,34 +26,33 @@ export function cleanText(text: string | undefined | null): string | undefined {
   return out === '' ? undefined : out;
 }
 
+/** Content a page does not show: script, style and noscript (old pages inline scripts in bylines). */
+export const isHiddenContent = (el: Element): boolean => el.name === 'script' || el.name === 'style' || el.name === 'noscript';
+
 /**
- * The visible text of an element: script, style and noscript content left out (old pages inline
- * scripts inside the byline and availability blocks).
+ * The visible text of an element, cleaned: its text without script, style and noscript content,
+ * read from the nodes (no copy of the element); undefined when empty or missing.
  */
-export function visibleText($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): string | undefined {
-  const node = $(el as AnyNode).first();
-  if (node.length === 0) return undefined;
-  const copy = node.clone();
-  copy.find('script, style, noscript').remove();
-  return cleanText(copy.text());
+export function visibleText(el: AnyNode | undefined): string | undefined {
+  return cleanText(textWithout(el, isHiddenContent));
 }
 
 /** Visible text of the first element, among selectors tried in order, that has some. */
 export function firstVisibleText($: CheerioAPI, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    for (const el of $(selector).toArray()) {
-      const text = visibleText($, el);
+    for (const el of selectAll($, undefined, selector)) {
+      const text = visibleText(el);
       if (text) return text;
     }
   }
   return undefined;
 }
 
-/** First non-empty attribute value among elements matching selectors tried in order. */
-export function firstAttr($: CheerioAPI, selectors: readonly string[], name: string): string | undefined {
+/** First non-empty attribute value among elements matching selectors (tried in order) inside `scope`. */
+export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[], name: string): string | undefined {
   for (const selector of selectors) {
-    for (const el of $(selector).toArray()) {
-      const value = cleanText($(el).attr(name));
+    for (const el of selectAll($, scope, selector)) {
+      const value = cleanText(attrOf(el, name));
       if (value) return value;
     }
   }

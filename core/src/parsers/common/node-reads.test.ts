@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadHtml } from './dom.js';
-import { attrOf, textOf, textWithout } from './node-reads.js';
+import { cleanText, loadHtml, visibleText, type Element } from './dom.js';
+import { attrOf, closestOf, textOf, textWithout } from './node-reads.js';
 import { PageIndex } from './page-index.js';
+import { elementTest } from './selector-match.js';
 
 const fixture = fileURLToPath(new URL('../../../../test/fixtures/pages/search/s-jp-fixture.html', import.meta.url));
 
@@ -29,5 +30,48 @@ describe('text and attributes without cheerio wrappers', () => {
       clone.find('script, .a-offscreen').remove();
       expect(textWithout(el, skip)).toBe(clone.text());
     }
+  });
+});
+
+const page = (path: string) => readFileSync(new URL(`../../../../test/fixtures/pages/${path}`, import.meta.url), 'utf8');
+
+/** The compound lists the product and reviews readers leave out or climb to. */
+const COMPOUND_LISTS = [
+  'script, style, noscript',
+  '.release-year',
+  'i, .a-icon-alt, .a-letter-space, script',
+  'input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer',
+  '.aok-hidden, #replacementPartsFitmentBullet',
+  '#breadcrumb-back-link, .a-breadcrumb-divider',
+  '.a-price-range',
+];
+
+describe('reads without copies, on product and review pages', () => {
+  it.each([
+    'pages/com/product/dp-B0FXTUS001-modern-espresso.html',
+    'pages/de/product/dp-B0FXTDE001-kaffeevollautomat.html',
+    'reviews/dp-B0FXREV001-top-reviews.html',
+  ])('%s: elementTest, textWithout, closestOf and visibleText answer as cheerio on every element', (path) => {
+    const $ = loadHtml(page(path));
+    const elements = $('*').toArray() as Element[];
+    for (const selector of COMPOUND_LISTS) {
+      const test = elementTest(selector);
+      for (const el of elements) {
+        expect(test(el)).toBe($(el).is(selector));
+        const copy = $(el).clone();
+        copy.find(selector).remove();
+        expect(textWithout(el, test)).toBe(copy.text());
+        expect(closestOf(el, test)).toBe($(el).closest(selector).get(0));
+      }
+    }
+    for (const el of elements) {
+      const copy = $(el).clone();
+      copy.find('script, style, noscript').remove();
+      expect(visibleText(el)).toBe(cleanText(copy.text()));
+    }
+  });
+
+  it('elementTest refuses selectors that are not lists of compounds', () => {
+    expect(() => elementTest('#a .b')).toThrow(/compounds/);
   });
 });

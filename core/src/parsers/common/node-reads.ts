@@ -15,8 +15,8 @@ export function hasAttribute(el: Element, name: string): boolean {
 
 const keepAll = (): boolean => false;
 
-/** The text of a node and its descendants, as cheerio's `.text()` of that one node answers it. */
-export function textOf(node: AnyNode): string {
+/** The text of a node and its descendants, as cheerio's `.text()` of that one node answers it ('' for none). */
+export function textOf(node: AnyNode | undefined): string {
   return textWithout(node, keepAll);
 }
 
@@ -24,7 +24,8 @@ export function textOf(node: AnyNode): string {
  * The text of a node leaving out the descendants `skip` picks (their whole subtree): what
  * `$(node).clone()`, `.find(selector).remove()` on the clone and `.text()` answer, without the copy.
  */
-export function textWithout(node: AnyNode, skip: (el: Element) => boolean): string {
+export function textWithout(node: AnyNode | undefined, skip: (el: Element) => boolean): string {
+  if (!node) return '';
   if (node.type === 'text') return (node as { data: string }).data;
   const children = (node as { children?: AnyNode[] }).children;
   if (!children || !Object.prototype.hasOwnProperty.call(node, 'children')) return '';
@@ -48,5 +49,11 @@ export function attrOf(node: AnyNode | null | undefined, name: string): string |
     if (node.name === 'option') return textOf(node);
     if (node.name === 'input' && (attribs.type === 'radio' || attribs.type === 'checkbox')) return 'on';
   }
+  return undefined;
+}
+
+/** The nearest of `el` and its element ancestors that `test` picks (cheerio's `closest`). */
+export function closestOf(el: AnyNode, test: (el: Element) => boolean): Element | undefined {
+  for (let node: AnyNode | null = el; node && isTag(node); node = node.parent) if (test(node)) return node;
   return undefined;
 }

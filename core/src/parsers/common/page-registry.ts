@@ -1,4 +1,4 @@
-import type { AnyNode, CheerioAPI } from './dom.js';
+import type { AnyNode, CheerioAPI, Element } from './dom.js';
 import { PageIndex } from './page-index.js';
 
 /*
@@ -45,4 +45,9 @@ export function selectAll($: CheerioAPI, scope: AnyNode | undefined, selector: s
   const found = index?.select(selector, scope);
   if (found) return found;
   return (scope ? $(scope).find(selector) : $(selector)).toArray();
+}
+
+/** The first element `selector` finds inside `scope` (the whole page when undefined). */
+export function selectFirst($: CheerioAPI, scope: AnyNode | undefined, selector: string): Element | undefined {
+  return selectAll($, scope, selector)[0] as Element | undefined;
 }

@@ -1,7 +1,7 @@
 import { hasToken } from './class-tokens.js';
 import type { Element } from './dom.js';
 import { hasAttribute, isTag } from './node-reads.js';
-import type { AttrTest, Complex, Compound } from './selector.js';
+import { compile, type AttrTest, type Complex, type Compound } from './selector.js';
 
 /*
  * Whether an element matches a compiled selector (selector.ts), as css-select decides it in HTML
@@ -75,4 +75,15 @@ export function matchComplex(el: Element, complex: Complex, k: number, bound: El
     node = node.parent;
   }
   return false;
+}
+
+/**
+ * A test for the elements a list of compounds (`script, .a-hidden, [data-hook="x"]`) picks, as
+ * css-select decides it: what `.find(selector).remove()` on a copy removes, or `.closest(selector)`
+ * climbs to. Throws for anything but a list of compounds (a programming error, found at load).
+ */
+export function elementTest(selector: string): (el: Element) => boolean {
+  const compiled = compile(selector);
+  if (!compiled || compiled.some((complex) => complex.length !== 1)) throw new Error(`not a list of compounds: ${selector}`);
+  return (el) => compiled.some((complex) => matchComplex(el, complex, 0, el));
 }

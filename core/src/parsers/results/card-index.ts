@@ -87,8 +87,7 @@ function walkIndex(card: AnyNode): CardIndex {
 
 export function hasClass(el: AnyNode | null | undefined, name: string): boolean {
   const cls = el && 'attribs' in el ? (el as Element).attribs.class : undefined;
-  if (cls === undefined) return false;
-  return name === '' ? cls.split(/\s+/).includes(name) : hasToken(cls, name);
+  return cls !== undefined && hasToken(cls, name);
 }
 
 export function attr(el: Element, name: string): string | undefined {

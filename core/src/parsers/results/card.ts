@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductResultSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
-import { hasToken } from '../common/class-tokens.js';
+import { elementTest } from '../common/selector-match.js';
 import { textWithout } from '../common/node-reads.js';
 import { attr, cardIndex, closest, hasClass } from './card-index.js';
 import { asinFromHref, attrOf, cleanText, isAsin, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
@@ -34,9 +34,8 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `.a-offscreen, script, style`: what a title's text leaves out. */
-const isHiddenInTitle = (el: Element) =>
-  el.name === 'script' || el.name === 'style' || (el.attribs.class !== undefined && hasToken(el.attribs.class, 'a-offscreen'));
+/** What a title's text leaves out: screen-reader copies and inline scripts. */
+const isHiddenInTitle = elementTest('.a-offscreen, script, style');
 
 export function readTitle(_$: CheerioAPI, card: AnyNode, m: Marketplace): string | undefined {
   const index = cardIndex(card);

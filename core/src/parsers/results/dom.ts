@@ -1,6 +1,6 @@
-import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
+import { cleanText, firstAttr, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
 import { attrOf, textOf } from '../common/node-reads.js';
-import { indexPage, registerPageApi, selectAll } from '../common/page-registry.js';
+import { indexPage, registerPageApi, selectAll, selectFirst } from '../common/page-registry.js';
 
 /*
  * The result-page helpers build on the shared cheerio helpers (parsers/common/dom.ts: htmlparser2
@@ -8,7 +8,7 @@ import { indexPage, registerPageApi, selectAll } from '../common/page-registry.j
  * need: lookups scoped to one card and ASINs from product links.
  */
 export type { AnyNode, CheerioAPI, Element };
-export { attrOf, cleanText, selectAll, textOf, tryJson };
+export { attrOf, cleanText, firstAttr, selectAll, selectFirst, textOf, tryJson };
 
 /**
  * Loads a page for a parser that only reads it: cheerio on htmlparser2 plus the page index
@@ -51,17 +51,6 @@ export function firstRawText($: CheerioAPI, scope: AnyNode | undefined, selector
     for (const el of selectAll($, scope, selector)) {
       const text = textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
       if (cleanText(text)) return text;
-    }
-  }
-  return undefined;
-}
-
-/** Attribute of the first element matching one of `selectors` that carries it. */
-export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[], name: string): string | undefined {
-  for (const selector of selectors) {
-    for (const el of selectAll($, scope, selector)) {
-      const value = cleanText(attrOf(el, name));
-      if (value) return value;
     }
   }
   return undefined;

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
-import { cleanText, selectAll, textOf, type CheerioAPI } from './dom.js';
+import { cleanText, selectAll, selectFirst, textOf, type CheerioAPI } from './dom.js';
 import { readCount } from './locale.js';
 
 export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
@@ -13,10 +13,8 @@ export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
  */
 export function parsePageInfo($: CheerioAPI, requestedPage: number, shownResults: number): PageInfoInit {
   const find = (selector: string) => selectAll($, undefined, selector);
-  const firstText = (selector: string) => {
-    const el = find(selector)[0];
-    return el ? textOf(el) : '';
-  };
+  // `.first().text()`: the first match's text, '' without one.
+  const firstText = (selector: string) => textOf(selectFirst($, undefined, selector));
   const current =
     num(cleanText(firstText('.s-pagination-selected'))) ??
     num(cleanText(firstText('#pagn .pagnCur'))) ??

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RefinementSchema } from '@retail/contract';
 import { cardIndex, closest, hasClass } from './card-index.js';
-import { cleanText, selectAll, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
+import { cleanText, selectFirst, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
 
 export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
 
@@ -12,7 +12,7 @@ export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
  * query, so a client can tell options apart and see what the marketplace would filter on.
  */
 export function parseRefinements($: CheerioAPI): RefinementInit[] {
-  const root = selectAll($, undefined, '#s-refinements, #refinements, #leftNavContainer')[0];
+  const root = selectFirst($, undefined, '#s-refinements, #refinements, #leftNavContainer');
   if (!root) return [];
   // Walk the sidebar in document order: a heading opens a group, each link below it is an option.
   // (Groups do not nest cleanly: the 2026 price group also holds the "Deals & Discounts" heading.)
@@ -60,8 +60,6 @@ function starOptionName(iconText: string | undefined, label: string): string {
 
 function refinementValue(href: string | undefined): string | undefined {
   if (!href) return undefined;
-  const rh = rhOfPath(href);
-  if (rh) return rh;
   try {
     const url = new URL(href, 'https://marketplace.invalid');
     const rh = url.searchParams.get('rh');
@@ -72,38 +70,4 @@ function refinementValue(href: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The `rh` parameter of a plain site-relative link (`/s?k=…&rh=n%3A123`) read without the URL
- * parser (a sidebar has 100–200 links): the first parameter named `rh`, form-decoded, exactly as
- * `new URL(href, base).searchParams.get('rh')` answers it. Undefined (the caller then asks the URL
- * parser) for anything else: other link forms, no or an empty `rh`, percent escapes
- * `decodeURIComponent` rejects (URLSearchParams keeps or replaces those).
- */
-function rhOfPath(href: string): string | undefined {
-  // Path-absolute, printable ASCII without spaces or backslashes: the URL parser only
-  // percent-encodes a few of these characters in the query, which the form decoding undoes.
-  if (!/^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(href)) return undefined;
-  const q = href.indexOf('?');
-  const hash = href.indexOf('#');
-  if (q < 0 || (hash >= 0 && hash < q)) return undefined;
-  const query = href.slice(q + 1, hash < 0 ? undefined : hash);
-  try {
-    for (const pair of query.split('&')) {
-      if (pair === '') continue;
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      if (formDecode(name) !== 'rh') continue;
-      const value = eq < 0 ? '' : formDecode(pair.slice(eq + 1));
-      return value === '' ? undefined : value;
-    }
-  } catch {
-    /* a malformed escape: the URL parser decides */
-  }
-  return undefined;
-}
-
-function formDecode(text: string): string {
-  return decodeURIComponent(text.replace(/\+/g, ' '));
 }
