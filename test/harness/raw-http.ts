@@ -49,25 +49,27 @@ export function rawRequest(port: number, payload: string | Buffer, timeoutMs = 5
   });
 }
 
-/** The three malformed requests every server must answer with the envelope, and their statuses. */
-export const MALFORMED_REQUESTS: ReadonlyArray<{ readonly name: string; readonly payload: Buffer; readonly status: number; readonly echo: string }> = [
-  {
-    name: 'a 20 KB request head',
-    payload: Buffer.from(`GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(20 * 1024)}\r\n\r\n`),
-    status: 431,
-    echo: 'aaaaaaaa',
-  },
-  {
-    name: 'non-ASCII bytes in the path',
-    payload: Buffer.concat([Buffer.from('GET /api/caf'), Buffer.from([0xc3, 0xa9, 0xff]), Buffer.from(' HTTP/1.1\r\nHost: localhost\r\n\r\n')]),
-    status: 400,
-    echo: 'caf',
-  },
-  { name: 'a garbage request line', payload: Buffer.from('\u0001GARBAGE-LINE\r\n\r\n', 'latin1'), status: 400, echo: 'GARBAGE' },
-  {
-    name: 'a control character in a header',
-    payload: Buffer.from('GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Bad: evil\u0001value\r\n\r\n', 'latin1'),
-    status: 400,
-    echo: 'evil',
-  },
-];
+/**
+ * Malformed requests every server must answer with the envelope, and their statuses: each aimed at
+ * `path` (a metered route, to show it is never reached) with `headers` (an API key) when given.
+ */
+export function malformedRequests(
+  path = '/healthz',
+  headers: Readonly<Record<string, string>> = {},
+): ReadonlyArray<{ readonly name: string; readonly payload: Buffer; readonly status: number; readonly echo: string }> {
+  const head = ['Host: localhost', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)].join('\r\n');
+  const request = (line: string | Buffer, extra = '') =>
+    Buffer.concat([typeof line === 'string' ? Buffer.from(line, 'latin1') : line, Buffer.from(`\r\n${head}\r\n${extra}\r\n`, 'latin1')]);
+  const withQuery = path.includes('?') ? '&' : '?';
+  return [
+    { name: 'a 20 KB request head', payload: request(`GET ${path} HTTP/1.1`, `X-Filler: ${'a'.repeat(20 * 1024)}\r\n`), status: 431, echo: 'aaaaaaaa' },
+    {
+      name: 'non-ASCII bytes in the path',
+      payload: request(Buffer.concat([Buffer.from(`GET ${path}${withQuery}q=caf`), Buffer.from([0xc3, 0xa9, 0xff]), Buffer.from(' HTTP/1.1')])),
+      status: 400,
+      echo: 'caf',
+    },
+    { name: 'a garbage request line', payload: request('\u0001GARBAGE-LINE'), status: 400, echo: 'GARBAGE' },
+    { name: 'a control character in a header', payload: request(`GET ${path} HTTP/1.1`, 'X-Bad: evil\u0001value\r\n'), status: 400, echo: 'evil' },
+  ];
+}

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MALFORMED_REQUESTS, parseRawResponse, rawRequest } from '../../../test/harness/raw-http.js';
+import { malformedRequests, parseRawResponse, rawRequest } from '../../../test/harness/raw-http.js';
 import { answerClientError, answerClientErrorsWithEnvelope, clientErrorRefusal, refusalResponse } from './client-error.js';
 import { createGatewayApp } from './deployment.js';
 
@@ -53,7 +53,7 @@ describe('clientErrorRefusal', () => {
 });
 
 describe('answerClientErrorsWithEnvelope on a real server', () => {
-  it.each(MALFORMED_REQUESTS)('$name → $status with the envelope, then the connection is closed', async ({ payload, status, echo }) => {
+  it.each(malformedRequests('/slow'))('$name → $status with the envelope, then the connection is closed', async ({ payload, status, echo }) => {
     const { port, routed } = await gatewayServer();
     const answer = await rawRequest(port, payload);
     expect(answer.status).toBe(status);
