@@ -122,10 +122,11 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
       for (let hop = 0; ; hop++) {
         const answer = await fetchOnce(url, request, signal);
         if (answer.redirect !== undefined) {
-          const next = new URL(answer.redirect, url);
+          // An unparseable Location is refused like a foreign one (not mistaken for a connection failure and retried).
+          const next = URL.canParse(answer.redirect, url.href) ? new URL(answer.redirect, url) : undefined;
           // Redirects stay on the marketplace's own origins (scheme, host and port); anything else is never fetched.
-          if (!isMarketplaceOrigin(m, next)) {
-            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`redirect to foreign URL ${next.origin} refused`) });
+          if (!next || !isMarketplaceOrigin(m, next)) {
+            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`redirect to foreign URL ${next?.origin ?? '(unparseable)'} refused`) });
           }
           const outcome = classifyUpstream(answer.status, '', next.toString());
           const error = outcomeError(outcome, request.kind, next.toString());
