@@ -7,3 +7,6 @@ export * from './gen/retail/v1/service_pb.js';
 export * from './errors.js';
 export * from './wire.js';
 export * from './operations.js';
+export * from './parameter-rules.js';
+export * from './rule-messages.js';
+export * from './rule-checks.js';

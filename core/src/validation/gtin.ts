@@ -1,3 +1,4 @@
+import { RULE_MESSAGES } from '@retail/contract';
 import { invalidArgument } from '../errors.js';
 
 /** The GTIN kinds the service accepts (CONTRACT.md, lookup key). */
@@ -40,16 +41,16 @@ export function isValidIsbn10(value: string): boolean {
 export function validateGtin(raw: string, field = 'gtin'): ValidGtin {
   const gtin = raw.replace(/[\s-]/g, '');
   if (gtin.length === 10) {
-    if (!/^\d{9}[\dXx]$/.test(gtin)) throw invalidArgument(`${field} is not a valid ISBN-10`, field);
-    if (!isValidIsbn10(gtin)) throw invalidArgument(`${field} has an invalid check digit`, field);
+    if (!/^\d{9}[\dXx]$/.test(gtin)) throw invalidArgument(RULE_MESSAGES.isbn10(field), field);
+    if (!isValidIsbn10(gtin)) throw invalidArgument(RULE_MESSAGES.checkDigit(field), field);
     return { gtin, kind: 'ISBN-10' };
   }
   const kind = KIND_BY_LENGTH[gtin.length];
   if (!kind || !/^\d+$/.test(gtin)) {
-    throw invalidArgument(`${field} must be an ISBN-10, UPC-A, EAN-8, EAN-13 or GTIN-14`, field);
+    throw invalidArgument(RULE_MESSAGES.gtinKind(field), field);
   }
   if (gs1CheckDigit(gtin.slice(0, -1)) !== gtin.charCodeAt(gtin.length - 1) - 48) {
-    throw invalidArgument(`${field} has an invalid check digit`, field);
+    throw invalidArgument(RULE_MESSAGES.checkDigit(field), field);
   }
   return { gtin, kind };
 }
