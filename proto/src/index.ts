@@ -10,3 +10,4 @@ export * from './operations.js';
 export * from './parameter-rules.js';
 export * from './rule-messages.js';
 export * from './rule-checks.js';
+export * from './gtin.js';

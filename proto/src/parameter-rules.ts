@@ -11,7 +11,8 @@
  * still have to be re-rendered from our message table. One option, one reader, one table.
  */
 import { type DescEnum, type DescField, type DescMessage, getOption, hasOption } from '@bufbuild/protobuf';
-import { type ParameterOptions, parameter } from './gen/retail/v1/options_pb.js';
+import { ParameterCheck, type ParameterOptions, parameter } from './gen/retail/v1/options_pb.js';
+import { RULE_MESSAGES } from './rule-messages.js';
 
 /** The declared rules of one request parameter (one field of a request message). */
 export interface ParameterRules {
@@ -31,12 +32,20 @@ export interface ParameterRules {
   readonly required: boolean;
   /** GraphQL: nested field taking this parameter as an argument ("productResults"). */
   readonly graphqlArgumentOf?: string;
+  /** As published (OpenAPI, MCP inputSchema, GraphQL argument docs): the declared text, plus the group's rule for a group member. */
   readonly description: string;
   /** Name of an exactly-one-of set ("lookup"). */
   readonly oneOfGroup?: string;
   /** Enum values as clients write them (prefix stripped, UNSPECIFIED left out). */
   readonly enumValues?: readonly string[];
+  /** A check of meaning beyond the pattern (`check: PARAMETER_CHECK_GTIN`). */
+  readonly check?: 'gtin';
 }
+
+const CHECKS: Readonly<Record<ParameterCheck, ParameterRules['check']>> = {
+  [ParameterCheck.UNSPECIFIED]: undefined,
+  [ParameterCheck.GTIN]: 'gtin',
+};
 
 /** Enum value names as they travel on the wire: prefix stripped, UNSPECIFIED left out. */
 export function wireEnumValues(desc: DescEnum): string[] {
@@ -55,6 +64,13 @@ function optionsOf(field: DescField): ParameterOptions {
     throw new Error(`request field ${field.parent.typeName}.${field.name} lacks the (retail.v1.parameter) option`);
   }
   return getOption(field, parameter);
+}
+
+/** The declared description, and for a group member the sentence its group implies. */
+function publishedDescription(field: DescField, o: ParameterOptions): string {
+  if (!o.oneOfGroup) return o.description;
+  const members = field.parent.fields.filter((f) => hasOption(f, parameter) && getOption(f, parameter).oneOfGroup === o.oneOfGroup);
+  return `${o.description} ${RULE_MESSAGES.groupDescription(members.map((f) => f.jsonName))}`;
 }
 
 const byField = new WeakMap<DescField, ParameterRules>();
@@ -76,9 +92,10 @@ export function parameterRules(field: DescField): ParameterRules {
     ...(o.defaultValue ? { defaultValue: o.defaultValue } : {}),
     required: o.required,
     ...(o.graphqlArgumentOf ? { graphqlArgumentOf: o.graphqlArgumentOf } : {}),
-    description: o.description,
+    description: publishedDescription(field, o),
     ...(o.oneOfGroup ? { oneOfGroup: o.oneOfGroup } : {}),
     ...(enumDesc ? { enumValues: wireEnumValues(enumDesc) } : {}),
+    ...(CHECKS[o.check] ? { check: CHECKS[o.check] } : {}),
   };
   byField.set(field, rules);
   return rules;

@@ -18,6 +18,8 @@ describe('declared rules, one reading', () => {
       pattern: '\\S',
     });
     expect(rule(SearchProductsRequestSchema, 'sort').enumValues).toContain('PRICE_ASCENDING');
+    expect(rule(GetProductRequestSchema, 'gtin').check).toBe('gtin');
+    expect(rule(GetProductRequestSchema, 'url').description).toMatch(/Give exactly one of asin, url or gtin\.$/);
   });
 });
 
@@ -29,6 +31,8 @@ describe('the message table', () => {
     expect(checkString(term, '  ')).toBe('searchTerm must not be blank');
     expect(checkString(rule(GetProductRequestSchema, 'asin'), 'B00')).toBe('asin must match ^[A-Za-z0-9]{10}$');
     expect(checkString(term, 'kettle')).toBeUndefined();
+    expect(checkString(rule(GetProductRequestSchema, 'gtin'), '978-0-306-40615-8')).toBe('gtin has an invalid check digit');
+    expect(checkString(rule(GetProductRequestSchema, 'gtin'), '978-0-306-40615-7')).toBeUndefined();
   });
   it('renders bounds and enums the same from numbers and from names', () => {
     const page = rule(GetProductReviewsRequestSchema, 'page');

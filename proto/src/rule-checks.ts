@@ -3,6 +3,7 @@
  * gateways (client values after their type conversion). Each returns the client-facing message of
  * the first rule broken, from the one message table, or undefined when the value passes.
  */
+import { readGtin } from './gtin.js';
 import { type ParameterRules, fieldEnum, oneOfGroups } from './parameter-rules.js';
 import { RULE_MESSAGES } from './rule-messages.js';
 
@@ -16,12 +17,16 @@ function patternOf(pattern: string): RegExp {
   return re;
 }
 
-/** Length, then pattern (a too-long value is reported as too long, whatever it contains). */
+/** Length, pattern, then the declared check (a too-long value is reported as too long, whatever it contains). */
 export function checkString(r: ParameterRules, value: string): string | undefined {
   const length = [...value].length;
   if (r.minLength !== undefined && length < r.minLength) return RULE_MESSAGES.minLength(r.name, r.minLength);
   if (r.maxLength !== undefined && length > r.maxLength) return RULE_MESSAGES.maxLength(r.name, r.maxLength);
   if (r.pattern && !patternOf(r.pattern).test(value)) return RULE_MESSAGES.pattern(r.name, r.pattern);
+  if (r.check === 'gtin') {
+    const read = readGtin(value, r.name);
+    if ('message' in read) return read.message;
+  }
   return undefined;
 }
 

@@ -24,6 +24,8 @@ export const RULE_MESSAGES = {
   noneOfGroup: (names: readonly string[]) => `${listNames(names)} must be provided`,
   severalOfGroup: (names: readonly string[]) => `provide exactly one of ${listNames(names)}`,
   unknownParameter: (name: string) => `unknown parameter ${name}`,
+  /** Not an error: the sentence the API descriptions add to each member of a group. */
+  groupDescription: (names: readonly string[]) => `Give exactly one of ${listNames(names)}.`,
 
   // Types: what a typed request message cannot get wrong but a query string or JSON value can.
   string: (name: string) => `${name} must be a string`,

@@ -107,7 +107,7 @@ function valueCases(op: Operation, p: Parameter): Array<[RuleKind, unknown]> {
   }
   if (p.minimum !== undefined) cases.push(['minimum', p.minimum - 1]);
   if (p.maximum !== undefined) cases.push(['maximum', p.maximum + 1]);
-  if (p.name === 'gtin') cases.push(['checkDigit', '9780306406158']);
+  if (p.check === 'gtin') cases.push(['checkDigit', '9780306406158']);
   if (p.name === 'url' && p.oneOfGroup === 'lookup') cases.push(['marketplaceHost', 'https://evil.example/dp/B0TEST0001']);
   if (p.name === 'url' && p.oneOfGroup === 'category') cases.push(['marketplaceHost', 'https://evil.example/gp/bestsellers/electronics']);
   return cases;
