@@ -113,12 +113,17 @@ export function requestRules(desc: DescMessage): readonly ParameterRules[] {
   return rules;
 }
 
-/** The exactly-one-of groups of a request message: group name → members in declaration order. */
-export function oneOfGroups(rules: readonly ParameterRules[]): Map<string, ParameterRules[]> {
-  const groups = new Map<string, ParameterRules[]>();
-  for (const r of rules) {
-    if (!r.oneOfGroup) continue;
-    groups.set(r.oneOfGroup, [...(groups.get(r.oneOfGroup) ?? []), r]);
+const groupsCache = new WeakMap<readonly ParameterRules[], Map<string, ParameterRules[]>>();
+
+/** The exactly-one-of groups among `rules`: group name → members in declaration order. */
+export function oneOfGroups(rules: readonly ParameterRules[]): ReadonlyMap<string, readonly ParameterRules[]> {
+  let groups = groupsCache.get(rules);
+  if (!groups) {
+    groups = new Map();
+    for (const r of rules) {
+      if (r.oneOfGroup) groups.set(r.oneOfGroup, [...(groups.get(r.oneOfGroup) ?? []), r]);
+    }
+    groupsCache.set(rules, groups);
   }
   return groups;
 }

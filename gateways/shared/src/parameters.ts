@@ -1,9 +1,10 @@
 /**
  * Shape checks of client parameters against the registry, shared by the three interfaces: the
  * types a query string or JSON value can get wrong, then the declared rules (bounds, pattern,
- * length, enum names, exactly-one-of groups) through the same checks and message table the core
- * uses (@retail/contract), so a rule broken here reads exactly as the core would say it. The core
- * remains the authority on meaning (check digits, marketplace hosts, domain/URL agreement).
+ * length, enum names, exactly-one-of groups, GTIN check digits) through the same checks and
+ * message table the core uses (@retail/contract), so a rule broken here reads exactly as the core
+ * would say it, only sooner (before units are held). The core stays the authority: it checks
+ * every request again, and alone knows marketplace hosts and domain/URL agreement.
  */
 import { ScalarType } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
