@@ -55,9 +55,6 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },
 };
 
-/** Name of the binary trailing metadata entry that carries a serialized retail.v1.ErrorDetail. */
-export const ERROR_DETAIL_METADATA_KEY = 'retail-error-bin';
-
 /** The error envelope every interface returns (SPEC.md, Errors). */
 export interface ErrorEnvelope {
   success: false;
