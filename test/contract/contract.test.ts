@@ -8,7 +8,7 @@ import { create } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { ErrorReason } from '@retail/contract';
 import { REGISTRY, registryOperation } from '@retail/gateway-shared';
-import { coreError } from '@retail/gateway-shared/testing/stub-core';
+import { coreError } from '../harness/stub-core.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../harness/stack.js';
 import { corpusCases, minimalParams, mutations, successRequests } from './cases.js';

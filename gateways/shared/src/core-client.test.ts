@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from './core-client.js';
 import { errorDetailOf, mapCoreError } from './errors.js';
 import { registryOperation } from './registry.js';
-import { type StubCore, coreError, startStubCore } from './testing/stub-core.js';
+import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 
 const TOKEN = 'core-client-test-token';
 const product = registryOperation('GetProduct');
