@@ -31,7 +31,7 @@ export interface ErrorRow {
 }
 
 /**
- * The one error table (CONTRACT.md, Errors): reason → gRPC code → HTTP status. Every interface
+ * The one error table (docs/contract.md, Errors): reason → gRPC code → HTTP status. Every interface
  * derives its error shape from this table; nothing else maps codes to statuses.
  */
 export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
@@ -55,7 +55,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },
 };
 
-/** The error envelope every interface returns (SPEC.md, Errors). */
+/** The error envelope every interface returns (docs/contract.md, Errors). */
 export interface ErrorEnvelope {
   success: false;
   errors: Array<{ code: number; message: string; path?: string[] }>;

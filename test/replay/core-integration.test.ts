@@ -49,7 +49,7 @@ async function failure(call: Promise<unknown>) {
 }
 
 describe('product operations through the core and the replay server', () => {
-  it('GetProduct answers the wire record of SPEC.md', async () => {
+  it('GetProduct answers the wire record of docs/contract.md', async () => {
     const response = await client.getProduct({ asin: 'b0fxtus001' }, auth);
     const data = renderData(GetProductResponseSchema, response) as { retailProduct: Record<string, unknown> };
     expect(data.retailProduct).toMatchObject({
