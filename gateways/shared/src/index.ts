@@ -11,3 +11,4 @@ export * from './deployment.js';
 export * from './gateway-settings.js';
 export * from './cors.js';
 export * from './metrics.js';
+export * from './client-error.js';
