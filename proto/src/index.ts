@@ -5,6 +5,8 @@ export * from './gen/retail/v1/errors_pb.js';
 export * from './gen/retail/v1/options_pb.js';
 export * from './gen/retail/v1/service_pb.js';
 export * from './errors.js';
+export * from './error-trailers.js';
+export { StatusSchema as RpcStatusSchema, type Status as RpcStatus } from './gen/google/rpc/status_pb.js';
 export * from './wire.js';
 export * from './operations.js';
 export * from './parameter-rules.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ErrorReason } from '@retail/contract';
 import { createCoreClient } from '@retail/gateway-shared';
-import { type StubCore, coreError, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

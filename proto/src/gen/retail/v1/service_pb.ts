@@ -1247,7 +1247,8 @@ export const ReviewRatingSchema: GenEnum<ReviewRating> = /*@__PURE__*/
 
 /**
  * Normalized product data from 13 regional marketplaces. Every call needs the service token in the
- * "authorization" metadata ("Bearer <token>"); errors carry a retail.v1.ErrorDetail in "retail-error-bin".
+ * "authorization" metadata ("Bearer <token>"); errors carry a retail.v1.ErrorDetail in the details of
+ * the standard "grpc-status-details-bin" trailer.
  *
  * @generated from service retail.v1.RetailService
  */
