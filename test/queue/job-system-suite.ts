@@ -105,6 +105,7 @@ export function jobSystemSuite(name: string, makeHarness: () => JobSystemHarness
       const first = await queue.upsertSchedule('US:B0000000001', { everyMs: 60_000 }, { label: 'a' });
       const again = await queue.upsertSchedule('US:B0000000001', { everyMs: 60_000 }, { label: 'b' });
       expect(again).toEqual(first);
+      expect(first.nextRunAt % 60_000).toBe(schedulePhaseMs('US:B0000000001', 60_000) % 60_000);
       const other = await queue.upsertSchedule('US:B0000000002', { everyMs: 60_000 }, { label: 'a' });
       expect(other.nextRunAt).not.toBe(first.nextRunAt);
     });
