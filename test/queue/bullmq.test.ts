@@ -4,9 +4,9 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBullJobSystem, createJobSystemFromEnv, queueRedisUrl } from '../../watcher/src/queue/index.js';
+import { createBullJobSystem, createJobSystemFromEnv, defineQueue, queueRedisUrl } from '../../watcher/src/queue/index.js';
 import { redisMissing, startRedis, type RedisServer } from '../harness/redis.js';
-import { jobSystemSuite } from './job-system-suite.js';
+import { jobSystemSuite, until } from './job-system-suite.js';
 
 const missing = redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
@@ -40,6 +40,31 @@ describe.skipIf(missing !== null)('BullMQ job system', () => {
       await evicting.stop();
     }
   });
+
+  it('answers not ready while its Redis is down, fails adds fast, and adds again once Redis is back', async () => {
+    const own = await startRedis();
+    const system = await createBullJobSystem({ redisUrl: own.url, warn: () => {} });
+    try {
+      const queue = system.queue(defineQueue<{ n: number }>('outage'));
+      expect(await queue.add({ n: 1 })).toBeTruthy();
+      await own.stop();
+      expect(await system.ready()).toBe(false);
+      const started = Date.now();
+      await expect(queue.add({ n: 2 })).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const back = await startRedis(own.port);
+      try {
+        let ready = false;
+        await until(() => ready, 10_000, 'reconnection', async () => void (ready = await system.ready()));
+        expect(await queue.add({ n: 3 }, { id: 'after-outage' })).toBe('after-outage');
+      } finally {
+        await back.stop();
+      }
+    } finally {
+      await system.close();
+      await own.stop();
+    }
+  }, 30_000);
 
   it('takes the queue Redis from QUEUE_REDIS_URL, else the ledger Redis, else runs the in-memory twin', async () => {
     expect(queueRedisUrl({ QUEUE_REDIS_URL: 'redis://q', LEDGER_REDIS_URL: 'redis://l', REDIS_URL: 'redis://r' })).toBe('redis://q');

@@ -26,12 +26,14 @@ interface Recorded extends JobRun<Payload> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` holds; fails the test after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/** Polls until `check` holds (after `refresh`, when given, between tries); fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs: number, what: string, refresh?: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  for (;;) {
+    await refresh?.();
+    if (check()) return;
     if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await sleep(10);
+    await sleep(refresh ? 50 : 10);
   }
 }
 
