@@ -1,7 +1,8 @@
 /**
  * A worker process killed with SIGKILL in the middle of a job: once its lock expires another
  * replica's stalled check puts the job back and that replica runs it again (at least once), and an
- * idempotent processor records its effect exactly once.
+ * idempotent processor records its effect exactly once. The same holds for a scheduled run, and the
+ * schedule goes on from the run after it, without a second copy of any run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +67,38 @@ describe.skipIf(missing !== null)('a BullMQ worker process killed mid-job', () =
       expect(reruns).toHaveLength(1);
       expect(await effects.get(`${definition.name}:attempts:US:B0CRASHED`)).toBe('2');
       expect(await effects.get(`${definition.name}:effects`)).toBe('1');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await survivor.close();
+    }
+  }, 30_000);
+
+  it('re-runs a scheduled run it was killed in once, and the schedule goes on without a duplicate', async () => {
+    const definition = defineQueue<{ label: string }>('crash-scheduled');
+    // Longer than the recovery (~1.5 s), so the re-run comes before the next slot.
+    const everyMs = 3_000;
+    const { child, lines } = spawnCrashingWorker(redis.url, definition.name);
+    const survivor = await createBullJobSystem({ redisUrl: redis.url, lockDurationMs: LOCK_DURATION_MS, stalledIntervalMs: STALLED_INTERVAL_MS });
+    try {
+      await until(() => lines.includes('ready'), 15_000, 'the child worker to start');
+      const { nextRunAt } = await survivor.queue(definition).upsertSchedule('US:B0SCHEDCRASH', { everyMs }, { label: 'refresh' });
+      const killedRunId = `US:B0SCHEDCRASH:${nextRunAt}`;
+      await until(() => lines.includes(`effect written ${killedRunId}`), everyMs + 5_000, 'the child to start the first run');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+
+      const runs: string[] = [];
+      survivor.work(definition, async (run) => {
+        await writeEffectOnce(effects, definition.name, run.id);
+        runs.push(run.id);
+      }, { concurrency: 2 });
+      await until(() => runs.length >= 3, 3 * everyMs + 5_000, 'the re-run and two more scheduled runs');
+      expect(runs[0]).toBe(killedRunId);
+      expect(runs.slice(1, 3)).toEqual([1, 2].map((n) => `US:B0SCHEDCRASH:${nextRunAt + n * everyMs}`));
+      expect(new Set(runs).size).toBe(runs.length);
+      expect(await effects.get(`${definition.name}:attempts:${killedRunId}`)).toBe('2');
+      expect(await effects.get(`${definition.name}:effects`)).toBe(String(runs.length));
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor.close();
