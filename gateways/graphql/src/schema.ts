@@ -21,7 +21,8 @@ import {
   getNullableType,
 } from './graphql.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, argumentCarryingFields, dataRootField, nestedParameters, rootParameters } from './operation-map.js';
-import { type GraphqlContext, resolveRoot, resolveRootField } from './resolvers.js';
+import type { GraphqlContext } from './context.js';
+import { resolveRoot, resolveRootField } from './resolvers.js';
 import { type TypeFactory, createTypeFactory } from './types.js';
 
 function argumentType(types: TypeFactory, p: Parameter): GraphQLInputType {
