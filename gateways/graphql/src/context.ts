@@ -1,7 +1,6 @@
 /**
- * The per-request context Apollo hands to the plugins and resolvers: the credentials read from
- * the headers (a missing or conflicting key refuses the request before any GraphQL work), then
- * what admission decided, and each planned call's one run.
+ * The per-request context of the plugins and resolvers: the credentials (a missing or conflicting
+ * key refuses the request before any GraphQL work), what admission decided, each planned call's run.
  */
 import { HeaderMap } from '@apollo/server';
 import { type CallFailure, type CallSuccess, type CoreClient, executeOperation, meteringHeaders, requestIdFrom, singleFailure } from '@retail/gateway-shared';
@@ -10,18 +9,9 @@ import { GraphQLError } from './graphql.js';
 import type { PlannedCall, RequestPlan } from './plan.js';
 
 export type CallResult = CallSuccess | CallFailure;
-
-/** A request-level refusal: its HTTP status and envelope, and the rate limit state when known. */
-export interface Refusal {
-  readonly failure: CallFailure;
-  readonly rateLimit?: RateLimitState | undefined;
-}
-
-export interface Admission {
-  readonly plan: RequestPlan;
-  readonly hold?: Hold | undefined;
-  readonly rateLimit?: RateLimitState | undefined;
-}
+/** A request-level refusal (its HTTP status and envelope) and the rate limit state when known. */
+export type Refusal = { readonly failure: CallFailure; readonly rateLimit?: RateLimitState | undefined };
+export type Admission = { readonly plan: RequestPlan; readonly hold?: Hold | undefined; readonly rateLimit?: RateLimitState | undefined };
 
 export interface GraphqlContext {
   readonly requestId: string;
@@ -36,39 +26,24 @@ export interface GraphqlContext {
 }
 
 /** Headers of a refused request: nothing charged, the rate limit state and any wait. */
-export function refusalHeaders(meter: Meter, requestId: string, refusal: Refusal): Record<string, string> {
-  const { failure, rateLimit } = refusal;
-  return meteringHeaders(meter, {
-    requestId,
-    charged: 0,
-    ...(rateLimit ? { rateLimit } : {}),
-    ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}),
-  });
+export function refusalHeaders(meter: Meter, requestId: string, { failure, rateLimit }: Refusal): Record<string, string> {
+  const wait = failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {};
+  return meteringHeaders(meter, { requestId, charged: 0, ...(rateLimit ? { rateLimit } : {}), ...wait });
 }
 
-/** The context function: credentials into context, or the refusal as Apollo's HTTP error. */
+/** Apollo's context function: credentials into the context, or the refusal as an HTTP error. */
 export function createContext(meter: Meter, core: CoreClient, headers: HeaderBag): GraphqlContext {
   const requestId = requestIdFrom(headers);
   const credentials = meter.readCredentials(headers, 'graphql');
   if (!credentials.ok) {
-    const d = credentials.denial;
-    const failure = singleFailure(d.httpStatus, d.reason, d.message, undefined, d.retryAfterSeconds);
-    const http = { status: failure.status, headers: new HeaderMap(Object.entries(refusalHeaders(meter, requestId, { failure }))) };
-    throw new GraphQLError(d.message, { extensions: { code: failure.status, http } });
+    const { httpStatus: status, reason, message, retryAfterSeconds } = credentials.denial;
+    const http = { status, headers: new HeaderMap(Object.entries(refusalHeaders(meter, requestId, { failure: singleFailure(status, reason, message, undefined, retryAfterSeconds) }))) };
+    throw new GraphQLError(message, { extensions: { code: status, http } });
   }
   const runs: GraphqlContext['runs'] = new Map();
-  return {
-    requestId,
-    headers,
-    key: credentials.key,
-    runs,
-    run(call) {
-      let run = runs.get(call);
-      if (!run) {
-        run = executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' });
-        runs.set(call, run);
-      }
-      return run;
-    },
+  const run = (call: PlannedCall): Promise<CallResult> => {
+    if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' }));
+    return runs.get(call) as Promise<CallResult>;
   };
+  return { requestId, headers, key: credentials.key, runs, run };
 }

@@ -1,9 +1,8 @@
 /**
- * `POST /api/graphql`: Apollo Server 5 on express 5, the gateway's work as Apollo plugins in
- * CONTRACT.md's order. HTTP shape (express) → credentials into the context → Apollo parses and
- * validates once (its document store keeps the result) → admission in `didResolveOperation`
- * (plan, scope, rate limit, one hold for every planned call) → execution (the resolvers run the
- * plan) → settlement in `willSendResponse` (charge only the successes, headers, `extensions`).
+ * `POST /api/graphql`: Apollo Server 5 on express 5, the gateway's own work as Apollo plugins, in
+ * CONTRACT.md's order: HTTP shape (express) → credentials into the context → one parse and one
+ * validation (Apollo, its document store keeps the result) → admission in `didResolveOperation` →
+ * the resolvers run the plan → settlement in `willSendResponse`.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -28,9 +27,8 @@ const MAX_TOKENS = 5000;
 export interface GraphqlGatewayOptions {
   readonly core: CoreClient;
   readonly metering: Pick<Metering, 'meter'>;
-  /** Most core calls one request may plan (aliases, per-product fields). */
+  /** Most core calls one request may plan (aliases, per-product fields), and its deepest selection (introspection excluded). */
   readonly maxOperations?: number;
-  /** Deepest selection allowed (introspection fields excluded). */
   readonly maxDepth?: number;
   readonly bodyLimitBytes?: number;
   /** CORS_ORIGINS: origins allowed to call from a browser (`*` for any); empty keeps CORS closed. */

@@ -1,69 +1,24 @@
 /**
- * Planning before execution: lists the core calls a validated operation will make, so the
- * complexity bound is checked and the units are held before any work. Each selected operation
- * field is one call; `retailProduct(gtin: …) { asin gtin }` is one conversion call; aliases are
- * several calls. Fields are collected by graphql-js's own executor code, so the plan sees exactly
- * what execution resolves; the resolvers execute this plan and nothing else.
+ * Planning, before any work: the core calls a validated operation makes, so the complexity bound
+ * is checked and the units are held first. Each selected operation field is one call (aliases are
+ * several); `retailProduct(gtin: …) { asin gtin }` is one conversion call. graphql-js's executor
+ * collects the fields, so the plan is what execution resolves; the resolvers run only the plan.
  */
-import {
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLError,
-  type GraphQLField,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  Kind,
-  collectFields,
-  collectSubfields,
-  getArgumentValues,
-  getNamedType,
-  getOperationAST,
-  getVariableValues,
-  isObjectType,
-} from './graphql.js';
-import { type Operation, type Parameter, displayName, parseParameters } from '@retail/gateway-shared';
-import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, argumentCarryingFields, dataRootField, nestedParameters } from './operation-map.js';
+import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
+import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
+import { type Operation, type Parameter, type ParameterError, displayName, parseParameters } from '@retail/gateway-shared';
+import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 
-/** One core call the request will make. */
-export interface PlannedCall {
-  readonly operation: Operation;
-  /** Init of the operation's request message, already shape-checked. */
-  readonly request: Record<string, unknown>;
-}
-
+/** One core call: the operation and its request message init, already shape-checked. */
+export type PlannedCall = { readonly operation: Operation; readonly request: Record<string, unknown> };
 /** The calls behind one root field and, by sub-field response key, the call whose data fills it. */
-export interface RootPlan {
-  readonly calls: PlannedCall[];
-  readonly fieldCalls: Map<string, PlannedCall>;
-}
-
-export interface RequestPlan {
-  /** By root response key (alias or name). */
-  readonly roots: ReadonlyMap<string, RootPlan>;
-  readonly calls: readonly PlannedCall[];
-}
-
-/** A reason the request is refused before any work (always HTTP 400). */
-export interface PlanError {
-  readonly message: string;
-  readonly path?: string[];
-}
-
-export type PlanResult =
-  | { readonly ok: true; readonly plan: RequestPlan }
-  | { readonly ok: false; readonly errors: PlanError[]; readonly operations: readonly string[] };
-
-export interface PlanLimits {
-  readonly maxDepth: number;
-  readonly maxOperations: number;
-}
-
-export interface PlanInput {
-  readonly document: DocumentNode;
-  readonly operationName?: string | null | undefined;
-  readonly variables?: Readonly<Record<string, unknown>> | undefined;
-}
+export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map<string, PlannedCall> };
+/** The calls of a request, and its roots by response key (alias or name). */
+export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[] };
+/** Refused before any work (400, after scope and rate limit): the errors, and the operations it named. */
+export type PlanResult = { readonly ok: true; readonly plan: RequestPlan } | { readonly ok: false; readonly errors: ParameterError[]; readonly operations: readonly string[] };
+export type PlanLimits = { readonly maxDepth: number; readonly maxOperations: number };
+export type PlanInput = { readonly document: DocumentNode; readonly operationName?: string | null | undefined; readonly variables?: Readonly<Args> | undefined };
 
 type Args = Record<string, unknown>;
 type Fields = ReadonlyMap<string, readonly FieldNode[]>;
@@ -88,8 +43,7 @@ const LOOKUP_KEYS = GRAPHQL_OPERATIONS.product.parameters.filter((p) => p.oneOfG
 
 /** Operations able to fill `field` of RetailProduct for a product looked up by `lookupKey`, narrowest first. */
 function candidatesFor(field: string, lookupKey: string | undefined): Operation[] {
-  const takes = (op: Operation) =>
-    lookupKey === undefined ? LOOKUP_KEYS.every((k) => op.parameters.some((p) => p.name === k)) : op.parameters.some((p) => p.name === lookupKey);
+  const takes = (op: Operation) => (lookupKey === undefined ? LOOKUP_KEYS : [lookupKey]).every((k) => op.parameters.some((p) => p.name === k));
   const fills = PRODUCT_OPERATIONS.filter((op) => FILLS.get(op)?.has(field) && takes(op));
   if (fills.length === 0 && lookupKey === undefined) return [GRAPHQL_OPERATIONS.product];
   return fills.sort((a, b) => (FILLS.get(a)?.size ?? 0) - (FILLS.get(b)?.size ?? 0));
@@ -109,8 +63,7 @@ function depthOf(walk: Walk, type: GraphQLObjectType, fields: Fields): number {
 }
 
 class Planner {
-  readonly calls: PlannedCall[] = [];
-  readonly errors: PlanError[] = [];
+  readonly errors: ParameterError[] = [];
   readonly operations: string[] = [];
 
   constructor(private readonly walk: Walk) {}
@@ -118,12 +71,8 @@ class Planner {
   private addCall(op: Operation, input: Args, root: RootPlan): PlannedCall | undefined {
     this.operations.push(op.name);
     const parsed = parseParameters(op, input, 'graphql');
-    if (!parsed.ok) {
-      this.errors.push(...parsed.errors);
-      return undefined;
-    }
+    if (!parsed.ok) return void this.errors.push(...parsed.errors);
     const call = { operation: op, request: parsed.request };
-    this.calls.push(call);
     root.calls.push(call);
     return call;
   }
@@ -134,19 +83,19 @@ class Planner {
    * on the first call (or on one made without nested arguments).
    */
   private planOperation(op: Operation, rootArgs: Args, type: GraphQLObjectType, fields: readonly [string, readonly FieldNode[]][], root: RootPlan): void {
-    const carrying = argumentCarryingFields(op);
     const byArgs = new Map<string, PlannedCall | undefined>();
     const riders: string[] = [];
     for (const [key, nodes] of fields) {
       const node = nodes[0] as FieldNode;
       const def = type.getFields()[node.name.value];
-      if (!def || !carrying.has(def.name)) {
+      const parameters = def ? nestedParameters(op, def.name) : [];
+      if (!def || parameters.length === 0) {
         riders.push(key);
         continue;
       }
       const nested = writtenArguments(def, node, this.walk.variables);
       const signature = JSON.stringify(nested);
-      if (!byArgs.has(signature)) byArgs.set(signature, this.addCall(op, { ...pick(rootArgs, op.parameters), ...pick(nested, nestedParameters(op, def.name)) }, root));
+      if (!byArgs.has(signature)) byArgs.set(signature, this.addCall(op, { ...pick(rootArgs, op.parameters), ...pick(nested, parameters) }, root));
       const call = byArgs.get(signature);
       if (call) root.fieldCalls.set(key, call);
     }
@@ -197,16 +146,16 @@ class Planner {
 }
 
 /** A variable coercion error names its variable, as a parameter error names its parameter. */
-function variableError(error: GraphQLError): PlanError {
+function variableError(error: GraphQLError): ParameterError {
   const node = error.nodes?.[0];
-  return node?.kind === Kind.VARIABLE_DEFINITION ? { message: error.message, path: [node.variable.name.value] } : { message: error.message };
+  return { message: error.message, path: node?.kind === Kind.VARIABLE_DEFINITION ? [node.variable.name.value] : [] };
 }
 
 /** Plans a parsed and validated document. */
 export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: PlanLimits): PlanResult {
-  const refuse = (errors: PlanError[]): PlanResult => ({ ok: false, errors, operations: [] });
+  const refuse = (errors: ParameterError[]): PlanResult => ({ ok: false, errors, operations: [] });
   const operation = getOperationAST(input.document, input.operationName);
-  if (!operation) return refuse([{ message: input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)' }]);
+  if (!operation) return refuse([{ message: input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)', path: [] }]);
   const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
   // Like an unknown REST query parameter, a variable the operation does not declare is refused.
   const undeclared = Object.keys(input.variables ?? {}).filter((name) => !declared.has(name));
@@ -214,7 +163,7 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...(input.variables ?? {}) }, { maxErrors: 10 });
   if (coerced.errors) return refuse(coerced.errors.map(variableError));
   const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType) return refuse([{ message: 'only queries are supported' }]);
+  if (operation.operation !== 'query' || !queryType) return refuse([{ message: 'only queries are supported', path: [] }]);
 
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
@@ -228,9 +177,9 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   }
   const errors = [...planner.errors];
   const depth = depthOf(walk, queryType, fields);
-  if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed` });
+  if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed`, path: [] });
   const count = planner.operations.length;
-  if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request` });
+  if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });
   if (errors.length > 0) return { ok: false, errors, operations: planner.operations };
-  return { ok: true, plan: { roots, calls: planner.calls } };
+  return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls) } };
 }
