@@ -1,11 +1,10 @@
 /**
- * Resolvers that execute the admitted plan: a root field starts its planned calls (each exactly
- * once), and the fields of its data-root type read from the call that fills them. A failed call
- * reports its error once, on the first field that needs it; the root is null when all its calls
- * failed, so one failed operation is one `errors[]` entry.
+ * Resolvers that run the admitted plan: a root field starts its planned calls (each once) and the
+ * fields of its data-root type read from the call that fills them. A failed call reports its error
+ * once, on the first field that needs it; a root whose calls all failed is null with that error.
  */
-import type { CallFailure } from '@retail/gateway-shared';
 import type { WireValue } from '@retail/contract';
+import type { CallFailure } from '@retail/gateway-shared';
 import type { CallResult, GraphqlContext } from './context.js';
 import { GraphQLError, type GraphQLFieldResolver, defaultFieldResolver, getNullableType, isListType } from './graphql.js';
 import type { PlannedCall, RootPlan } from './plan.js';
@@ -13,16 +12,14 @@ import type { PlannedCall, RootPlan } from './plan.js';
 /** A failed operation as the client sees it: the HTTP status the same failure has on REST, and the argument at fault. */
 export function operationError(failure: CallFailure): GraphQLError {
   const entry = failure.errors[0];
-  const argumentPath = entry?.path && entry.path.length > 0 ? { argumentPath: entry.path } : {};
+  const argumentPath = entry?.path?.length ? { argumentPath: entry.path } : {};
   return new GraphQLError(entry?.message ?? 'internal error', { extensions: { code: failure.status, ...argumentPath } });
 }
 
 /** The data root of a successful call, when the record is present. */
-function dataOf(call: PlannedCall, result: CallResult | undefined): WireValue | undefined {
-  return result?.ok ? result.data[call.operation.dataRoot] : undefined;
-}
+const dataOf = (call: PlannedCall, result: CallResult | undefined): WireValue | undefined => (result?.ok ? result.data[call.operation.dataRoot] : undefined);
 
-/** The value a root field resolves to: the plan and the outcomes of its calls. */
+/** What a root field resolves to: its plan and its calls' results. */
 class RootSource {
   private readonly reported = new Set<PlannedCall>();
 
@@ -34,15 +31,13 @@ class RootSource {
   resolve(responseKey: string, fieldName: string): WireValue {
     const call = this.root.fieldCalls.get(responseKey);
     const result = call && this.results.get(call);
-    if (!call || !result) return null;
+    if (!call || !result || (!result.ok && this.reported.has(call))) return null;
     if (!result.ok) {
-      if (this.reported.has(call)) return null;
       this.reported.add(call);
       throw operationError(result);
     }
     const data = dataOf(call, result);
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-    return data[fieldName] ?? null;
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data[fieldName] ?? null) : null;
   }
 }
 
@@ -51,9 +46,9 @@ export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async 
   if (!root) return null;
   const results = new Map(await Promise.all(root.calls.map(async (call) => [call, await ctx.run(call)] as const)));
   const failed = [...results.values()].filter((r): r is CallFailure => !r.ok);
-  if (failed.length > 0 && failed.length === root.calls.length) throw operationError(failed[0] as CallFailure);
-  // Calls that succeeded without their data root (the record is absent) leave the root null, as
-  // REST leaves the root out of `data`. A root without calls selects only `__typename`.
+  if (failed[0] && failed.length === root.calls.length) throw operationError(failed[0]);
+  // Calls that succeeded without their record leave the root null, as REST leaves it out of `data`.
+  // A root without calls selects only `__typename`.
   if (root.calls.length > 0 && root.calls.every((c) => dataOf(c, results.get(c)) === undefined)) return null;
   const first = root.calls[0];
   if (isListType(getNullableType(info.returnType))) return (first && dataOf(first, results.get(first))) ?? null;
@@ -61,7 +56,5 @@ export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async 
 };
 
 // Typed on `unknown` context so it can sit on generated types; the executor always passes a GraphqlContext.
-export const resolveRootField: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => {
-  if (source instanceof RootSource) return source.resolve(info.path.key as string, info.fieldName);
-  return defaultFieldResolver(source, args, ctx, info);
-};
+export const resolveRootField: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) =>
+  source instanceof RootSource ? source.resolve(info.path.key as string, info.fieldName) : defaultFieldResolver(source, args, ctx, info);

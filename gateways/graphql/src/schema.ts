@@ -1,31 +1,14 @@
 /**
- * The GraphQL schema, generated at start-up from the registry and the proto descriptors (nothing
- * is typed by hand): one root query field per data root (CONTRACT.md, GraphQL) with the
- * operation's parameters as flat arguments placed by `graphql_argument_of`, the per-product
- * operations as fields of `RetailProduct`, one object type per response message and one enum per
- * proto enum, the wire JSON's field names as GraphQL field names (so the wire renderer's output
- * resolves with the default resolver).
+ * The schema, generated at start-up from the registry and the proto descriptors, nothing typed by
+ * hand (CONTRACT.md, GraphQL): one root field per data root, parameters as flat arguments placed by
+ * `graphql_argument_of`, the per-product operations as fields of `RetailProduct`, one type per
+ * response message and per proto enum, the wire JSON's names as field names.
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import { type Operation, type Parameter, typedDefault } from '@retail/gateway-shared';
 import type { GraphqlContext } from './context.js';
-import {
-  GraphQLBoolean,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  GraphQLEnumType,
-  GraphQLFloat,
-  type GraphQLInputType,
-  GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  type GraphQLOutputType,
-  type GraphQLScalarType,
-  GraphQLSchema,
-  GraphQLString,
-  getNullableType,
-} from './graphql.js';
+import { GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNullableType } from './graphql.js';
+import type { GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLInputType, GraphQLOutputType, GraphQLScalarType } from './graphql.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { resolveRoot, resolveRootField } from './resolvers.js';
 import { SafeInt } from './scalars.js';
@@ -42,12 +25,7 @@ const SCALARS = new Map<ScalarType, GraphQLScalarType>([
 ]);
 
 /** Argument types by parameter kind, besides strings and enums. */
-const ARGUMENTS: Readonly<Record<string, GraphQLInputType>> = {
-  integer: GraphQLInt,
-  number: GraphQLFloat,
-  boolean: GraphQLBoolean,
-  'string-list': new GraphQLList(new GraphQLNonNull(GraphQLString)),
-};
+const ARGUMENTS: Readonly<Record<string, GraphQLInputType>> = { integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean, 'string-list': new GraphQLList(new GraphQLNonNull(GraphQLString)) };
 
 export function buildRetailSchema(): GraphQLSchema {
   const { product, roots, productFields } = GRAPHQL_OPERATIONS;
