@@ -1,7 +1,7 @@
 /**
  * Admission, in Apollo's `didResolveOperation` (parsed and validated, nothing run yet): plan the
  * operation, then scope, rate limit, parameter shape and one hold for every planned call, in
- * CONTRACT.md's order. A refusal is left on the context (settlement answers it) and stops Apollo.
+ * docs/contract.md's order. A refusal is left on the context (settlement answers it) and stops Apollo.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';

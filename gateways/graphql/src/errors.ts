@@ -1,5 +1,5 @@
 /**
- * How errors leave (CONTRACT.md, Errors): every `errors[]` entry carries `message`, `code` and
+ * How errors leave (docs/contract.md, Errors): every `errors[]` entry carries `message`, `code` and
  * `extensions.code` (the HTTP status the same failure has on REST) and `path`; a response without
  * `data` never ran and leaves as the envelope `{ success: false, errors: [{ code, message, path? }] }`.
  * Anything that is neither an operation error nor a client error Apollo names is a generic 500.

@@ -110,7 +110,7 @@ describe('GraphQL gateway', () => {
     expect(anonymous.json).toEqual({ success: false, errors: [{ code: 401, message: expect.stringMatching(/invalid or missing/) }] });
   });
 
-  it('answers the SPEC.md example with one GetProduct call and one unit', async () => {
+  it('answers the docs/contract.md example with one GetProduct call and one unit', async () => {
     const before = core.calls.length;
     const res = await gql({ query: '{ retailProduct(asin: "B08KTZ8249", domain: US) { title price { value currency display } isPrime ratingsTotal } }' });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * `POST /api/graphql`: Apollo Server 5 on express 5, the gateway's own work as Apollo plugins, in
- * CONTRACT.md's order: HTTP shape (express) → credentials into the context → one parse and one
+ * docs/contract.md's order: HTTP shape (express) → credentials into the context → one parse and one
  * validation (Apollo, its document store keeps the result) → admission in `didResolveOperation` →
  * the resolvers run the plan → settlement in `willSendResponse`.
  */

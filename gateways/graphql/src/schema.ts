@@ -1,6 +1,6 @@
 /**
  * The schema, generated at start-up from the registry and the proto descriptors, nothing typed by
- * hand (CONTRACT.md, GraphQL): one root field per data root, parameters as flat arguments placed by
+ * hand (docs/contract.md, GraphQL): one root field per data root, parameters as flat arguments placed by
  * `graphql_argument_of`, the per-product operations as fields of `RetailProduct`, one type per
  * response message and per proto enum, the wire JSON's names as field names.
  */
@@ -13,7 +13,7 @@ import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } fro
 import { resolveRoot, resolveRootField } from './resolvers.js';
 import { SafeInt } from './scalars.js';
 
-/** GraphQL names that differ from the proto names (CONTRACT.md: `RetailDomain`, `RetailProduct`). */
+/** GraphQL names that differ from the proto names (docs/contract.md: `RetailDomain`, `RetailProduct`). */
 const RENAMED: Readonly<Record<string, string>> = { 'retail.v1.Domain': 'RetailDomain', 'retail.v1.Product': 'RetailProduct' };
 
 /** Proto scalars other than strings: int64 counts (and unsigned 32-bit) go out as SafeInt, 32-bit integers as Int. */
