@@ -12,4 +12,5 @@ export { loadSecretKeyring, SECRET_KEY_VARIABLE, RETIRED_KEYS_VARIABLE } from '.
 export { webhookPayload, type WebhookPayload } from './payload.js';
 export { createWebhookSender, DEFAULT_DELIVERY_TIMEOUT_MS, type WebhookDelivery, type WebhookSender, type WebhookSenderOptions } from './deliver.js';
 export type { DeliveryOutcome, DeliveryResult } from './outcome.js';
+export { loadWebhookConfig, ALLOW_PRIVATE_VARIABLE, TIMEOUT_VARIABLE, type WebhookConfig } from './config.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER } from './retry-schedule.js';
