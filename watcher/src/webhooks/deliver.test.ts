@@ -86,6 +86,26 @@ describe('deliverOnce to a real HTTPS receiver', () => {
     expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'evt_other' })).toThrow(WebhookVerificationError);
   });
 
+  it('signs the attempt time, so receivers refuse a delivery replayed after their five-minute window', async () => {
+    const secret = generateWebhookSecret();
+    const target = await receiver();
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    await sender({ now: () => tenMinutesAgo }).deliverOnce({ event, url: `https://localhost:${target.port}/`, secret });
+    const { body, headers } = target.received[0]!;
+
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(tenMinutesAgo.getTime() / 1000)));
+    expect(() => new Webhook(secret).verify(body, headers)).toThrow(/too old/);
+  });
+
+  it('calls a refused connection retryable', async () => {
+    const gone = await receiver();
+    await gone.close();
+    const outcome = await sender().deliverOnce({ event, url: `https://127.0.0.1:${gone.port}/`, secret: generateWebhookSecret() });
+    expect(outcome.result).toBe('retryable');
+    expect(outcome.statusCode).toBeUndefined();
+    expect(outcome.error).toMatch(/ECONNREFUSED/);
+  });
+
   it('refuses loopback targets without connecting when private targets are not allowed', async () => {
     const target = await receiver();
     const strict = sender({ policy: { allowPrivateTargets: false } });
