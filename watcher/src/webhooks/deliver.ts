@@ -13,7 +13,7 @@ import type { TargetPolicy } from './address-rules.js';
 import { guardedLookup, systemResolve, type ResolveHost } from './guarded-lookup.js';
 import { outcomeOfError, outcomeOfStatus, shortError, type DeliveryOutcome } from './outcome.js';
 import { webhookPayload } from './payload.js';
-import { signatureHeaders } from './signer.js';
+import { signatureHeaders, type SignatureHeaders } from './signer.js';
 import { checkWebhookUrl } from './url-check.js';
 
 export interface WebhookDelivery {
@@ -88,7 +88,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const checked = checkWebhookUrl(delivery.url, options.policy);
     if (!checked.ok) return { result: 'permanent', durationMs: elapsed(), error: shortError(checked.errors[0]!.message) };
     const body = JSON.stringify(webhookPayload(delivery.event));
-    let signature;
+    let signature: SignatureHeaders;
     try {
       signature = signatureHeaders(delivery.secret, delivery.event.id, now(), body);
     } catch (error) {
