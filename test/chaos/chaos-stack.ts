@@ -31,13 +31,19 @@ export const CHAOS_CORE_ENV = {
   PARSE_WORKERS: '0',
 } as const;
 
-export async function startReplayAndProxy(plan?: FaultPlan): Promise<{ replay: ReplayServer; proxy: FaultProxy }> {
+/** The replay server over the fixture pages and the fault proxy in front of it; `slow` waits past CHAOS_CORE_DEADLINE_MS unless told. */
+export async function startReplayAndProxy(plan?: FaultPlan, slowMs = CHAOS_CORE_DEADLINE_MS + 1_000): Promise<{ replay: ReplayServer; proxy: FaultProxy }> {
   const replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1' });
-  const proxy = await createFaultProxy({ replayOrigin: replay.origin, plan, slowMs: CHAOS_CORE_DEADLINE_MS + 1_000 });
+  const proxy = await createFaultProxy({ replayOrigin: replay.origin, plan, slowMs });
   return { replay, proxy };
 }
 
-export async function startChaosStack(options: { ledgerUrl: string; plan?: FaultPlan }): Promise<ChaosStack> {
+export async function startChaosStack(options: {
+  ledgerUrl: string;
+  plan?: FaultPlan;
+  /** CORE_DEADLINE_MS of the gateways; tests without `slow` faults keep the production default so a busy machine cannot turn into 504s. */
+  coreDeadlineMs?: number;
+}): Promise<ChaosStack> {
   const { replay, proxy } = await startReplayAndProxy(options.plan);
   const serviceToken = 'chaos-tier-service-token';
   const env = {
@@ -47,7 +53,7 @@ export async function startChaosStack(options: { ledgerUrl: string; plan?: Fault
     SERVICE_TOKEN: serviceToken,
     MARKETPLACE_ORIGIN: proxy.origin,
     LEDGER_REDIS_URL: options.ledgerUrl,
-    CORE_DEADLINE_MS: String(CHAOS_CORE_DEADLINE_MS),
+    CORE_DEADLINE_MS: String(options.coreDeadlineMs ?? CHAOS_CORE_DEADLINE_MS),
     DEV_UNITS: '0',
     // A fixed secret keeps the console from warning about a random one on every start.
     CONSOLE_SESSION_SECRET: 'chaos-tier-console-secret-0123456789abcdef',

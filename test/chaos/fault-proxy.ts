@@ -70,6 +70,8 @@ export interface FaultProxy {
   readonly forbiddenFollows: readonly FollowedHop[];
   /** Same-origin redirects the core followed (the redirect path still works). */
   sameOriginFollows(): number;
+  /** `slow` answers still waiting: upstream requests of calls that are in flight right now. */
+  delayedInFlight(): number;
   setPlan(plan: FaultPlan | undefined): void;
   close(): Promise<void>;
 }
@@ -190,6 +192,7 @@ export async function createFaultProxy(options: FaultProxyOptions): Promise<Faul
     totalInjected: () => Object.values(injected).reduce((a, b) => a + b, 0),
     forbiddenFollows,
     sameOriginFollows: () => sameOrigin,
+    delayedInFlight: () => timers.size,
     setPlan(next) {
       plan = next;
     },

@@ -40,3 +40,21 @@ export async function fundedAccount(ledger: MeteringInstance, units: number): Pr
   const { key } = await ledger.admin.createKey(accountId, { label: 'chaos' });
   return { accountId, key };
 }
+
+/** The lowest balance seen while `work` runs (read every few milliseconds): an overdraw would show below 0. */
+export async function lowestBalanceDuring(redisUrl: string, accountId: string, work: Promise<unknown>): Promise<number> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let done = false;
+  let lowest = Number.POSITIVE_INFINITY;
+  void work.finally(() => (done = true));
+  try {
+    for (let reads = 0; !done && reads < 10_000; reads++) {
+      lowest = Math.min(lowest, Number(await redis.hget(`ledger:{${accountId}}:acct`, 'balance')));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return lowest;
+  } finally {
+    redis.disconnect();
+  }
+}
