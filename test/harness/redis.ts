@@ -88,22 +88,52 @@ export interface RedisServer {
   readonly url: string;
   /** Stops the server (the "ledger down" case); idempotent. */
   stop(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections open and answers nothing (a frozen ledger). */
+  freeze(): void;
+  /** SIGCONT: the server works through what it was sent while frozen. */
+  thaw(): void;
+  /**
+   * SIGKILL, then a new server on the same port and directory. With `persistent` the data survives
+   * (append-only file, fsync on every write), as on a production ledger; without it the data is gone.
+   */
+  restart(): Promise<void>;
 }
 
-/** Starts redis-server on a free port, or on `port` (to bring a stopped server back at the same address). */
-export async function startRedis(port?: number): Promise<RedisServer> {
+export interface StartRedisOptions {
+  /** Bring a stopped server back at the same address. */
+  readonly port?: number;
+  /** Append-only file with fsync on every write, so `restart()` keeps the data. */
+  readonly persistent?: boolean;
+}
+
+/** Starts redis-server on a free port (or the given one), without persistence unless asked. */
+export async function startRedis(portOrOptions?: number | StartRedisOptions): Promise<RedisServer> {
+  const options = typeof portOrOptions === 'number' ? { port: portOrOptions } : (portOrOptions ?? {});
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
-  port ??= await freePort();
+  const port = options.port ?? (await freePort());
   if (port === 6379) throw new Error('6379 is the shared Redis; tests never use it');
-  const child = spawnRedis(port, dir);
-  const bound = port;
-  await waitFor(async () => (await rawCommand(bound, 'PING')).startsWith('+PONG'), `redis-server on ${port}`);
+  const extra = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : [];
+  const launch = async () => {
+    const started = spawnRedis(port, dir, extra);
+    await waitFor(async () => (await rawCommand(port, 'PING')).startsWith('+PONG'), `redis-server on ${port}`);
+    return started;
+  };
+  let child = await launch();
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     async stop() {
+      child.kill('SIGCONT');
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
+    },
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
+    async restart() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      child = await launch();
     },
   };
 }

@@ -101,9 +101,22 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       const next = await metering.meter.admit(call(key));
       expect(next.ok && next.balance).toBe(2);
       expect(await balance(accountId)).toBe(2);
-      // A settle arriving after the release charges nothing.
-      if (orphan.ok) expect(await metering.meter.settle(orphan.hold, 2)).toMatchObject({ charged: 0 });
-      expect(await balance(accountId)).toBe(2);
+      // A settle arriving after the release (a gateway that was slow, not dead, and served the call)
+      // is charged from the balance as far as it covers it, and only once.
+      if (!orphan.ok) throw new Error('orphan not admitted');
+      expect(await metering.meter.settle(orphan.hold, 2)).toEqual({ charged: 2, remaining: 0 });
+      expect(await metering.meter.settle(orphan.hold, 2)).toEqual({ charged: 2, remaining: 0 });
+      expect(await balance(accountId)).toBe(0);
+    });
+
+    it('charges a repeated settle of one hold once and answers the repeat as the first', async () => {
+      const { accountId, key } = await account(10, 'unlimited');
+      const admitted = await metering.meter.admit(call(key, { operations: ['GetProduct', 'GetProductOffers'] }));
+      if (!admitted.ok) throw new Error(reasonOf(admitted));
+      const answers = await Promise.all([1, 2, 3].map(() => metering.meter.settle(admitted.hold, 2)));
+      expect(answers).toEqual([1, 2, 3].map(() => ({ charged: 2, remaining: 8 })));
+      expect(await balance(accountId)).toBe(8);
+      expect((await metering.admin.summary(accountId)).usage.reduce((sum, row) => sum + row.calls, 0)).toBe(2);
     });
 
     it('holds one unit per GraphQL operation, answers 402 for the whole request, charges only successes', async () => {

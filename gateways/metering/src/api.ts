@@ -64,8 +64,10 @@ export type AdmitResult =
   | { readonly ok: false; readonly shape?: false; readonly denial: Denial };
 
 export interface SettleResult {
+  /** Exactly what the ledger charged for this hold (0 when the ledger could not be reached in time). */
   readonly charged: number;
-  readonly remaining: number;
+  /** The balance after the settle; absent when the ledger could not be reached. */
+  readonly remaining?: number;
 }
 
 /** A free, authenticated call (tools/list, introspection, GET /api/account): key and scope only. */

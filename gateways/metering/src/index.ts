@@ -6,9 +6,9 @@ import type { Metering } from './api.js';
 import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
 import { createMeter } from './meter.js';
-import { createCounters, type MeteringCounters } from './metrics.js';
+import { bump, createCounters, type MeteringCounters } from './metrics.js';
 import { DEFAULT_PLAN, DEFAULT_PLANS, parsePlans, validatePlans, type PlanTable } from './plans.js';
-import { createRedisStore } from './redis-store.js';
+import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
@@ -36,6 +36,11 @@ export interface MeteringOptions {
   readonly maxActiveKeys?: number;
   /** Prefix of every Redis key (default `ledger:`). */
   readonly keyPrefix?: string;
+  /**
+   * How long a gateway keeps retrying a settle the ledger did not answer (a frozen or restarting
+   * Redis) before it answers the served call with 0 units charged (default 15 s, at most 2 min).
+   */
+  readonly settleWindowMs?: number;
 }
 
 export interface MeteringInstance extends Metering {
@@ -47,6 +52,8 @@ export interface MeteringInstance extends Metering {
 }
 
 export const DEFAULT_HOLD_TTL_MS = 60_000;
+export const DEFAULT_SETTLE_WINDOW_MS = 15_000;
+const MAX_SETTLE_WINDOW_MS = 120_000;
 export const DEFAULT_MAX_ACTIVE_KEYS = 20;
 
 export async function createMetering(options: MeteringOptions = {}): Promise<MeteringInstance> {
@@ -55,16 +62,25 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   validatePlans(plans);
   const defaultPlan = options.defaultPlan ?? DEFAULT_PLAN;
   if (!plans[defaultPlan]) throw new Error(`default plan ${defaultPlan} is not in the plan table`);
+  const settleWindowMs = options.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS;
+  if (!(settleWindowMs > 0 && settleWindowMs <= MAX_SETTLE_WINDOW_MS)) {
+    throw new Error(`settle window must be between 1 ms and ${MAX_SETTLE_WINDOW_MS} ms, got ${settleWindowMs}`);
+  }
   const storeOptions: StoreOptions = {
     plans, defaultPlan, lastUsedIntervalMs: LAST_USED_INTERVAL_MS, usageRetention: USAGE_RETENTION, auditRetention: AUDIT_RETENTION,
+    // A repeat of a settle can arrive until the window (plus clock skew) has passed; keep answers longer.
+    settleAnswerTtlMs: settleWindowMs + SETTLE_CLOCK_SKEW_MS + 30_000,
   };
+  const counters = createCounters();
   const useRedis = Boolean(options.redisUrl) || Boolean(options.cluster?.length);
   const store = useRedis
-    ? createRedisStore({ ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:' })
+    ? createRedisStore({
+        ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:',
+        settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'),
+      })
     : createMemoryStore(storeOptions);
   // A ledger that is down at start-up is not fatal: calls answer 503 until it is back.
   await store.ready();
-  const counters = createCounters();
   const meter = createMeter({
     store, clock, plans, defaultPlan, counters,
     holdTtlMs: options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
@@ -79,10 +95,18 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
 }
 
+/** A positive whole number of milliseconds from the environment, or undefined when unset. */
+function millisecondsFromEnv(env: Record<string, string | undefined>, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) throw new Error(`${name} must be a positive number of milliseconds, got "${raw}"`);
+  return Number(raw);
+}
+
 /**
  * From the environment: LEDGER_REDIS_URL, else REDIS_URL (memory store when neither is set);
  * LEDGER_REDIS_CLUSTER (comma list of host:port startup nodes) for a Cluster; METERING_PLANS (JSON,
- * merged over the built-in plans, see parsePlans).
+ * merged over the built-in plans, see parsePlans); LEDGER_HOLD_TTL_MS and LEDGER_SETTLE_WINDOW_MS.
  */
 export async function createMeteringFromEnv(
   env: Record<string, string | undefined> = process.env,
@@ -91,5 +115,12 @@ export async function createMeteringFromEnv(
   const cluster = env.LEDGER_REDIS_CLUSTER?.split(',').map((n) => n.trim()).filter(Boolean);
   const redisUrl = env.LEDGER_REDIS_URL || env.REDIS_URL || undefined;
   const plans = env.METERING_PLANS ? parsePlans(env.METERING_PLANS) : undefined;
-  return createMetering({ redisUrl, cluster, plans, ...overrides });
+  const holdTtlMs = millisecondsFromEnv(env, 'LEDGER_HOLD_TTL_MS');
+  const settleWindowMs = millisecondsFromEnv(env, 'LEDGER_SETTLE_WINDOW_MS');
+  return createMetering({
+    redisUrl, cluster, plans,
+    ...(holdTtlMs !== undefined ? { holdTtlMs } : {}),
+    ...(settleWindowMs !== undefined ? { settleWindowMs } : {}),
+    ...overrides,
+  });
 }

@@ -5,8 +5,10 @@
  * live in the same slot. Times are epoch milliseconds of the caller's (injectable) clock.
  *
  * Layout under the base: acct (HASH balance plan disabled createdAt), holds (HASH holdId → units),
- * holdexp (ZSET holdId by expiry), rate (HASH tokens ts), keyhash (HASH sha256 → keyId),
- * key:<keyId> (HASH), usage (STREAM), day:<YYYY-MM-DD> (HASH operation → calls), days (SET), audit (LIST).
+ * holdexp (ZSET holdId by expiry), settled (HASH holdId → units charged, the settle's answer kept so a
+ * repeated settle gets it again), settledexp (ZSET holdId by when that answer may be forgotten), rate
+ * (HASH tokens ts), keyhash (HASH sha256 → keyId), key:<keyId> (HASH), usage (STREAM),
+ * day:<YYYY-MM-DD> (HASH operation → calls), days (SET), audit (LIST).
  */
 
 /** Shared helpers, prepended to every script. */
@@ -24,6 +26,13 @@ local function release_expired(now)
   end
   redis.call('ZREM', base .. 'holdexp', unpack(expired))
   if total > 0 and redis.call('EXISTS', acct) == 1 then redis.call('HINCRBY', acct, 'balance', total) end
+end
+-- Settle answers are kept only while a repeat of that settle can still arrive.
+local function forget_settled(now)
+  local old = redis.call('ZRANGEBYSCORE', base .. 'settledexp', '-inf', now, 'LIMIT', 0, 1000)
+  if #old == 0 then return end
+  redis.call('HDEL', base .. 'settled', unpack(old))
+  redis.call('ZREM', base .. 'settledexp', unpack(old))
 end
 local function audit(entry, keep)
   redis.call('LPUSH', base .. 'audit', entry)
@@ -63,12 +72,15 @@ local plans = cjson.decode(ARGV[10])
 local planName = a[1]
 local plan = plans[planName]
 if not plan then planName = ARGV[11]; plan = plans[planName] end
+-- The same admit sent again (a client library resending after a reconnect) answers as the first did
+-- and neither takes a second token nor holds twice.
+local repeated = ARGV[12] == 'admit' and (redis.call('HEXISTS', base .. 'holds', ARGV[7]) == 1 or redis.call('HEXISTS', base .. 'settled', ARGV[7]) == 1)
 local tokens = -1
 if plan.r >= 0 then
   local b = redis.call('HMGET', base .. 'rate', 'tokens', 'ts')
   tokens = plan.b
   if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
-  if ARGV[12] == 'admit' then
+  if ARGV[12] == 'admit' and not repeated then
     if tokens < 1 then return {'rate', keyId, planName, num(tokens)} end
     tokens = tokens - 1
     redis.call('HSET', base .. 'rate', 'tokens', num(tokens), 'ts', ARGV[6])
@@ -77,7 +89,7 @@ if plan.r >= 0 then
   end
 end
 local balance = tonumber(redis.call('HGET', acct, 'balance'))
-if ARGV[12] == 'peek' then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
+if ARGV[12] == 'peek' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
 if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
 if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end
@@ -89,35 +101,68 @@ return {'ok', keyId, planName, num(tokens), tostring(balance - units)}
 
 /**
  * ARGV: base, holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs,
- * usageRetention, dayTtlMs. Returns {charged, balance}. A hold already released (expired) charges nothing.
+ * usageRetention, dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs. Returns {charged, balance}.
+ *
+ * Exactly once per hold id: the answer is kept (settled/settledexp) and a repeated settle returns it.
+ * A hold that expired and was released before its settle arrived is charged from the balance, as far
+ * as the balance covers it (the call was served; it is never overdrawn). A settle executed after
+ * `notAfter` by the server's own clock charges nothing and releases the hold: its gateway has stopped
+ * waiting and answered "0 units charged", and the ledger must agree with that header.
  */
 const SETTLE = `
 local now = tonumber(ARGV[6])
+local known = redis.call('HGET', base .. 'settled', ARGV[2])
+if known then return {known, redis.call('HGET', acct, 'balance') or '0'} end
 local units = redis.call('HGET', base .. 'holds', ARGV[2])
-local charged = 0
-if units and redis.call('EXISTS', acct) == 1 then
+local held = units ~= false
+if held then
   units = tonumber(units)
   redis.call('HDEL', base .. 'holds', ARGV[2])
   redis.call('ZREM', base .. 'holdexp', ARGV[2])
+end
+local exists = redis.call('EXISTS', acct) == 1
+local wanted = 0
+for _ in string.gmatch(ARGV[5], '[^,]+') do wanted = wanted + 1 end
+local notAfter = tonumber(ARGV[11])
+local late = false
+if notAfter > 0 then
+  local t = redis.call('TIME')
+  late = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > notAfter
+end
+local charged = 0
+if exists and not late then
+  if held then
+    charged = math.min(wanted, units)
+  else
+    charged = math.max(0, math.min(wanted, tonumber(redis.call('HGET', acct, 'balance'))))
+  end
+end
+if exists then redis.call('HINCRBY', acct, 'balance', (units or 0) - charged) end
+if charged > 0 then
   local dayKey = base .. 'day:' .. ARGV[7]
+  local n = 0
   for op in string.gmatch(ARGV[5], '[^,]+') do
-    if charged >= units then break end
-    charged = charged + 1
+    if n >= charged then break end
+    n = n + 1
     redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
     redis.call('HINCRBY', dayKey, op, 1)
   end
-  if charged > 0 then
-    redis.call('PEXPIRE', dayKey, ARGV[10])
-    redis.call('SADD', base .. 'days', ARGV[7])
-  end
-  redis.call('HINCRBY', acct, 'balance', units - charged)
+  redis.call('PEXPIRE', dayKey, ARGV[10])
+  redis.call('SADD', base .. 'days', ARGV[7])
+end
+if exists and (held or charged > 0) then
   local keyKey = base .. 'key:' .. ARGV[3]
   local last = redis.call('HGET', keyKey, 'lastUsedAt')
   if redis.call('EXISTS', keyKey) == 1 and (not last or now - tonumber(last) >= tonumber(ARGV[8])) then
     redis.call('HSET', keyKey, 'lastUsedAt', ARGV[6])
   end
 end
+if exists then
+  redis.call('HSET', base .. 'settled', ARGV[2], charged)
+  redis.call('ZADD', base .. 'settledexp', now + tonumber(ARGV[12]), ARGV[2])
+end
 release_expired(now)
+forget_settled(now)
 return {tostring(charged), redis.call('HGET', acct, 'balance') or '0'}
 `;
 
@@ -149,7 +194,7 @@ return 1
 /** ARGV: base. Deletes the account with its keys, holds, usage and audit. Returns 1 or 0. */
 const DELETE_ACCOUNT = `
 local existed = redis.call('EXISTS', acct)
-local doomed = {acct, base .. 'holds', base .. 'holdexp', base .. 'rate', base .. 'keyhash', base .. 'usage', base .. 'days', base .. 'audit'}
+local doomed = {acct, base .. 'holds', base .. 'holdexp', base .. 'settled', base .. 'settledexp', base .. 'rate', base .. 'keyhash', base .. 'usage', base .. 'days', base .. 'audit'}
 for _, id in ipairs(redis.call('HVALS', base .. 'keyhash')) do table.insert(doomed, base .. 'key:' .. id) end
 for _, day in ipairs(redis.call('SMEMBERS', base .. 'days')) do table.insert(doomed, base .. 'day:' .. day) end
 for _, name in ipairs(doomed) do redis.call('DEL', name) end

@@ -33,6 +33,8 @@ interface AccountState {
   plan: string;
   disabled: boolean;
   holds: Map<string, HeldUnits>;
+  /** Answers of settles by hold id, kept until `forgetAt` so a repeated settle gets the same one. */
+  settled: Map<string, { charged: number; forgetAt: number }>;
   bucket?: Bucket;
   keys: Map<string, StoredKey>; // by keyId
   keyByHash: Map<string, string>;
@@ -50,6 +52,15 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
         account.balance += hold.units;
         account.holds.delete(id);
       }
+    }
+  }
+
+  function forgetSettled(account: AccountState, now: number): void {
+    // Insertion order is (nearly) forgetAt order: stop at the first answer still kept, so this costs
+    // what it forgets, not the size of the map.
+    for (const [id, answer] of account.settled) {
+      if (answer.forgetAt > now) break;
+      account.settled.delete(id);
     }
   }
 
@@ -71,17 +82,18 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     }
     const planName = options.plans[account.plan] ? account.plan : options.defaultPlan;
     const plan = options.plans[planName]!;
+    const repeated = input.mode === 'admit' && (account.holds.has(input.holdId) || account.settled.has(input.holdId));
     let tokens = -1;
     if (!isUnlimited(plan)) {
       tokens = refill(account.bucket, plan, input.now);
-      if (input.mode === 'admit') {
+      if (input.mode === 'admit' && !repeated) {
         if (tokens < 1) return { code: 'rate', keyId: key.keyId, plan: planName, tokens };
         tokens -= 1;
         account.bucket = { tokens, updatedAt: input.now };
       }
     }
     const base = { keyId: key.keyId, plan: planName, tokens };
-    if (input.mode === 'peek') return { code: 'ok', ...base, balance: account.balance };
+    if (input.mode === 'peek' || repeated) return { code: 'ok', ...base, balance: account.balance };
     if (!input.shapeValid) return { code: 'shape', ...base };
     if (account.balance < input.units) return { code: 'units', ...base, balance: account.balance };
     account.balance -= input.units;
@@ -92,28 +104,30 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
   function settleNow(input: StoreSettleInput): StoreSettleOutcome {
     const account = accounts.get(input.accountId);
     if (!account) return { charged: 0, balance: 0 };
+    const known = account.settled.get(input.holdId);
+    if (known) return { charged: known.charged, balance: account.balance };
     const hold = account.holds.get(input.holdId);
-    let charged = 0;
-    if (hold) {
-      account.holds.delete(input.holdId);
-      charged = Math.min(hold.units, input.chargedOperations.length);
-      account.balance += hold.units - charged;
-      for (const operation of input.chargedOperations.slice(0, charged)) {
-        account.usage.push({ operation, iface: input.iface, at: input.now, keyId: input.keyId });
-        const day = account.days.get(input.day) ?? new Map<string, number>();
-        day.set(operation, (day.get(operation) ?? 0) + 1);
-        account.days.set(input.day, day);
-      }
-      // The newest `usageRetention` records are kept. Dropping the oldest one per call would move the
-      // whole array on every settle once it is full (measured: 12 % of a gateway's CPU with the memory
-      // ledger); the surplus is cut once it reaches the retention again, and readers look at the newest only.
-      if (account.usage.length >= 2 * options.usageRetention) account.usage.splice(0, account.usage.length - options.usageRetention);
-      const key = account.keys.get(input.keyId);
-      if (key && (key.lastUsedAt === undefined || input.now - key.lastUsedAt >= options.lastUsedIntervalMs)) {
-        account.keys.set(key.keyId, { ...key, lastUsedAt: input.now });
-      }
+    account.holds.delete(input.holdId);
+    // A hold released at its expiry before the settle came is charged from the balance, as far as it covers.
+    const charged = Math.max(0, Math.min(input.chargedOperations.length, hold ? hold.units : account.balance));
+    account.balance += (hold?.units ?? 0) - charged;
+    for (const operation of input.chargedOperations.slice(0, charged)) {
+      account.usage.push({ operation, iface: input.iface, at: input.now, keyId: input.keyId });
+      const day = account.days.get(input.day) ?? new Map<string, number>();
+      day.set(operation, (day.get(operation) ?? 0) + 1);
+      account.days.set(input.day, day);
     }
+    // The newest `usageRetention` records are kept. Dropping the oldest one per call would move the
+    // whole array on every settle once it is full (measured: 12 % of a gateway's CPU with the memory
+    // ledger); the surplus is cut once it reaches the retention again, and readers look at the newest only.
+    if (account.usage.length >= 2 * options.usageRetention) account.usage.splice(0, account.usage.length - options.usageRetention);
+    const key = account.keys.get(input.keyId);
+    if ((hold || charged > 0) && key && (key.lastUsedAt === undefined || input.now - key.lastUsedAt >= options.lastUsedIntervalMs)) {
+      account.keys.set(key.keyId, { ...key, lastUsedAt: input.now });
+    }
+    account.settled.set(input.holdId, { charged, forgetAt: input.now + options.settleAnswerTtlMs });
     releaseExpired(account, input.now);
+    forgetSettled(account, input.now);
     return { charged, balance: account.balance };
   }
 
@@ -124,7 +138,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     async createAccount(accountId, units, plan, audit) {
       if (accounts.has(accountId)) return false;
       accounts.set(accountId, {
-        balance: units, plan, disabled: false, holds: new Map(), keys: new Map(), keyByHash: new Map(),
+        balance: units, plan, disabled: false, holds: new Map(), settled: new Map(), keys: new Map(), keyByHash: new Map(),
         usage: [], days: new Map(), audit: [],
       });
       pushAudit(accounts.get(accountId)!, audit);

@@ -148,8 +148,9 @@ export function createMeter(options: MeterOptions): Meter {
           chargedOperations: charged, now, day: utcDay(now),
         }),
       );
-      // Ledger down: the hold stays and is released when it expires, so nothing is charged.
-      if (outcome === UNAVAILABLE) return { charged: 0, remaining: 0 };
+      // The store gave up only when nothing was and nothing will be charged for this hold (see the
+      // Redis store's settle window): the hold is released, at the latest when it expires.
+      if (outcome === UNAVAILABLE) return { charged: 0 };
       bump(counters, 'settled');
       bump(counters, 'unitsCharged', outcome.charged);
       return { charged: outcome.charged, remaining: outcome.balance };

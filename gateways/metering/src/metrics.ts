@@ -13,10 +13,12 @@ export interface MeteringCounters {
   malformedKeys: number;
   /** Round trips to the ledger store from the hot path (admit, settle, authenticate, summary). */
   storeCalls: number;
+  /** Settles sent again after a timeout or a lost connection (each is exactly once by hold id). */
+  settleRetries: number;
 }
 
 export function createCounters(): MeteringCounters {
-  return { admitted: 0, denied: {}, settled: 0, unitsCharged: 0, ledgerUnavailable: 0, malformedKeys: 0, storeCalls: 0 };
+  return { admitted: 0, denied: {}, settled: 0, unitsCharged: 0, ledgerUnavailable: 0, malformedKeys: 0, storeCalls: 0, settleRetries: 0 };
 }
 
 export const meteringCounters: MeteringCounters = createCounters();

@@ -16,7 +16,30 @@ export interface RedisStoreOptions extends StoreOptions {
   /** Prefix of every Redis key; must not contain braces (the `{accountId}` hash tag follows it). */
   readonly keyPrefix: string;
   readonly commandTimeoutMs?: number;
+  /**
+   * How long a settle is retried (wall clock) after a timeout or a lost connection before its gateway
+   * answers "0 units charged". The script refuses to charge once this has passed by the server's clock,
+   * so a settle still in flight can never contradict that answer.
+   */
+  readonly settleWindowMs: number;
+  /** Called before each retry of a settle (metrics). */
+  readonly onSettleRetry?: () => void;
 }
+
+/**
+ * The gateways' and Redis's clocks may disagree by this much (NTP keeps them far closer); a gateway
+ * gives up on a settle only once the server must have passed its `notAfter` too.
+ */
+export const SETTLE_CLOCK_SKEW_MS = 2_000;
+
+/** Thrown when a settle could not land within its window; nothing was or will be charged for it. */
+export class SettleAbandonedError extends Error {
+  constructor(cause: unknown) {
+    super('the ledger did not answer within the settle window; the call is not charged', { cause });
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type ScriptCall = (key: string, ...args: Array<string | number>) => Promise<unknown>;
 type LedgerClient = (Redis | Cluster) & Record<LedgerScriptName, ScriptCall>;
@@ -98,11 +121,25 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       return { code: code as AdmitCode, keyId, plan, tokens: optionalNumber(tokens), balance: optionalNumber(balance) };
     },
     async settle(input) {
-      const [charged, balance] = (await call(
-        'ledgerSettle', input.accountId, input.holdId, input.keyId, input.iface, input.chargedOperations.join(','),
-        input.now, input.day, options.lastUsedIntervalMs, options.usageRetention, DAY_COUNTER_TTL_MS,
-      )) as [string, string];
-      return { charged: Number(charged), balance: Number(balance) };
+      // Wall clock, not the injected one: the script compares it with the server's TIME.
+      const notAfter = Date.now() + options.settleWindowMs;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const [charged, balance] = (await call(
+            'ledgerSettle', input.accountId, input.holdId, input.keyId, input.iface, input.chargedOperations.join(','),
+            input.now, input.day, options.lastUsedIntervalMs, options.usageRetention, DAY_COUNTER_TTL_MS,
+            notAfter, options.settleAnswerTtlMs,
+          )) as [string, string];
+          return { charged: Number(charged), balance: Number(balance) };
+        } catch (error) {
+          // A timed-out settle may still run later (a frozen server works through its input when it
+          // resumes), and a lost connection may or may not have delivered it: the same settle is sent
+          // again, which is harmless (exactly once by hold id), until the window has surely passed.
+          if (Date.now() > notAfter + SETTLE_CLOCK_SKEW_MS) throw new SettleAbandonedError(error);
+          options.onSettleRetry?.();
+          await sleep(Math.min(1_000, 50 * 2 ** Math.min(attempt, 5)));
+        }
+      }
     },
     async createAccount(accountId, units, plan, audit) {
       const created = await call('ledgerCreateAccount', accountId, units, plan, audit.at, auditJson(audit), options.auditRetention);

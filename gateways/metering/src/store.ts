@@ -60,6 +60,11 @@ export interface StoreSettleInput {
   readonly day: string;
 }
 
+/**
+ * `settle` is exactly-once per hold id: a repeat answers what the first did. It charges the hold's
+ * units for the operations that succeeded; a hold already released at its expiry is charged from the
+ * balance as far as the balance covers it (the call was served), never below zero.
+ */
 export interface StoreSettleOutcome {
   readonly charged: number;
   readonly balance: number;
@@ -99,6 +104,11 @@ export interface StoreOptions {
   /** Usage stream length kept per account (approximate on Redis). */
   readonly usageRetention: number;
   readonly auditRetention: number;
+  /**
+   * How long a settle's answer is kept for a repeat of the same settle (idempotency by hold id). Must
+   * outlast the time a gateway keeps retrying a settle (its settle window plus clock skew).
+   */
+  readonly settleAnswerTtlMs: number;
 }
 
 export const LAST_USED_INTERVAL_MS = 60_000;

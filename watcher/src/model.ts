@@ -1,0 +1,76 @@
+/**
+ * The watcher's records, as every part of it (store, conditions, scheduler, webhooks) and the wire
+ * contract of issue 14 see them. Times are `Date`s in code and ISO 8601 strings on the wire; prices
+ * are in major units with their ISO 4217 currency, as everywhere else in the service.
+ */
+
+/** The 13 marketplace codes (the proto's Domain enum without its prefix). */
+export type DomainCode = 'US' | 'UK' | 'CA' | 'DE' | 'FR' | 'IT' | 'ES' | 'AU' | 'IN' | 'MX' | 'BR' | 'JP' | 'PL';
+
+/** What one successful refresh saw of one product. Shared across accounts: a fact about the marketplace. */
+export interface Snapshot {
+  readonly domain: DomainCode;
+  readonly asin: string;
+  /** When the refresh stored it. */
+  readonly at: Date;
+  /** When the page was retrieved from the marketplace (earlier than `at` when served from the cache). */
+  readonly retrievedAt: Date;
+  readonly price?: { readonly value: number; readonly currency: string };
+  readonly listPrice?: { readonly value: number; readonly currency: string };
+  readonly isInStock?: boolean;
+  readonly buyboxSellerId?: string;
+  readonly rating?: number;
+  readonly ratingsTotal?: number;
+  readonly bestSellersRank?: number;
+  readonly bestSellersCategory?: string;
+  readonly offerCount?: number;
+}
+
+/** The fields a snapshot tracks; "any change" compares exactly these. */
+export const TRACKED_FIELDS = [
+  'price', 'listPrice', 'isInStock', 'buyboxSellerId', 'rating', 'ratingsTotal', 'bestSellersRank', 'bestSellersCategory', 'offerCount',
+] as const satisfies ReadonlyArray<keyof Snapshot>;
+
+export type ConditionType = 'PRICE_AT_OR_BELOW' | 'PRICE_DROP_PERCENT' | 'BACK_IN_STOCK' | 'OUT_OF_STOCK' | 'BUYBOX_SELLER_CHANGED' | 'ANY_CHANGE';
+
+/** A condition of a watch; `value` is the threshold of the two price conditions and absent otherwise. */
+export interface Condition {
+  readonly type: ConditionType;
+  readonly value?: number;
+}
+
+export type WatchStatus = 'ACTIVE' | 'PAUSED';
+
+/** Why a watch is paused: its owner paused it, or its account could not pay for a refresh. */
+export type PausedReason = 'USER' | 'INSUFFICIENT_UNITS' | 'NOT_FOUND';
+
+export interface Watch {
+  readonly id: string;
+  readonly accountId: string;
+  readonly domain: DomainCode;
+  readonly asin: string;
+  readonly label?: string;
+  readonly intervalSeconds: number;
+  readonly conditions: readonly Condition[];
+  readonly webhookUrl?: string;
+  readonly status: WatchStatus;
+  readonly pausedReason?: PausedReason;
+  readonly createdAt: Date;
+  readonly lastRefreshAt?: Date;
+  readonly nextRefreshAt: Date;
+}
+
+/** Condition events carry the condition's type; lifecycle events say what happened to the watch. */
+export type EventType = ConditionType | 'WATCH_PAUSED' | 'WATCH_RESUMED' | 'PRODUCT_NOT_FOUND';
+
+/** A fact about one watch, private to its account. `id` is the cursor order (monotonic). */
+export interface WatchEvent {
+  readonly id: string;
+  readonly watchId: string;
+  readonly accountId: string;
+  readonly type: EventType;
+  /** The snapshot fields before and after for condition events; lifecycle details otherwise. */
+  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
+  readonly at: Date;
+}
