@@ -43,6 +43,8 @@ export async function startChaosStack(options: {
   plan?: FaultPlan;
   /** CORE_DEADLINE_MS of the gateways; tests without `slow` faults keep the production default so a busy machine cannot turn into 504s. */
   coreDeadlineMs?: number;
+  /** LEDGER_HOLD_TTL_MS (must exceed the deadline): short when a test waits for orphaned holds to come back. */
+  holdTtlMs?: number;
 }): Promise<ChaosStack> {
   const { replay, proxy } = await startReplayAndProxy(options.plan);
   const serviceToken = 'chaos-tier-service-token';
@@ -54,6 +56,7 @@ export async function startChaosStack(options: {
     MARKETPLACE_ORIGIN: proxy.origin,
     LEDGER_REDIS_URL: options.ledgerUrl,
     CORE_DEADLINE_MS: String(options.coreDeadlineMs ?? CHAOS_CORE_DEADLINE_MS),
+    ...(options.holdTtlMs ? { LEDGER_HOLD_TTL_MS: String(options.holdTtlMs) } : {}),
     DEV_UNITS: '0',
     // A fixed secret keeps the console from warning about a random one on every start.
     CONSOLE_SESSION_SECRET: 'chaos-tier-console-secret-0123456789abcdef',

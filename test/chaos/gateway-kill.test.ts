@@ -49,7 +49,7 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
     const port = await freePort();
     gateway = (
       await launchNode({
-        entry: 'test/chaos/rest-gateway-with-short-holds.ts',
+        entry: 'gateways/rest/src/main.ts',
         env: {
           HOST: '127.0.0.1',
           PORT: String(port),
@@ -57,7 +57,7 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
           SERVICE_TOKEN,
           CORE_DEADLINE_MS: String(CORE_DEADLINE_MS),
           LEDGER_REDIS_URL: redis.url,
-          CHAOS_HOLD_TTL_MS: String(HOLD_TTL_MS),
+          LEDGER_HOLD_TTL_MS: String(HOLD_TTL_MS),
         },
         ready: /rest gateway listening/,
       })

@@ -1,16 +1,16 @@
 /**
- * The ledger's Redis crashing (SIGKILL, restarted on the same port with its AOF data) and freezing
- * (SIGSTOP for 3 s, then SIGCONT) under load on all three interfaces (issue 12, defect 2). Calls
- * meanwhile either answer 503 with the error shape or succeed, late if need be, with an exact
+ * The ledger's Redis killed (SIGKILL, restarted on the same port from its append-only file) and
+ * frozen (SIGSTOP for 3 s, then SIGCONT) under load on all three interfaces (issue 12, defect 2).
+ * Calls meanwhile either answer 503 with the error shape or succeed, late if need be, with an exact
  * charge; afterwards units spent = usage counted = successful operations = sum of X-Units-Charged,
- * no hold is left behind, and the service is still up and ready.
+ * the holds of admits that ran late come back at their expiry, and the service is up and ready.
  */
+import { meteringCounters } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisMissing } from '../harness/redis.js';
+import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
 import { tally, unexpectedStatuses } from './billing-tally.js';
 import { runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
-import { type DurableRedis, startDurableRedis } from './durable-redis.js';
 import { FIXTURE_CALLS } from './fixture-calls.js';
 import { CALLERS, type CallOutcome, type InterfaceName } from './interface-calls.js';
 import { type AccountFigures, accountFigures, fundedAccount } from './ledger-figures.js';
@@ -20,6 +20,13 @@ if (missing) console.log(`chaos tier: ${missing}`);
 
 const START_UNITS = 100_000;
 const INTERFACES: InterfaceName[] = ['rest', 'graphql', 'mcp'];
+/** Generous for fixture pages on a busy machine; the hold TTL must exceed it. */
+const CORE_DEADLINE_MS = 4_000;
+/**
+ * An admit that timed out (the client got 503) may still run when Redis resumes; its hold comes
+ * back at expiry (docs/metering.md). Short, so the test can wait for it.
+ */
+const HOLD_TTL_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The code a failed call reports (REST/GraphQL status line; MCP error data or isError envelope). */
@@ -33,12 +40,13 @@ function failureCode(outcome: CallOutcome): number | undefined {
 }
 
 describe.skipIf(missing)('a ledger outage under load', () => {
-  let redis: DurableRedis;
+  let redis: RedisServer;
   let stack: ChaosStack;
   beforeAll(async () => {
-    redis = await startDurableRedis();
-    // No marketplace faults here: only the ledger fails, and the production deadline applies.
-    stack = await startChaosStack({ ledgerUrl: redis.url, coreDeadlineMs: 10_000 });
+    // Production runs the ledger with AOF; with fsync on every write an acknowledged settle survives the kill.
+    redis = await startRedis({ persistent: true });
+    // No marketplace faults here: only the ledger fails.
+    stack = await startChaosStack({ ledgerUrl: redis.url, coreDeadlineMs: CORE_DEADLINE_MS, holdTtlMs: HOLD_TTL_MS });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -48,13 +56,15 @@ describe.skipIf(missing)('a ledger outage under load', () => {
   /** Load on the three interfaces for `windowMs` while `outage` runs; then the ledger's and the answers' figures. */
   async function underLoad(windowMs: number, outage: () => Promise<void>) {
     const { accountId, key } = await fundedAccount(stack.ledger, START_UNITS);
+    const before = { retries: meteringCounters.settleRetries, unavailable: meteringCounters.ledgerUnavailable };
     const load = runBounded(3_000, 12, windowMs, (i) => CALLERS[INTERFACES[i % 3]!](stack.url, key, FIXTURE_CALLS[i % FIXTURE_CALLS.length]!));
     await outage();
     const outcomes = await load;
-    // Settles that waited out the outage may still be landing: wait (bounded) until no hold is left.
+    // Late admits leave holds until they expire; any script on the account returns expired ones.
     let figures: AccountFigures = await accountFigures(redis.url, accountId, START_UNITS);
-    for (const stopAt = Date.now() + 8_000; figures.held > 0 && Date.now() < stopAt; ) {
+    for (const stopAt = Date.now() + HOLD_TTL_MS + 3_000; figures.held > 0 && Date.now() < stopAt; ) {
       await sleep(250);
+      await stack.ledger.admin.summary(accountId).catch(() => undefined);
       figures = await accountFigures(redis.url, accountId, START_UNITS);
     }
     let ready = 0;
@@ -62,16 +72,25 @@ describe.skipIf(missing)('a ledger outage under load', () => {
       ready = (await fetch(`${stack.url}/readyz`).catch(() => undefined))?.status ?? 0;
     }
     const failures = outcomes.filter((o) => o.status !== 200 || (o.succeeded === 0 && failureCode(o) !== undefined));
-    return { t: tally(outcomes), figures, ready, failureCodes: [...new Set(failures.map(failureCode))] };
+    return {
+      t: tally(outcomes),
+      figures,
+      ready,
+      failureCodes: [...new Set(failures.map(failureCode))],
+      settleRetries: meteringCounters.settleRetries - before.retries,
+      ledgerUnavailable: meteringCounters.ledgerUnavailable - before.unavailable,
+    };
   }
 
-  function check(label: string, { t, figures, ready, failureCodes }: Awaited<ReturnType<typeof underLoad>>) {
+  function check(label: string, r: Awaited<ReturnType<typeof underLoad>>) {
+    const { t, figures } = r;
     console.log(
       `${label}: ${t.calls} calls, ${t.successes} successful operations, ${t.headerUnits} units in headers, ledger spent ${figures.spent} ` +
-        `(usage ${figures.usageCalls}, still held ${figures.held}), statuses ${JSON.stringify(t.statuses)}, failure codes ${JSON.stringify(failureCodes)}`,
+        `(usage ${figures.usageCalls}, still held ${figures.held}), statuses ${JSON.stringify(t.statuses)}, failure codes ${JSON.stringify(r.failureCodes)}, ` +
+        `${r.settleRetries} settle retries, ${r.ledgerUnavailable} ledger-unavailable answers from the store`,
     );
     expect(unexpectedStatuses(t, [200, 503])).toEqual({});
-    expect(failureCodes.filter((c) => c !== 503)).toEqual([]);
+    expect(r.failureCodes.filter((c) => c !== 503)).toEqual([]);
     expect({ malformed: t.malformedFailures, missingHeaders: t.missingHeaders, bodyHeaderMismatches: t.bodyHeaderMismatches }).toEqual({
       malformed: 0,
       missingHeaders: 0,
@@ -83,18 +102,17 @@ describe.skipIf(missing)('a ledger outage under load', () => {
       headers: t.successes,
       held: 0,
     });
-    expect(ready, 'the service is up and ready again').toBe(200);
+    expect(r.ready, 'the service is up and ready again').toBe(200);
+    // The outage was met: the ledger failed some round trips during the load.
+    expect(r.settleRetries + r.ledgerUnavailable, 'ledger round trips failed during the load').toBeGreaterThan(0);
   }
 
-  it('keeps units spent equal to successes and charged headers through a Redis crash and restart', async () => {
-    const result = await underLoad(5_000, async () => {
+  it('keeps units spent equal to successes and charged headers through a Redis kill and restart', async () => {
+    const result = await underLoad(4_000, async () => {
       await sleep(1_000);
-      await redis.crash();
-      await sleep(1_500);
       await redis.restart();
     });
-    check('ledger crash + restart (1.5 s down)', result);
-    expect(result.t.statuses[503] ?? 0, 'the outage was met by some calls').toBeGreaterThan(0);
+    check('ledger kill + restart', result);
   });
 
   it('keeps units spent equal to successes and charged headers through a 3 s Redis freeze', async () => {
