@@ -16,10 +16,13 @@ export interface BillingTally {
   /** Failures without the contract's error shape. */
   readonly malformedFailures: number;
   readonly statuses: Readonly<Record<number, number>>;
+  /** Error codes reported, in status lines and inside bodies (GraphQL errors[], MCP results). */
+  readonly errorCodes: Readonly<Record<number, number>>;
 }
 
 export function tally(outcomes: readonly CallOutcome[]): BillingTally {
   const statuses: Record<number, number> = {};
+  const errorCodes: Record<number, number> = {};
   let successes = 0;
   let headerUnits = 0;
   let bodyHeaderMismatches = 0;
@@ -32,11 +35,17 @@ export function tally(outcomes: readonly CallOutcome[]): BillingTally {
     else headerUnits += o.chargedHeader;
     if (o.chargedInBody !== undefined && o.chargedInBody !== o.chargedHeader) bodyHeaderMismatches++;
     if (!o.wellFormed) malformedFailures++;
+    for (const code of o.errorCodes) errorCodes[code] = (errorCodes[code] ?? 0) + 1;
   }
-  return { calls: outcomes.length, successes, headerUnits, bodyHeaderMismatches, missingHeaders, malformedFailures, statuses };
+  return { calls: outcomes.length, successes, headerUnits, bodyHeaderMismatches, missingHeaders, malformedFailures, statuses, errorCodes };
 }
 
 /** Statuses outside `allowed`, with their counts (empty when every answer was allowed). */
 export function unexpectedStatuses(t: BillingTally, allowed: readonly number[]): Record<number, number> {
   return Object.fromEntries(Object.entries(t.statuses).filter(([status]) => !allowed.includes(Number(status))));
+}
+
+/** Reported error codes outside `allowed` (a 500 inside a GraphQL 200 counts as much as a 500 status). */
+export function unexpectedErrorCodes(t: BillingTally, allowed: readonly number[]): Record<number, number> {
+  return Object.fromEntries(Object.entries(t.errorCodes).filter(([code]) => !allowed.includes(Number(code))));
 }

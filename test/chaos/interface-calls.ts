@@ -17,7 +17,25 @@ export interface CallOutcome {
   readonly chargedInBody?: number;
   /** False when a failure did not carry the contract's error shape. */
   readonly wellFormed: boolean;
+  /** Error codes the answer reports: the status of a failed call, or those inside a GraphQL 200 / MCP isError result. */
+  readonly errorCodes: readonly number[];
   readonly body: unknown;
+}
+
+/** Codes in the error entries of a body, wherever its interface puts them (envelope, GraphQL errors[], MCP error data / isError). */
+function codesIn(body: unknown): number[] {
+  const b = body as {
+    errors?: { code?: unknown }[];
+    error?: { data?: { errors?: { code?: unknown }[] } };
+    result?: { structuredContent?: { errors?: { code?: unknown }[] } };
+  } | undefined;
+  const entries = b?.errors ?? b?.error?.data?.errors ?? b?.result?.structuredContent?.errors ?? [];
+  return Array.isArray(entries) ? entries.map((e) => e?.code).filter((c): c is number => typeof c === 'number') : [];
+}
+
+function errorCodes(status: number, body: unknown): number[] {
+  const inside = codesIn(body);
+  return status === 200 ? inside : inside.length > 0 ? inside : [status];
 }
 
 /** A call that never got an HTTP answer (connection refused or reset). */
@@ -49,13 +67,13 @@ const jsonPost = (key: string, body: unknown): RequestInit => ({
 export async function callRest(baseUrl: string, key: string, call: FixtureCall): Promise<CallOutcome> {
   const { status, headers, body } = await send(`${baseUrl}${call.rest}`, { headers: { 'API-KEY': key } });
   const ok = status === 200;
-  return { status, succeeded: ok ? 1 : 0, chargedHeader: charged(headers), wellFormed: ok || isEnvelope(body, status), body };
+  return { status, succeeded: ok ? 1 : 0, chargedHeader: charged(headers), wellFormed: ok || isEnvelope(body, status), errorCodes: errorCodes(status, body), body };
 }
 
 export async function callGraphql(baseUrl: string, key: string, call: FixtureCall): Promise<CallOutcome> {
   const { status, headers, body } = await send(`${baseUrl}/api/graphql`, jsonPost(key, { query: call.graphql.query }));
   const answer = (body ?? {}) as { data?: Record<string, unknown> | null; errors?: unknown[]; extensions?: { unitsCharged?: number } };
-  if (status !== 200) return { status, succeeded: 0, chargedHeader: charged(headers), wellFormed: isEnvelope(body, status), body };
+  if (status !== 200) return { status, succeeded: 0, chargedHeader: charged(headers), wellFormed: isEnvelope(body, status), errorCodes: errorCodes(status, body), body };
   const errors = answer.errors ?? [];
   return {
     status,
@@ -63,6 +81,7 @@ export async function callGraphql(baseUrl: string, key: string, call: FixtureCal
     chargedHeader: charged(headers),
     ...(answer.extensions?.unitsCharged !== undefined ? { chargedInBody: answer.extensions.unitsCharged } : {}),
     wellFormed: errors.length === 0 || isGraphqlFieldErrors(errors),
+    errorCodes: errorCodes(status, body),
     body,
   };
 }
@@ -77,6 +96,7 @@ export async function callMcp(baseUrl: string, key: string, call: FixtureCall, i
     chargedHeader: charged(headers),
     ...(meta?.unitsCharged !== undefined ? { chargedInBody: meta.unitsCharged } : {}),
     wellFormed: verdict !== false,
+    errorCodes: errorCodes(status, body),
     body,
   };
 }

@@ -8,11 +8,11 @@
 import { meteringCounters } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
-import { tally, unexpectedStatuses } from './billing-tally.js';
+import { tally, unexpectedErrorCodes, unexpectedStatuses } from './billing-tally.js';
 import { runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { FIXTURE_CALLS } from './fixture-calls.js';
-import { CALLERS, type CallOutcome, type InterfaceName } from './interface-calls.js';
+import { CALLERS, type InterfaceName } from './interface-calls.js';
 import { type AccountFigures, accountFigures, fundedAccount } from './ledger-figures.js';
 
 const missing = redisMissing();
@@ -28,16 +28,6 @@ const CORE_DEADLINE_MS = 4_000;
  */
 const HOLD_TTL_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The code a failed call reports (REST/GraphQL status line; MCP error data or isError envelope). */
-function failureCode(outcome: CallOutcome): number | undefined {
-  const body = outcome.body as {
-    errors?: { code?: number }[];
-    error?: { data?: { errors?: { code?: number }[] } };
-    result?: { isError?: boolean; structuredContent?: { errors?: { code?: number }[] } };
-  };
-  return body?.errors?.[0]?.code ?? body?.error?.data?.errors?.[0]?.code ?? body?.result?.structuredContent?.errors?.[0]?.code;
-}
 
 describe.skipIf(missing)('a ledger outage under load', () => {
   let redis: RedisServer;
@@ -71,12 +61,10 @@ describe.skipIf(missing)('a ledger outage under load', () => {
     for (const stopAt = Date.now() + 10_000; ready !== 200 && Date.now() < stopAt; await sleep(200)) {
       ready = (await fetch(`${stack.url}/readyz`).catch(() => undefined))?.status ?? 0;
     }
-    const failures = outcomes.filter((o) => o.status !== 200 || (o.succeeded === 0 && failureCode(o) !== undefined));
     return {
       t: tally(outcomes),
       figures,
       ready,
-      failureCodes: [...new Set(failures.map(failureCode))],
       settleRetries: meteringCounters.settleRetries - before.retries,
       ledgerUnavailable: meteringCounters.ledgerUnavailable - before.unavailable,
     };
@@ -86,11 +74,11 @@ describe.skipIf(missing)('a ledger outage under load', () => {
     const { t, figures } = r;
     console.log(
       `${label}: ${t.calls} calls, ${t.successes} successful operations, ${t.headerUnits} units in headers, ledger spent ${figures.spent} ` +
-        `(usage ${figures.usageCalls}, still held ${figures.held}), statuses ${JSON.stringify(t.statuses)}, failure codes ${JSON.stringify(r.failureCodes)}, ` +
+        `(usage ${figures.usageCalls}, still held ${figures.held}), statuses ${JSON.stringify(t.statuses)}, error codes ${JSON.stringify(t.errorCodes)}, ` +
         `${r.settleRetries} settle retries, ${r.ledgerUnavailable} ledger-unavailable answers from the store`,
     );
     expect(unexpectedStatuses(t, [200, 503])).toEqual({});
-    expect(r.failureCodes.filter((c) => c !== 503)).toEqual([]);
+    expect(unexpectedErrorCodes(t, [503])).toEqual({});
     expect({ malformed: t.malformedFailures, missingHeaders: t.missingHeaders, bodyHeaderMismatches: t.bodyHeaderMismatches }).toEqual({
       malformed: 0,
       missingHeaders: 0,

@@ -25,7 +25,13 @@ export interface NodeProcess {
 
 const started = new Set<ChildProcess>();
 process.once('exit', () => {
-  for (const child of started) if (child.pid) process.kill(child.pid, 'SIGKILL');
+  for (const child of started) {
+    try {
+      if (child.pid) process.kill(child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
 });
 
 export async function launchNode(options: {

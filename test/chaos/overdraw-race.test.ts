@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
-import { tally, unexpectedStatuses } from './billing-tally.js';
+import { tally, unexpectedErrorCodes, unexpectedStatuses } from './billing-tally.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { FIXTURE_CALLS } from './fixture-calls.js';
 import { CALLERS, type CallOutcome, type InterfaceName } from './interface-calls.js';
@@ -51,6 +51,7 @@ describe.skipIf(missing)('the overdraw race', () => {
       );
       // A refused MCP call answers HTTP 402 with a JSON-RPC error; GraphQL and REST the envelope.
       expect(unexpectedStatuses(t, [200, 402])).toEqual({});
+      expect(unexpectedErrorCodes(t, [402])).toEqual({});
       expect(t.malformedFailures).toBe(0);
       expect({ successes: t.successes, headers: t.headerUnits, spent: figures.spent, usage: figures.usageCalls }).toEqual({
         successes: units,

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
-import { type BillingTally, tally, unexpectedStatuses } from './billing-tally.js';
+import { type BillingTally, tally, unexpectedErrorCodes, unexpectedStatuses } from './billing-tally.js';
 import { runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { seededFaultPlan } from './fault-proxy.js';
@@ -56,12 +56,13 @@ describe.skipIf(missing)('units under marketplace faults', () => {
       `units conservation (seed ${SEED}): ${stack.proxy.requests()} upstream requests, ${stack.proxy.totalInjected()} faults injected ` +
         `${JSON.stringify(stack.proxy.injected)}; ` +
         results
-          .map((r) => `${r.iface}: ${r.tally.calls} calls, ${r.tally.successes} successes, ${r.tally.headerUnits} units in headers, ${r.ledger.spent} spent, statuses ${JSON.stringify(r.tally.statuses)}`)
+          .map((r) => `${r.iface}: ${r.tally.calls} calls, ${r.tally.successes} successes, ${r.tally.headerUnits} units in headers, ${r.ledger.spent} spent, statuses ${JSON.stringify(r.tally.statuses)}, error codes ${JSON.stringify(r.tally.errorCodes)}`)
           .join('; '),
     );
     for (const r of results) {
       expect(r.tally.calls, r.iface).toBe(CALLS_PER_INTERFACE);
       expect(unexpectedStatuses(r.tally, ALLOWED_STATUSES), r.iface).toEqual({});
+      expect(unexpectedErrorCodes(r.tally, [502, 503, 504]), `${r.iface} error codes`).toEqual({});
       expect({ malformed: r.tally.malformedFailures, missingHeaders: r.tally.missingHeaders, bodyHeaderMismatches: r.tally.bodyHeaderMismatches }, r.iface).toEqual({
         malformed: 0,
         missingHeaders: 0,
