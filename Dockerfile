@@ -159,6 +159,7 @@ COPY --from=deps-console /app/node_modules node_modules
 COPY --from=dist /app/proto proto
 COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/console gateways/console
 ENV PORT=8080
 EXPOSE 8080

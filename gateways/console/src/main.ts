@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-error';
 import { createMeteringFromEnv } from '@retail/metering';
 import { createConsoleFromEnv } from './from-env.js';
 
@@ -33,6 +34,7 @@ const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   log('info', 'console listening', { address: `http://${config.host}:${port}/console/`, port, signupMode: config.signupMode });
 });
+answerClientErrorsWithEnvelope(server);
 
 const shutdown = () => {
   server.close(() => {

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errorEnvelope } from '@retail/contract';
 import type { CoreClientOptions } from './core-client.js';
+import { answerClientErrorsWithEnvelope } from './client-error.js';
 import { observeRequests } from './tracing.js';
 
 export interface GatewaySettings {
@@ -45,7 +46,7 @@ export function readGatewaySettings(env: NodeJS.ProcessEnv = process.env): Gatew
 }
 
 /**
- * Listens, logs one JSON line, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
+ * Listens (protocol-level refusals in the error envelope: client-error.ts), logs one JSON line, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
  * (10 s at most), then closes what `close` names (the ledger connection).
  */
 export function serveGateway(
@@ -57,6 +58,7 @@ export function serveGateway(
   const server = app.listen(settings.port, settings.host, () => {
     console.log(JSON.stringify({ level: 'info', msg: `${name} listening`, port: settings.port, core: settings.core.address, ...options.details }));
   });
+  answerClientErrorsWithEnvelope(server);
   const shutdown = () => {
     server.close(() => void options.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -10,3 +10,4 @@ export * from './tracing.js';
 export * from './deployment.js';
 export * from './cors.js';
 export * from './metrics.js';
+export * from './client-error.js';
