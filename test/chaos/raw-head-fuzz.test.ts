@@ -83,8 +83,10 @@ describe.skipIf(missing)('refused request heads', () => {
       `raw head fuzz (seed ${SEED}): ${figures.join('; ')}; ${violations.length} violations ${JSON.stringify(byProblem)}; ${ledger.spent} units charged` +
         (violations.length ? `; e.g. ${JSON.stringify([...violations.filter((v) => !v.problem.startsWith('bare')).slice(0, 3), ...violations.slice(0, 2)])}` : ''),
     );
-    expect(gateways.every((g) => g.process.alive()), 'no gateway crashed').toBe(true);
+    const crashed = gateways.filter((g) => !g.process.alive()).map((g) => `${g.name}: ${g.process.output().slice(-1500)}`);
+    expect(crashed, 'no gateway crashed').toEqual([]);
     expect(byProblem).toEqual({});
     expect({ spent: ledger.spent, usage: ledger.usageCalls }).toEqual({ spent: 0, usage: 0 });
-  });
+    // A server that leaves connections hanging costs each case the full 5 s wait; bounded by the case counts.
+  }, 120_000);
 });

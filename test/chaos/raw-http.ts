@@ -14,7 +14,7 @@ export interface RawAnswer {
   readonly hung: boolean;
 }
 
-export function rawExchange(port: number, request: Buffer, timeoutMs = 3_000): Promise<RawAnswer> {
+export function rawExchange(port: number, request: Buffer, timeoutMs = 5_000): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let hung = false;
@@ -56,5 +56,8 @@ function parse(raw: Buffer, hung: boolean): RawAnswer {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  return { status, headers, body: end < 0 ? '' : text.slice(end + 4), hung };
+  // The first response only: a server may write a second one (a late parse error) behind it.
+  const bodyBytes = end < 0 ? Buffer.alloc(0) : raw.subarray(Buffer.byteLength(text.slice(0, end + 4)));
+  const length = headers['content-length'] === undefined ? bodyBytes.length : Number(headers['content-length']);
+  return { status, headers, body: bodyBytes.subarray(0, length).toString('utf8'), hung };
 }
