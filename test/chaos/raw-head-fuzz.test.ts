@@ -87,6 +87,6 @@ describe.skipIf(missing)('refused request heads', () => {
     expect(crashed, 'no gateway crashed').toEqual([]);
     expect(byProblem).toEqual({});
     expect({ spent: ledger.spent, usage: ledger.usageCalls }).toEqual({ spent: 0, usage: 0 });
-    // A server that leaves connections hanging costs each case the full 5 s wait; bounded by the case counts.
+    // A server that leaves connections hanging costs each case the full 3 s wait; bounded by the case counts.
   }, 120_000);
 });

@@ -14,7 +14,7 @@ export interface RawAnswer {
   readonly hung: boolean;
 }
 
-export function rawExchange(port: number, request: Buffer, timeoutMs = 5_000): Promise<RawAnswer> {
+export function rawExchange(port: number, request: Buffer, timeoutMs = 3_000): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let hung = false;
