@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
 import { type CoreClient, answerClientErrorsWithEnvelope, createCoreClient } from '@retail/gateway-shared';
-import { type StubHandler, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type StubHandler, startStubCore } from './stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 
 const here = dirname(fileURLToPath(import.meta.url));

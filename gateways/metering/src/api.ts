@@ -4,7 +4,7 @@
  */
 import type { ErrorReason } from '@retail/contract';
 
-/** A client-facing interface; each accepts its own set of credential headers (SPEC.md). */
+/** A client-facing interface; each accepts its own set of credential headers (docs/contract.md, Authentication). */
 export type Interface = 'rest' | 'graphql' | 'mcp';
 
 /** Work the service does on an account's behalf, charged without a key (a watch's refresh, a job's items). */
@@ -76,7 +76,7 @@ export interface AdmitRequest {
   readonly operations: readonly string[];
   /**
    * False when the gateway already found the parameters malformed: the script still checks
-   * scope and rate limit first (CONTRACT.md check order) but holds nothing and answers `shape`.
+   * scope and rate limit first (docs/contract.md, order of checks) but holds nothing and answers `shape`.
    */
   readonly shapeValid: boolean;
   readonly requestId: string;

@@ -1,5 +1,5 @@
 /**
- * The MCP SDK's Client, driven in a child Node process (see sdk-client.mjs for why), for tests.
+ * The MCP SDK's Client, driven in a child Node process (see mcp-sdk-client.mjs for why), for tests.
  * The first entry of the answer is the connection (initialize) itself.
  */
 import { execFile } from 'node:child_process';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export type ClientStep = { op: 'listTools' } | { op: 'ping' } | { op: 'callTool'; name: string; arguments?: Record<string, unknown> };
 export type StepOutcome = { ok: true; result: any } | { ok: false; error: string };
 
-const SCRIPT = fileURLToPath(new URL('./sdk-client.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./mcp-sdk-client.mjs', import.meta.url));
 
 export function runSdkClient(url: string, headers: Record<string, string>, steps: ClientStep[]): Promise<StepOutcome[]> {
   return new Promise((resolve, reject) => {

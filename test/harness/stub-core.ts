@@ -19,13 +19,21 @@ export interface StubCore {
   close(): Promise<void>;
 }
 
-/** The error the real core raises: gRPC status from the table plus the binary ErrorDetail. */
-export function coreError(reason: ErrorReason, message?: string, fieldPath: string[] = [], retryAfterSeconds?: number): ConnectError {
+/** Which trailers carry the ErrorDetail: both (as the core sends them), or one, as an older or a later core would. */
+export type ErrorTrailers = 'both' | 'standard' | 'legacy';
+
+/**
+ * The error the real core raises: gRPC status from the table plus the ErrorDetail, in the standard
+ * `grpc-status-details-bin` (Connect writes it from the error's details) and the deprecated
+ * `retail-error-bin`.
+ */
+export function coreError(reason: ErrorReason, message?: string, fieldPath: string[] = [], retryAfterSeconds?: number, trailers: ErrorTrailers = 'both'): ConnectError {
   const row = errorRow(reason);
   const detail = create(ErrorDetailSchema, { reason, message: message ?? row.defaultMessage, fieldPath, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
   const metadata = new Headers();
-  metadata.set(ERROR_DETAIL_METADATA_KEY, encodeBinaryHeader(toBinary(ErrorDetailSchema, detail)));
-  return new ConnectError(message ?? row.defaultMessage, row.grpcCode as number as Code, metadata);
+  if (trailers !== 'standard') metadata.set(ERROR_DETAIL_METADATA_KEY, encodeBinaryHeader(toBinary(ErrorDetailSchema, detail)));
+  const details = trailers === 'legacy' ? [] : [{ desc: ErrorDetailSchema, value: detail }];
+  return new ConnectError(message ?? row.defaultMessage, row.grpcCode as number as Code, metadata, details);
 }
 
 export async function startStubCore(options: { serviceToken: string; handlers?: Record<string, StubHandler> }): Promise<StubCore> {

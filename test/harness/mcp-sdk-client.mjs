@@ -1,5 +1,5 @@
 // Runs the MCP SDK's own Client (StreamableHTTPClientTransport) against a server, in a plain Node
-// process. Tests use it through sdk-client.ts: under vitest the SDK's client cannot load in-process,
+// process. Tests use it through mcp-sdk-client.ts: under vitest the SDK's client cannot load in-process,
 // because the workspace's `source` export condition also applies to node_modules and makes the SDK
 // import eventsource-parser's TypeScript sources.
 // Input (argv[2], JSON): { url, headers, steps: [{ op: 'listTools' | 'ping' | 'callTool', name?, arguments? }] }
