@@ -121,6 +121,13 @@ export function graphqlCases(key: string): fc.Arbitrary<BodyCase> {
     { weight: 1, arbitrary: fc.tuple(jsonHeaders(key), anyText(200)).map(([headers, body]) => ({ headers, body })) },
     { weight: 1, arbitrary: fc.tuple(jsonHeaders(key), fc.array(documents, { minLength: 2, maxLength: 3 })).map(([headers, docs]) => ({ headers, body: JSON.stringify(docs) })) },
     { weight: 1, arbitrary: fc.tuple(jsonHeaders(key), fc.jsonValue()).filter(([, v]) => !(typeof v === 'object' && v !== null && 'query' in v)).map(([headers, v]) => ({ headers, body: JSON.stringify(v) })) },
+    // A valid document from a client that accepts no JSON: refused by content negotiation (406), never served or charged.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(credentialHeaders(key), fc.constantFrom('image/png', 'text/html', 'application/xml', 'text/event-stream'))
+        .map(([headers, accept]) => ({ headers: { 'content-type': 'application/json', ...headers, accept }, body: JSON.stringify({ query: VALID_PRODUCT_QUERY }) })),
+    },
   );
 }
 
