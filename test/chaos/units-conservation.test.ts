@@ -54,6 +54,7 @@ describe.skipIf(missing)('units under marketplace faults', () => {
 
     console.log(
       `units conservation (seed ${SEED}): ${stack.proxy.requests()} upstream requests, ${stack.proxy.totalInjected()} faults injected ` +
+        `(${Math.round((100 * stack.proxy.totalInjected()) / Math.max(1, stack.proxy.requests()))} %) ` +
         `${JSON.stringify(stack.proxy.injected)}; ` +
         results
           .map((r) => `${r.iface}: ${r.tally.calls} calls, ${r.tally.successes} successes, ${r.tally.headerUnits} units in headers, ${r.ledger.spent} spent, statuses ${JSON.stringify(r.tally.statuses)}, error codes ${JSON.stringify(r.tally.errorCodes)}`)
@@ -77,6 +78,7 @@ describe.skipIf(missing)('units under marketplace faults', () => {
     }
     // The faults really bit: some calls failed on each interface, and most succeeded.
     for (const r of results) expect(r.tally.successes, r.iface).toBeGreaterThan(0);
-    expect(stack.proxy.totalInjected()).toBeGreaterThan(0.2 * stack.proxy.requests());
+    // This seed's draws fault about 23 % of requests (30 % is the rate); far fewer would mean the plan is not applied.
+    expect(stack.proxy.totalInjected()).toBeGreaterThan(0.15 * stack.proxy.requests());
   });
 });
