@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '@retail/core/marketplaces/index';
-import type { FetchedPage, PageRequest } from '@retail/core/operations/types';
+import type { FetchedPage, PageRequest } from '@retail/core/pages/types';
 import { total } from '@retail/core/outcomes/metrics';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
 import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';

@@ -6,7 +6,7 @@ import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import { parseProduct, parseProductPage } from './product.js';
 import { readDetailRows } from './product-details.js';
-import { loadIndexedPage } from './results/dom.js';
+import { loadIndexedPage } from './common/page.js';
 
 const fixture = (path: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/pages/${path}`, import.meta.url)), 'utf8');

@@ -4,7 +4,7 @@ import type { PageCache } from '../cache/page-cache.js';
 import { withPageCache } from '../cache/page-html-cache.js';
 import { createParsedPageSource, type ParsedPageSource } from '../cache/parsed-pages.js';
 import { createRedisPageCache } from '../cache/redis-store.js';
-import type { PageFetcher } from '../operations/types.js';
+import type { PageFetcher } from '../pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
 import { createParsePool, type ParsePool } from '../workers/pool.js';
 import type { Clock } from './clock.js';
