@@ -8,7 +8,7 @@ import type { ParsedPageSource } from './cache/parsed-pages.js';
 import type { PageFetcher } from './pages/types.js';
 import type { ParsePool } from './workers/pool.js';
 import type { UpstreamMetrics } from './outcomes/metrics.js';
-import { createPageServices } from './resilience/page-services.js';
+import { createPageServices } from './page-services.js';
 import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
 

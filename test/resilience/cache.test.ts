@@ -6,7 +6,7 @@ import { marketplaceByCode } from '@retail/core/marketplaces/index';
 import type { FetchedPage, PageRequest } from '@retail/core/pages/types';
 import { total } from '@retail/core/outcomes/metrics';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
-import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';
+import { createPageServices, type PageServices } from '@retail/core/page-services';
 import { createPageFetcher } from '@retail/core/upstream/index';
 import { redisMissing, startRedis } from '../harness/redis.js';
 import { createReplayServer, type ReplayServer } from '../replay/server.js';
