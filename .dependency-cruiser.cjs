@@ -19,7 +19,8 @@ const CORE_LAYERS = [
   ['parsers', 'one pure parser per page kind: (page, context) → record', ['^core/src/parsers/(?!common/)']],
   ['operation-parts', 'what handlers compose: parser registry and worker pool, estimators, request validation', ['^core/src/workers/', '^core/src/estimators/', '^core/src/validation/']],
   ['operations', 'one handler per RPC with its normalizer', ['^core/src/operations/']],
-  ['server', 'gRPC server, config, logging, page services, entry points', ['^core/src/grpc/', '^core/src/(config|index|logger|main|page-services|server)\\.ts$']],
+  // Top-level files but errors.ts: config, logging, page services, the server and entry points.
+  ['server', 'gRPC server, config, logging, page services, entry points', ['^core/src/grpc/', '^core/src/(?!errors\\.ts$)[^/]+\\.ts$']],
 ];
 
 const TESTS = ['\\.test\\.ts$', '^core/test/'];

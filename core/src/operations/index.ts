@@ -21,7 +21,6 @@ import { getStockEstimate } from './stock.js';
 import { searchProducts } from './search.js';
 
 export type { OperationContext, OperationHandler } from './types.js';
-export type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../pages/types.js';
 
 /** The response message init of RPC `K` (RetailService's methods are keyed by lower-camel name). */
 export type ResponseInit<K extends RpcName> = MessageInitShape<(typeof RetailService)['method'][Uncapitalize<K>]['output']>;

@@ -2,10 +2,10 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { AuthorRefSchema, AuthorSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { cleanText, tryJson, type AnyNode } from './common/dom.js';
+import { firstAttr, firstVisibleText, loadPlainPage, query, type Page } from './common/page.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
 import { findResultCards } from './results/cards.js';
 import { parsePageInfo } from './results/page-info.js';
-import { firstAttr, firstVisibleText, loadPlainPage, query, type Page } from './common/page.js';
 
 export type AuthorInit = MessageInitShape<typeof AuthorSchema>;
 type AuthorRefInit = MessageInitShape<typeof AuthorRefSchema>;
@@ -26,8 +26,12 @@ export interface AuthorParseContext {
  * pages (`/e/ID`, `/stores/…/author/ID`).
  */
 export function parseAuthorPage(html: string, ctx: AuthorParseContext): AuthorInit {
+  return readAuthorPage(loadPlainPage(html), ctx);
+}
+
+/** parseAuthorPage on a loaded page. */
+export function readAuthorPage(page: Page, ctx: AuthorParseContext): AuthorInit {
   const m = ctx.marketplace;
-  const page = loadPlainPage(html);
   const person = findPerson(page);
   const author: AuthorInit = { url: authorUrl(ctx.authorId, m) };
   const name = str(person?.name) ?? firstVisibleText(page, ['[data-testid="author-name"]', '#ap-author-name h1', '#ap-author-name', 'h1.author-name']);

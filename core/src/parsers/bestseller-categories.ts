@@ -3,7 +3,7 @@ import type { BestSellerCategorySchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { categoryIdFromHref } from './bestsellers.js';
 import { cleanText } from './common/dom.js';
-import { loadPlainPage, query } from './common/page.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 
 export type BestSellerCategoryInit = MessageInitShape<typeof BestSellerCategorySchema>;
 
@@ -18,7 +18,11 @@ export type BestSellerCategoryInit = MessageInitShape<typeof BestSellerCategoryS
 const TREE_LINK_SELECTORS = ['[role="tree"] [role="treeitem"] a[href]', '#zg_browseRoot ul li a[href]', '#zg-left-col a[href*="/zgbs/"]'];
 
 export function parseBestSellerCategories(html: string, m: Marketplace): BestSellerCategoryInit[] {
-  const page = loadPlainPage(html);
+  return readBestSellerCategories(loadPlainPage(html), m);
+}
+
+/** parseBestSellerCategories on a loaded page. */
+export function readBestSellerCategories(page: Page, m: Marketplace): BestSellerCategoryInit[] {
   for (const selector of TREE_LINK_SELECTORS) {
     const seen = new Set<string>();
     const categories: BestSellerCategoryInit[] = [];

@@ -1,11 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellersSchema, CategoryRefSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { readCardPrice, readCardRating, readImage, readIsPrime, type ProductResultInit } from './results/card.js';
 import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, textOf, tryJson, type AnyNode } from './results/dom.js';
 import { readCount, readPrice } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
-import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 
 export type BestSellersInit = MessageInitShape<typeof BestSellersSchema>;
 type CategoryRefInit = MessageInitShape<typeof CategoryRefSchema>;
@@ -25,7 +25,11 @@ export interface BestSellersParseContext {
  * 2019–2021 pages (`.zg-item-immersion`, no JSON) are read from their cards alone.
  */
 export function parseBestSellersPage(html: string, ctx: BestSellersParseContext): BestSellersInit {
-  const page = loadIndexedPage(html);
+  return readBestSellersPage(loadIndexedPage(html), ctx);
+}
+
+/** parseBestSellersPage on a loaded page. */
+export function readBestSellersPage(page: Page, ctx: BestSellersParseContext): BestSellersInit {
   const m = ctx.marketplace;
   const cards = new Map<string, ProductResultInit>();
   const cardOrder: ProductResultInit[] = [];

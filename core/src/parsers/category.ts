@@ -2,9 +2,9 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { CategoryRefSchema, CategorySchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { cleanText, type AnyNode } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 import { parseResultList } from './search.js';
 import { nodeIdOf } from './taxonomy.js';
-import { loadPlainPage, query, type Page } from './common/page.js';
 
 export type CategoryInit = MessageInitShape<typeof CategorySchema>;
 type CategoryRefInit = MessageInitShape<typeof CategoryRefSchema>;
@@ -26,8 +26,12 @@ export interface CategoryParseContext {
  * page heading name the node.
  */
 export function parseCategoryPage(html: string, ctx: CategoryParseContext): CategoryInit {
+  return readCategoryPage(loadPlainPage(html), ctx);
+}
+
+/** parseCategoryPage on a loaded page. */
+export function readCategoryPage(page: Page, ctx: CategoryParseContext): CategoryInit {
   const m = ctx.marketplace;
-  const page = loadPlainPage(html);
   const category: CategoryInit = { id: ctx.categoryId, url: categoryUrl(ctx.categoryId, m), subcategories: [] };
   const tree = readDepartmentTree(page, m);
   const path = tree?.path ?? readBreadcrumb(page);

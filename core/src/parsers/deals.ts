@@ -2,11 +2,11 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { cleanText, tryJson, type AnyNode } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 import { dealFromPromotion, findNumber, findPromotionLists } from './deals-json.js';
 import type { ProductResultInit } from './results/card.js';
 import { readCardRating, readImage, readIsPrime } from './results/card.js';
 import { readPrice } from './results/locale.js';
-import { loadPlainPage, query, type Page } from './common/page.js';
 
 type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
 
@@ -33,8 +33,12 @@ export interface ParsedDeals {
  * and the card gives each price's `display` exactly as the page writes it.
  */
 export function parseDealsPage(html: string, ctx: DealsParseContext): ParsedDeals {
+  return readDealsPage(loadPlainPage(html), ctx);
+}
+
+/** parseDealsPage on a loaded page. */
+export function readDealsPage(page: Page, ctx: DealsParseContext): ParsedDeals {
   const m = ctx.marketplace;
-  const page = loadPlainPage(html);
   const states = query(page, 'script[type="a-state"], script[type="application/json"]')
     .toArray()
     .map((el) => tryJson(page.$(el).text().trim()))

@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { OfferSchema, OffersPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { attrOf, cleanText, firstRawText, firstText, textOf, type AnyNode } from './results/dom.js';
 import { formatDisplay, readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
-import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 
 export type OffersPageInit = MessageInitShape<typeof OffersPageSchema>;
 type OfferInit = MessageInitShape<typeof OfferSchema>;
@@ -24,7 +24,11 @@ export interface OffersParseContext {
  * with the marketplace's locale.
  */
 export function parseOffersPage(html: string, ctx: OffersParseContext): OffersPageInit {
-  const page = loadIndexedPage(html);
+  return readOffersPage(loadIndexedPage(html), ctx);
+}
+
+/** parseOffersPage on a loaded page. */
+export function readOffersPage(page: Page, ctx: OffersParseContext): OffersPageInit {
   const m = ctx.marketplace;
   const offers: OfferInit[] = [];
   const pinned = selectAll(page, undefined, '#aod-pinned-offer');

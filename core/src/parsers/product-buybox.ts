@@ -1,8 +1,8 @@
 import type { Marketplace } from '../marketplaces/index.js';
 import { cleanText, visibleText } from './common/dom.js';
 import { textOf } from './common/node-reads.js';
-import { detailValue, type DetailRow } from './product-details.js';
 import { firstVisibleText, query, selectAll, selectFirst, type Page } from './common/page.js';
+import { detailValue, type DetailRow } from './product-details.js';
 
 /*
  * Readers of the product page's brand byline and buy-box facts (stock, Prime badge, offer

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '../marketplaces/index.js';
+import { loadIndexedPage } from './common/page.js';
 import { parseProductPage, readProductPage } from './product.js';
 import { parseProductPageParts } from './product-page.js';
-import { loadIndexedPage } from './common/page.js';
 import { parseTopReviews, readTopReviews } from './reviews.js';
 import { parseBestSellersRanks, readBestSellersRanks } from './sales.js';
 import { parseStockSignals, readStockSignals } from './stock.js';

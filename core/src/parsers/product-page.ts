@@ -1,12 +1,12 @@
 import { isCoreError } from '../errors.js';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage } from './common/page.js';
 import { looksLikeProductPage } from './page-markers.js';
 import { readProductPage, type ParsedProductPage } from './product.js';
 import { readTopReviews, type ReviewInit } from './reviews.js';
 import { readBestSellersRanks, type BestSellersRank } from './sales.js';
 import { readStockSignals, type StockSignals } from './stock.js';
 import { readVariants, type ProductVariantsInit } from './variants.js';
-import { loadIndexedPage } from './common/page.js';
 
 /**
  * Everything the operations read from one `/dp/ASIN` page: GetProduct and the identifier

@@ -2,8 +2,8 @@ import type { Marketplace } from '../marketplaces/index.js';
 import { cleanText, tryJson } from './common/dom.js';
 import { readDisplayedPrice, type DisplayedPrice } from './common/displayed-price.js';
 import { closestOf, textOf } from './common/node-reads.js';
-import { elementTest } from './common/selector-match.js';
 import { selectAll, type Page } from './common/page.js';
+import { elementTest } from './common/selector-match.js';
 
 /*
  * Buy-box price sources, most specific first. Current pages: the core price block (its

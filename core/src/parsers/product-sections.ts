@@ -1,9 +1,9 @@
 import type { Marketplace } from '../marketplaces/index.js';
 import { absoluteUrl, visibleText } from './common/dom.js';
 import { attrOf, closestOf } from './common/node-reads.js';
+import { firstVisibleText, selectAll, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
 import type { ProductInit } from './product-record.js';
-import { firstVisibleText, selectAll, selectFirst, type Page } from './common/page.js';
 
 /* Readers of the product page's sections: feature bullets, breadcrumb, coupon and seller. */
 

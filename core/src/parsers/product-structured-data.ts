@@ -1,6 +1,6 @@
 import { cleanText, tryJson } from './common/dom.js';
-import type { DetailRow } from './product-details.js';
 import { query, type Page } from './common/page.js';
+import type { DetailRow } from './product-details.js';
 
 /** What a product page's schema.org JSON-LD says (video and some media pages carry it). */
 export interface StructuredProduct {

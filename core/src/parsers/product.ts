@@ -3,6 +3,7 @@ import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
 import { cleanText, isHiddenContent, type Element } from './common/dom.js';
 import { textWithout } from './common/node-reads.js';
+import { firstAttr, firstVisibleText, loadIndexedPage, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
 import { readDetailRows, type DetailRow } from './product-details.js';
 import { isUsedOffer, readBrand, readInStock, readIsPrime } from './product-buybox.js';
@@ -11,7 +12,6 @@ import { readBuyBoxPrice } from './product-price.js';
 import type { ProductInit } from './product-record.js';
 import { readCategories, readCoupon, readFeatureBullets, readSeller } from './product-sections.js';
 import { readStructuredData } from './product-structured-data.js';
-import { firstAttr, firstVisibleText, loadIndexedPage, selectFirst, type Page } from './common/page.js';
 
 export interface ProductParseContext {
   readonly marketplace: Marketplace;

@@ -2,12 +2,12 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ReviewSchema, ReviewsPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { textWithout } from './common/node-reads.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
 import { attrOf, cleanText, firstText, textOf, type AnyNode } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 import { ONE_PERSON, reviewDate } from './review-words.js';
-import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 
 export type ReviewInit = MessageInitShape<typeof ReviewSchema>;
 export type ReviewsPageInit = MessageInitShape<typeof ReviewsPageSchema>;
@@ -25,7 +25,11 @@ export interface ReviewsParseContext {
  */
 export function parseReviewsPage(html: string, ctx: ReviewsParseContext): ReviewsPageInit {
   // Only read: the page index answers the per-review `data-hook` questions.
-  const page = loadIndexedPage(html);
+  return readReviewsPage(loadIndexedPage(html), ctx);
+}
+
+/** parseReviewsPage on a loaded page. */
+export function readReviewsPage(page: Page, ctx: ReviewsParseContext): ReviewsPageInit {
   const reviews = readReviews(page, selectAll(page, undefined, '#cm_cr-review_list [data-hook="review"]'), ctx.marketplace);
   const list = reviews.length > 0 ? reviews : readReviews(page, selectAll(page, undefined, '[data-hook="review"]'), ctx.marketplace);
   const pageInfo = parsePageInfo(page, ctx.page ?? 1, list.length);

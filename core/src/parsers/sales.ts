@@ -1,7 +1,7 @@
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, query, type Page } from './common/page.js';
 import { cleanText } from './results/dom.js';
 import { readCount } from './results/locale.js';
-import { loadIndexedPage, query, type Page } from './common/page.js';
 
 /** One best-sellers rank of a product ("#5,211 in Cell Phones & Accessories"). */
 export interface BestSellersRank {

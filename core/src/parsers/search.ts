@@ -1,11 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SearchResultsSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, type Page } from './common/page.js';
 import { findResultCards } from './results/cards.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
 import { parsePageInfo, type PageInfoInit } from './results/page-info.js';
 import { parseRefinements } from './results/refinements.js';
-import { loadIndexedPage, type Page } from './common/page.js';
 
 export type SearchResultsInit = MessageInitShape<typeof SearchResultsSchema>;
 
@@ -28,6 +28,10 @@ export function parseResultList(page: Page, ctx: SearchParseContext): { results:
  * (sponsored ones included and marked), the pagination and the filter sidebar.
  */
 export function parseSearchPage(html: string, ctx: SearchParseContext): SearchResultsInit {
-  const page = loadIndexedPage(html);
+  return readSearchPage(loadIndexedPage(html), ctx);
+}
+
+/** parseSearchPage on a loaded page. */
+export function readSearchPage(page: Page, ctx: SearchParseContext): SearchResultsInit {
   return { availableRefinements: parseRefinements(page), productResults: parseResultList(page, ctx) };
 }

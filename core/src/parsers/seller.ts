@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SellerSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { firstAttr, loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { cleanText, firstText, textOf } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parseResultList } from './search.js';
-import { firstAttr, loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 
 export type SellerInit = MessageInitShape<typeof SellerSchema>;
 
@@ -21,7 +21,11 @@ export interface SellerParseContext {
  * seller's name in the refinement sidebar), which is the name used when no profile page is read.
  */
 export function parseSellerStorefront(html: string, ctx: SellerParseContext): SellerInit {
-  const page = loadIndexedPage(html);
+  return readSellerStorefront(loadIndexedPage(html), ctx);
+}
+
+/** parseSellerStorefront on a loaded page. */
+export function readSellerStorefront(page: Page, ctx: SellerParseContext): SellerInit {
   const seller: SellerInit = { sellerId: ctx.sellerId, productResults: parseResultList(page, ctx) };
   const name = storefrontName(cleanText(textOf(selectFirst(page, undefined, 'title'))));
   if (name) seller.name = name;
@@ -42,7 +46,11 @@ function storefrontName(title: string | undefined): string | undefined {
  * phone number when shown. Fields the page does not show are omitted.
  */
 export function parseSellerProfile(html: string, ctx: SellerParseContext): SellerInit {
-  const page = loadIndexedPage(html);
+  return readSellerProfile(loadIndexedPage(html), ctx);
+}
+
+/** parseSellerProfile on a loaded page. */
+export function readSellerProfile(page: Page, ctx: SellerParseContext): SellerInit {
   const m = ctx.marketplace;
   const seller: SellerInit = { sellerId: ctx.sellerId };
   const name = firstText(page, undefined, ['#seller-name', '#sellerName', '#sellerName-rd', 'h1']);

@@ -1,6 +1,6 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText } from './results/dom.js';
 import { loadIndexedPage, query, type Page } from './common/page.js';
+import { cleanText, firstText } from './results/dom.js';
 
 /** What a product page says about stock: the inputs of the stock model (estimators/stock.ts). */
 export interface StockSignals {

@@ -26,7 +26,11 @@ const GROUP_LAYOUTS: readonly { group: string; heading: string; links: string }[
 ];
 
 export function parseCategoryTaxonomy(html: string, m: Marketplace): CategoryNodeInit[] {
-  const page = loadPlainPage(html);
+  return readCategoryTaxonomy(loadPlainPage(html), m);
+}
+
+/** parseCategoryTaxonomy on a loaded page. */
+export function readCategoryTaxonomy(page: Page, m: Marketplace): CategoryNodeInit[] {
   for (const layout of GROUP_LAYOUTS) {
     const groups = query(page, layout.group)
       .toArray()

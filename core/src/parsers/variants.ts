@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductVariantsSchema, VariantSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, query, type Page } from './common/page.js';
 import { cleanText, isAsin } from './results/dom.js';
 import { jsonValueAfterKey } from './results/embedded-json.js';
 import { readPrice } from './results/locale.js';
-import { loadIndexedPage, query, type Page } from './common/page.js';
 
 export type ProductVariantsInit = MessageInitShape<typeof ProductVariantsSchema>;
 type VariantInit = MessageInitShape<typeof VariantSchema>;

@@ -1,12 +1,12 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductResultSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
+import type { Page } from '../common/page.js';
 import { elementTest } from '../common/selector-match.js';
 import { textWithout } from '../common/node-reads.js';
 import { attr, cardIndex, closest, hasClass } from './card-index.js';
 import { asinFromHref, attrOf, cleanText, isAsin, textOf, type AnyNode, type Element } from './dom.js';
 import { readCount, readPrice, readRating } from './locale.js';
-import { type Page } from '../common/page.js';
 
 export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
 

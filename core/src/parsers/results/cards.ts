@@ -1,6 +1,6 @@
+import { selectAll, type Page } from '../common/page.js';
 import type { AnyNode } from './dom.js';
 import { attrOf, isAsin } from './dom.js';
-import { selectAll, type Page } from '../common/page.js';
 
 /*
  * The main result list of a search-style page (search, seller storefront, category, author), in

@@ -1,4 +1,4 @@
-import { cleanText, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
+import { cleanText, tryJson, type AnyNode, type Element } from '../common/dom.js';
 import { attrOf, textOf } from '../common/node-reads.js';
 import { selectAll, type Page } from '../common/page.js';
 
@@ -7,7 +7,7 @@ import { selectAll, type Page } from '../common/page.js';
  * back end, white-space and invisible-mark cleaning, lenient JSON) and add what card-style pages
  * need: lookups scoped to one card and ASINs from product links.
  */
-export type { AnyNode, CheerioAPI, Element };
+export type { AnyNode, Element };
 export { attrOf, cleanText, textOf, tryJson };
 
 /** Text of the first element matching one of `selectors` (tried in order) inside `scope`. */

@@ -1,8 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
+import { selectAll, selectFirst, type Page } from '../common/page.js';
 import { cleanText, textOf } from './dom.js';
 import { readCount } from './locale.js';
-import { selectAll, selectFirst, type Page } from '../common/page.js';
 
 export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
 
