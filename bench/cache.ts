@@ -16,7 +16,7 @@ import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { RetailService } from '@retail/contract';
 import { loadResilienceConfig } from '../core/src/resilience/config.js';
-import { createPageServices } from '../core/src/resilience/page-services.js';
+import { createPageServices } from '../core/src/page-services.js';
 import { createPageFetcher } from '../core/src/upstream/index.js';
 import { startCore } from '../test/harness/core.js';
 import { redisMissing, startRedis } from '../test/harness/redis.js';

@@ -5,4 +5,5 @@ export { CoreError, isCoreError, invalidArgument } from './errors.js';
 export * as marketplaces from './marketplaces/index.js';
 export * as validation from './validation/index.js';
 export { HANDLERS, UNIMPLEMENTED, type HandlerTable, type HandlerFor, type ResponseInit } from './operations/index.js';
-export type { FetchedPage, OperationContext, OperationHandler, PageFetcher, PageKind, PageRequest } from './operations/types.js';
+export type { OperationContext, OperationHandler } from './operations/types.js';
+export type { FetchedPage, PageFetcher, PageKind, PageRequest } from './pages/types.js';

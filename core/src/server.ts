@@ -5,10 +5,10 @@ import { addHealth, addReflection, createRetailImplementation, grpcServiceDefini
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { ParsedPageSource } from './cache/parsed-pages.js';
-import type { PageFetcher } from './operations/types.js';
+import type { PageFetcher } from './pages/types.js';
 import type { ParsePool } from './workers/pool.js';
 import type { UpstreamMetrics } from './outcomes/metrics.js';
-import { createPageServices } from './resilience/page-services.js';
+import { createPageServices } from './page-services.js';
 import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
 

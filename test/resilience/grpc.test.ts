@@ -3,7 +3,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { CacheStatus, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
 import { HANDLERS, type HandlerTable } from '@retail/core';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
-import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';
+import { createPageServices, type PageServices } from '@retail/core/page-services';
 import { createPageFetcher } from '@retail/core/upstream/index';
 import type { ParsePool } from '@retail/core/workers/pool';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '@retail/core/marketplaces/index';
-import type { PageRequest } from '@retail/core/operations/types';
+import type { PageRequest } from '@retail/core/pages/types';
 import { createResilientPageFetcher } from '@retail/core/resilience/compose';
 import { createProxyRotation } from '@retail/core/resilience/proxies';
 import { createPageFetcher } from '@retail/core/upstream/index';

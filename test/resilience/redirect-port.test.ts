@@ -6,7 +6,7 @@ import { ProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReason } from '@retail/contract';
 import { marketplaceByCode } from '@retail/core/marketplaces/index';
-import type { PageRequest } from '@retail/core/operations/types';
+import type { PageRequest } from '@retail/core/pages/types';
 import { createProxyRotation } from '@retail/core/resilience/proxies';
 import { createPageFetcher } from '@retail/core/upstream/index';
 import { loadAppConfig } from '../../app/src/config.js';

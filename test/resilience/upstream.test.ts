@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReason } from '@retail/contract';
 import { ALLOWED_UPSTREAM_HOSTS, marketplaceByCode } from '@retail/core/marketplaces/index';
-import type { PageRequest } from '@retail/core/operations/types';
+import type { PageRequest } from '@retail/core/pages/types';
 import { total } from '@retail/core/outcomes/metrics';
 import { createManualClock } from '@retail/core/resilience/clock';
 import { createResilientPageFetcher, type ResilienceOptions } from '@retail/core/resilience/compose';

@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import type { PageKind } from '../operations/types.js';
+import type { PageKind } from '../pages/types.js';
 
 /**
  * One cached parsed page: the parser's record (or a short negative answer for NOT_FOUND), where it

@@ -1,6 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
-import { failures, request, scriptedFetcher } from '../resilience/test-helpers.js';
+import { failures, request, scriptedFetcher } from '../../test/page-doubles.js';
 import { createMemoryPageCache } from './memory-store.js';
 import { withPageCache } from './page-html-cache.js';
 import { createParsedPageSource } from './parsed-pages.js';

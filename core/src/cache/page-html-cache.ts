@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip, constants } from 'node:zlib';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import type { ParsedPageSource } from './parsed-pages.js';
 
 const gzipAsync = promisify(gzip);

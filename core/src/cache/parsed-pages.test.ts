@@ -1,7 +1,7 @@
 import { ErrorReason } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { createUpstreamMetrics } from '../outcomes/metrics.js';
-import { failures, page, request, scriptedFetcher } from '../resilience/test-helpers.js';
+import { failures, page, request, scriptedFetcher } from '../../test/page-doubles.js';
 import { createMemoryPageCache } from './memory-store.js';
 import { createParsedPageSource } from './parsed-pages.js';
 

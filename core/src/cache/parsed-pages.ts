@@ -1,11 +1,11 @@
 import { ErrorReason } from '@retail/contract';
 import type { Logger } from 'pino';
 import { CoreError, isCoreError } from '../errors.js';
-import type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../pages/types.js';
 import type { UpstreamMetrics } from '../outcomes/metrics.js';
 import { outcomeClassOf, type OutcomeClass } from '../resilience/outcome-class.js';
 import { inSpan } from '../telemetry/tracing.js';
-import { hostForKind, pathWithQuery } from '../upstream/hosts.js';
+import { hostForKind, pathWithQuery } from '../pages/hosts.js';
 import { DEFAULT_TTL_SECONDS, pageCacheKey, type CacheEntry, type PageCache } from './page-cache.js';
 import { createSingleFlight, type SingleFlight } from './single-flight.js';
 

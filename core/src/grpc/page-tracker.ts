@@ -2,7 +2,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CacheStatus, type ResponseMeta } from '@retail/contract';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ResponseMetaSchema } from '@retail/contract';
-import type { FetchedPage, PageFetcher } from '../operations/types.js';
+import type { FetchedPage, PageFetcher } from '../pages/types.js';
 
 /**
  * Wraps a call's PageFetcher to learn how the response was produced, so every response's `meta`

@@ -17,7 +17,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode, MARKETPLACES } from '../marketplaces/index.js';
-import { hostForKind, isAllowedHost } from '../upstream/hosts.js';
+import { hostForKind, isAllowedHost } from '../pages/hosts.js';
 import { validateRequest } from '../validation/index.js';
 import { getAuthor } from './author.js';
 import { getAutocompleteSuggestions, SUGGESTIONS_PATH, suggestionsQuery } from './autocomplete.js';
@@ -25,7 +25,8 @@ import { getBestSellerCategories } from './bestseller-categories.js';
 import { getCategoryTaxonomy } from './categories.js';
 import { categoryQuery, getCategory } from './category.js';
 import { dealsQuery, getDeals } from './deals.js';
-import type { FetchedPage, OperationContext, PageRequest } from './types.js';
+import type { OperationContext } from './types.js';
+import type { FetchedPage, PageRequest } from '../pages/types.js';
 
 /*
  * The six catalogue handlers over an in-memory page fetcher: the marketplace URL each builds from

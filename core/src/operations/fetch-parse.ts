@@ -3,7 +3,8 @@ import { ErrorReason, type ResponseMetaSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { UNPARSEABLE_CAUSE_PREFIX } from '../resilience/outcome-class.js';
 import type { ProductLookup } from '../validation/types.js';
-import type { FetchedPage, OperationContext, PageKind } from './types.js';
+import type { OperationContext } from './types.js';
+import type { FetchedPage, PageKind } from '../pages/types.js';
 
 /*
  * Shared steps of the handlers: what a page fetch names, how a page's HTTP status and an unreadable

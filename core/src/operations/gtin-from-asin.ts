@@ -4,7 +4,7 @@ import type { DetailRow } from '../parsers/product-details.js';
 import { isbn10ToIsbn13, isValidIsbn10, validateGtin } from '../validation/index.js';
 import type { GtinFromAsinRequest } from '../validation/types.js';
 import { metaOfParsed } from './parsed-pages.js';
-import { identifierRows, loadProductPage } from './product-lookup.js';
+import { identifierRows, loadProductPage } from './product-pages.js';
 import type { OperationHandler } from './types.js';
 
 type GtinFromAsinResponseInit = MessageInitShape<typeof GetGtinFromAsinResponseSchema>;

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import { asGtin14, resolveGtinBySearch } from './gtin-search.js';
-import type { FetchedPage, OperationContext, PageRequest } from './types.js';
+import type { OperationContext } from './types.js';
+import type { FetchedPage, PageRequest } from '../pages/types.js';
 
 /*
  * GTIN → ASIN through search over an in-memory fetcher serving the project's fixtures: a UPC whose

@@ -3,7 +3,7 @@ import { isCoreError } from '../errors.js';
 import type { SearchResultsInit } from '../parsers/search.js';
 import type { GtinKind } from '../validation/index.js';
 import { readPage } from './parsed-pages.js';
-import { identifierRows, loadProductPage, type PageSource, type ProductPage } from './product-lookup.js';
+import { identifierRows, loadProductPage, type PageSource, type ProductPage } from './product-pages.js';
 import type { OperationContext } from './types.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 

@@ -20,7 +20,7 @@ import { getSeller } from './seller.js';
 import { getStockEstimate } from './stock.js';
 import { searchProducts } from './search.js';
 
-export type { FetchedPage, OperationContext, OperationHandler, PageFetcher, PageKind, PageRequest } from './types.js';
+export type { OperationContext, OperationHandler } from './types.js';
 
 /** The response message init of RPC `K` (RetailService's methods are keyed by lower-camel name). */
 export type ResponseInit<K extends RpcName> = MessageInitShape<(typeof RetailService)['method'][Uncapitalize<K>]['output']>;

@@ -29,7 +29,8 @@ import { getSalesEstimate } from './sales.js';
 import { searchProducts, searchQuery } from './search.js';
 import { getSeller } from './seller.js';
 import { getStockEstimate } from './stock.js';
-import type { FetchedPage, OperationContext, PageRequest } from './types.js';
+import type { OperationContext } from './types.js';
+import type { FetchedPage, PageRequest } from '../pages/types.js';
 
 /*
  * Handlers over an in-memory page fetcher (the PageFetcher interface is the seam the upstream

@@ -4,7 +4,8 @@ import type { ParsedPage, ParserRef } from '../cache/parsed-pages.js';
 import { pageUrl } from '../cache/parsed-pages.js';
 import { parserVersion, runParser, type ParseArgs, type ParserId } from '../workers/parser-registry.js';
 import { checkPageStatus, type PageFetch, type ResponseMetaInit } from './fetch-parse.js';
-import type { FetchedPage, OperationContext } from './types.js';
+import type { OperationContext } from './types.js';
+import type { FetchedPage } from '../pages/types.js';
 
 /*
  * How handlers read pages: fetched through the page cache and single-flight, status-checked,

@@ -3,7 +3,8 @@ import { ErrorReason, type GetProductResponseSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { ProductLookupRequest } from '../validation/types.js';
 import { metaOfParsed } from './parsed-pages.js';
-import { loadProductPage, resolveGtin, type ProductPage } from './product-lookup.js';
+import { resolveGtin } from './product-lookup.js';
+import { loadProductPage, type ProductPage } from './product-pages.js';
 import type { OperationHandler } from './types.js';
 
 type ProductResponseInit = MessageInitShape<typeof GetProductResponseSchema>;

@@ -8,7 +8,8 @@ import type { ProductReviewsRequest } from '../validation/types.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 import { unparseable, type AsinResolver } from './fetch-parse.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
-import { loadProductPageOnly, loadProductPageParts, resolveLookupAsin } from './product-lookup.js';
+import { resolveLookupAsin } from './product-lookup.js';
+import { loadProductPageOnly, loadProductPageParts } from './product-pages.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;

@@ -3,7 +3,8 @@ import type { GetProductVariantsResponseSchema } from '@retail/contract';
 import type { ProductLookupRequest } from '../validation/types.js';
 import type { AsinResolver } from './fetch-parse.js';
 import { metaOfParsed } from './parsed-pages.js';
-import { loadProductPageOnly, resolveLookupAsin } from './product-lookup.js';
+import { resolveLookupAsin } from './product-lookup.js';
+import { loadProductPageOnly } from './product-pages.js';
 import type { OperationHandler } from './types.js';
 
 type VariantsResponseInit = MessageInitShape<typeof GetProductVariantsResponseSchema>;

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { AuthorRefSchema, AuthorSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstAttr, firstVisibleText, loadHtml, tryJson, type AnyNode, type CheerioAPI } from './common/dom.js';
+import { cleanText, tryJson, type AnyNode } from './common/dom.js';
+import { firstAttr, firstVisibleText, loadPlainPage, query, type Page } from './common/page.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
 import { findResultCards } from './results/cards.js';
 import { parsePageInfo } from './results/page-info.js';
@@ -25,20 +26,24 @@ export interface AuthorParseContext {
  * pages (`/e/ID`, `/stores/…/author/ID`).
  */
 export function parseAuthorPage(html: string, ctx: AuthorParseContext): AuthorInit {
+  return readAuthorPage(loadPlainPage(html), ctx);
+}
+
+/** parseAuthorPage on a loaded page. */
+export function readAuthorPage(page: Page, ctx: AuthorParseContext): AuthorInit {
   const m = ctx.marketplace;
-  const $ = loadHtml(html);
-  const person = findPerson($);
+  const person = findPerson(page);
   const author: AuthorInit = { url: authorUrl(ctx.authorId, m) };
-  const name = str(person?.name) ?? firstVisibleText($, ['[data-testid="author-name"]', '#ap-author-name h1', '#ap-author-name', 'h1.author-name']);
+  const name = str(person?.name) ?? firstVisibleText(page, ['[data-testid="author-name"]', '#ap-author-name h1', '#ap-author-name', 'h1.author-name']);
   if (name) author.name = name;
-  const image = imageOf(person?.image) ?? firstAttr($, undefined, ['[data-testid="author-image"]', '#ap-image img', 'img.author-image'], 'src');
+  const image = imageOf(person?.image) ?? firstAttr(page, undefined, ['[data-testid="author-image"]', '#ap-image img', 'img.author-image'], 'src');
   if (image) author.imageUrl = image;
-  const biography = str(person?.description) ?? paragraphs($, ['[data-testid="author-bio"]', '#ap-bio .a-expander-content', '#ap-bio']);
+  const biography = str(person?.description) ?? paragraphs(page, ['[data-testid="author-bio"]', '#ap-bio .a-expander-content', '#ap-bio']);
   if (biography) author.biography = biography;
-  const results = findResultCards($)
-    .map((card) => bookResult($, card, m))
+  const results = findResultCards(page)
+    .map((card) => bookResult(page, card, m))
     .filter((r): r is ProductResultInit => r !== undefined);
-  author.bookResults = { results, pageInfo: parsePageInfo($, ctx.page, results.length) };
+  author.bookResults = { results, pageInfo: parsePageInfo(page, ctx.page, results.length) };
   return author;
 }
 
@@ -48,12 +53,12 @@ export function authorUrl(authorId: string, m: Marketplace): string {
 }
 
 /** A block's paragraphs, one per line (its plain text when it has no paragraph elements). */
-function paragraphs($: CheerioAPI, selectors: readonly string[]): string | undefined {
+function paragraphs(page: Page, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    const block = $(selector).first();
+    const block = query(page, selector).first();
     if (block.length === 0) continue;
-    const parts = block.find('p').toArray().map((p) => cleanText($(p).text())).filter((t): t is string => t !== undefined);
-    const text = parts.length > 0 ? parts.join('\n') : firstVisibleText($, [selector]);
+    const parts = block.find('p').toArray().map((p) => cleanText(page.$(p).text())).filter((t): t is string => t !== undefined);
+    const text = parts.length > 0 ? parts.join('\n') : firstVisibleText(page, [selector]);
     if (text) return text;
   }
   return undefined;
@@ -69,9 +74,9 @@ function imageOf(v: unknown): string | undefined {
 }
 
 /** The schema.org Person block (top level or inside `@graph`). */
-function findPerson($: CheerioAPI): Record<string, unknown> | undefined {
-  for (const el of $('script[type="application/ld+json"]').toArray()) {
-    const json = tryJson<unknown>($(el).text().trim());
+function findPerson(page: Page): Record<string, unknown> | undefined {
+  for (const el of query(page, 'script[type="application/ld+json"]').toArray()) {
+    const json = tryJson<unknown>(page.$(el).text().trim());
     const items = Array.isArray(json) ? json : json && typeof json === 'object' && '@graph' in json ? (json as { '@graph': unknown[] })['@graph'] : [json];
     for (const item of items ?? []) {
       if (item && typeof item === 'object' && (item as { '@type'?: unknown })['@type'] === 'Person') return item as Record<string, unknown>;
@@ -86,14 +91,14 @@ export function authorIdFromHref(href: string | undefined): string | undefined {
   return /\/(?:e|author)\/([A-Z0-9]{10})(?:[/?#]|$)/i.exec(href)?.[1]?.toUpperCase();
 }
 
-function bookResult($: CheerioAPI, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const result = parseResultCard($, card, m);
+function bookResult(page: Page, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
+  const result = parseResultCard(page, card, m);
   if (!result) return undefined;
   const seen = new Set<string>();
   const authors: AuthorRefInit[] = [];
-  for (const link of $(card).find('a[href]').toArray()) {
-    const id = authorIdFromHref($(link).attr('href'));
-    const name = cleanText($(link).text());
+  for (const link of page.$(card).find('a[href]').toArray()) {
+    const id = authorIdFromHref(page.$(link).attr('href'));
+    const name = cleanText(page.$(link).text());
     if (!id || !name || seen.has(id)) continue;
     seen.add(id);
     authors.push({ name, url: authorUrl(id, m) });

@@ -2,7 +2,8 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellerCategorySchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { categoryIdFromHref } from './bestsellers.js';
-import { cleanText, loadHtml } from './common/dom.js';
+import { cleanText } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 
 export type BestSellerCategoryInit = MessageInitShape<typeof BestSellerCategorySchema>;
 
@@ -17,13 +18,17 @@ export type BestSellerCategoryInit = MessageInitShape<typeof BestSellerCategoryS
 const TREE_LINK_SELECTORS = ['[role="tree"] [role="treeitem"] a[href]', '#zg_browseRoot ul li a[href]', '#zg-left-col a[href*="/zgbs/"]'];
 
 export function parseBestSellerCategories(html: string, m: Marketplace): BestSellerCategoryInit[] {
-  const $ = loadHtml(html);
+  return readBestSellerCategories(loadPlainPage(html), m);
+}
+
+/** parseBestSellerCategories on a loaded page. */
+export function readBestSellerCategories(page: Page, m: Marketplace): BestSellerCategoryInit[] {
   for (const selector of TREE_LINK_SELECTORS) {
     const seen = new Set<string>();
     const categories: BestSellerCategoryInit[] = [];
-    for (const link of $(selector).toArray()) {
-      const id = categoryIdFromHref($(link).attr('href'));
-      const name = cleanText($(link).text());
+    for (const link of query(page, selector).toArray()) {
+      const id = categoryIdFromHref(page.$(link).attr('href'));
+      const name = cleanText(page.$(link).text());
       if (!id || !name || seen.has(id)) continue;
       seen.add(id);
       categories.push({ id, name, url: `${m.origin}/gp/bestsellers/${id}` });

@@ -1,8 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { BestSellersSchema, CategoryRefSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { readCardPrice, readCardRating, readImage, readIsPrime, type ProductResultInit } from './results/card.js';
-import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, loadIndexedPage, selectAll, selectFirst, textOf, tryJson, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { asinFromHref, attrOf, cleanText, firstRawText, firstText, isAsin, textOf, tryJson, type AnyNode } from './results/dom.js';
 import { readCount, readPrice } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -24,18 +25,22 @@ export interface BestSellersParseContext {
  * 2019–2021 pages (`.zg-item-immersion`, no JSON) are read from their cards alone.
  */
 export function parseBestSellersPage(html: string, ctx: BestSellersParseContext): BestSellersInit {
-  const $ = loadIndexedPage(html);
+  return readBestSellersPage(loadIndexedPage(html), ctx);
+}
+
+/** parseBestSellersPage on a loaded page. */
+export function readBestSellersPage(page: Page, ctx: BestSellersParseContext): BestSellersInit {
   const m = ctx.marketplace;
   const cards = new Map<string, ProductResultInit>();
   const cardOrder: ProductResultInit[] = [];
-  for (const item of findGridItems($)) {
-    const card = parseGridItem($, item, m);
+  for (const item of findGridItems(page)) {
+    const card = parseGridItem(page, item, m);
     if (card && !cards.has(card.asin!)) {
       cards.set(card.asin!, card);
       cardOrder.push(card);
     }
   }
-  const ranking = readRecsList($);
+  const ranking = readRecsList(page);
   let results: ProductResultInit[];
   if (ranking.length > 0) {
     results = ranking.map(({ asin, rank }) => {
@@ -46,16 +51,16 @@ export function parseBestSellersPage(html: string, ctx: BestSellersParseContext)
     results = cardOrder;
   }
   return {
-    productResults: { results, pageInfo: parsePageInfo($, ctx.page ?? 1, results.length) },
-    categoryInfo: parseCategoryInfo($, ctx),
+    productResults: { results, pageInfo: parsePageInfo(page, ctx.page ?? 1, results.length) },
+    categoryInfo: parseCategoryInfo(page, ctx),
   };
 }
 
 /** The ranking from the embedded recommendations JSON, in rank order. */
-function readRecsList($: CheerioAPI): { asin: string; rank: number }[] {
+function readRecsList(page: Page): { asin: string; rank: number }[] {
   const out: { asin: string; rank: number }[] = [];
   const seen = new Set<string>();
-  for (const el of selectAll($, undefined, '[data-client-recs-list]')) {
+  for (const el of selectAll(page, undefined, '[data-client-recs-list]')) {
     const list = tryJson<{ id?: string; metadataMap?: Record<string, string> }[]>(attrOf(el, 'data-client-recs-list'));
     if (!Array.isArray(list)) continue;
     const offset = Number(attrOf(el, 'data-index-offset-start') ?? 0) || 0;
@@ -70,48 +75,48 @@ function readRecsList($: CheerioAPI): { asin: string; rank: number }[] {
   return out.sort((a, b) => a.rank - b.rank);
 }
 
-function findGridItems($: CheerioAPI): AnyNode[] {
-  const grid = selectAll($, undefined, '[id="gridItemRoot"]');
+function findGridItems(page: Page): AnyNode[] {
+  const grid = selectAll(page, undefined, '[id="gridItemRoot"]');
   if (grid.length > 0) return grid;
-  return selectAll($, undefined, '.zg-item-immersion, li.zg-item, .zg_itemImmersion');
+  return selectAll(page, undefined, '.zg-item-immersion, li.zg-item, .zg_itemImmersion');
 }
 
-function parseGridItem($: CheerioAPI, item: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const first = (selector: string) => selectFirst($, item, selector);
+function parseGridItem(page: Page, item: AnyNode, m: Marketplace): ProductResultInit | undefined {
+  const first = (selector: string) => selectFirst(page, item, selector);
   const asin =
     [cleanText(attrOf(first('[data-asin]'), 'data-asin')), cleanText(attrOf(first('.p13n-sc-uncoverable-faceout'), 'id'))]
       .map((a) => a?.toUpperCase())
-      .find(isAsin) ?? selectAll($, item, 'a[href]').map((a) => asinFromHref(attrOf(a, 'href'))).find(isAsin);
+      .find(isAsin) ?? selectAll(page, item, 'a[href]').map((a) => asinFromHref(attrOf(a, 'href'))).find(isAsin);
   if (!asin) return undefined;
-  const result: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, isPrime: readIsPrime($, item) };
-  const rank = readCount(firstText($, item, ['.zg-bdg-text', '.zg-badge-text', '.zg_rankNumber']));
+  const result: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, isPrime: readIsPrime(page, item) };
+  const rank = readCount(firstText(page, item, ['.zg-bdg-text', '.zg-badge-text', '.zg_rankNumber']));
   if (rank !== undefined) result.bestSellersRank = BigInt(rank);
   const title =
-    firstText($, item, ['[class*="p13n-sc-css-line-clamp"]', '.p13n-sc-truncate-desktop-type2', '.p13n-sc-truncate', '.p13n-sc-line-clamp-1']) ??
+    firstText(page, item, ['[class*="p13n-sc-css-line-clamp"]', '.p13n-sc-truncate-desktop-type2', '.p13n-sc-truncate', '.p13n-sc-line-clamp-1']) ??
     cleanText(attrOf(first('img'), 'alt'));
   if (title) result.title = title;
-  const price = readCardPrice($, item, m) ?? priceFrom($, item, m);
+  const price = readCardPrice(page, item, m) ?? priceFrom(page, item, m);
   if (price) result.price = price;
-  const image = readImage($, item);
+  const image = readImage(page, item);
   if (image) result.mainImageUrl = image;
-  const rating = readCardRating($, item, m);
+  const rating = readCardRating(page, item, m);
   if (rating !== undefined) result.rating = rating;
-  const count = readCount(firstText($, item, ['.a-icon-row a .a-size-small', '.a-icon-row .a-size-small', 'a.a-size-small']));
+  const count = readCount(firstText(page, item, ['.a-icon-row a .a-size-small', '.a-icon-row .a-size-small', 'a.a-size-small']));
   if (count !== undefined) result.ratingsTotal = BigInt(count);
   return result;
 }
 
-function priceFrom($: CheerioAPI, item: AnyNode, m: Marketplace) {
-  const text = firstRawText($, item, ['[class*="p13n-sc-price"]', '.p13n-sc-price']);
+function priceFrom(page: Page, item: AnyNode, m: Marketplace) {
+  const text = firstRawText(page, item, ['[class*="p13n-sc-price"]', '.p13n-sc-price']);
   return text ? readPrice(text, m) : undefined;
 }
 
 /** Current, parent and child categories from the navigation tree beside the grid. */
-function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
+function parseCategoryInfo(page: Page, ctx: BestSellersParseContext) {
   const m = ctx.marketplace;
-  const find = (selector: string) => selectAll($, undefined, selector);
-  const firstElementText = (selector: string) => textOf(selectFirst($, undefined, selector));
-  const canonical = attrOf(selectFirst($, undefined, 'link[rel="canonical"]'), 'href');
+  const find = (selector: string) => selectAll(page, undefined, selector);
+  const firstElementText = (selector: string) => textOf(selectFirst(page, undefined, selector));
+  const canonical = attrOf(selectFirst(page, undefined, 'link[rel="canonical"]'), 'href');
   const currentId = ctx.categoryId ?? categoryIdFromHref(canonical);
   const selected = cleanText(firstElementText('[role="tree"] [class*="zg-selected"]')) ?? cleanText(firstElementText('.zg_selected'));
   const heading = find('h1')
@@ -126,16 +131,16 @@ function parseCategoryInfo($: CheerioAPI, ctx: BestSellersParseContext) {
   if (name) current.name = name;
   const upItems = find('[role="tree"] [class*="browse-up"] a, #zg_browseRoot .zg_browseUp a');
   const parentLink = upItems[upItems.length - 1];
-  const parent = parentLink ? categoryRef($, parentLink, m) : undefined;
+  const parent = parentLink ? categoryRef(page, parentLink, m) : undefined;
   const children = find('[role="tree"] [role="group"] [role="treeitem"] a, #zg_browseRoot ul ul li a')
-    .map((a) => categoryRef($, a, m))
+    .map((a) => categoryRef(page, a, m))
     .filter((c): c is CategoryRefInit => c !== undefined);
   const info: MessageInitShape<typeof BestSellersSchema>['categoryInfo'] = { currentCategory: current, childCategories: children };
   if (parent) info.parentCategory = parent;
   return info;
 }
 
-function categoryRef($: CheerioAPI, link: AnyNode, m: Marketplace): CategoryRefInit | undefined {
+function categoryRef(page: Page, link: AnyNode, m: Marketplace): CategoryRefInit | undefined {
   const name = cleanText(textOf(link));
   const id = categoryIdFromHref(attrOf(link, 'href'));
   if (!name) return undefined;

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { CategoryRefSchema, CategorySchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, loadHtml, type AnyNode, type CheerioAPI } from './common/dom.js';
+import { cleanText, type AnyNode } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 import { parseResultList } from './search.js';
 import { nodeIdOf } from './taxonomy.js';
 
@@ -25,12 +26,16 @@ export interface CategoryParseContext {
  * page heading name the node.
  */
 export function parseCategoryPage(html: string, ctx: CategoryParseContext): CategoryInit {
+  return readCategoryPage(loadPlainPage(html), ctx);
+}
+
+/** parseCategoryPage on a loaded page. */
+export function readCategoryPage(page: Page, ctx: CategoryParseContext): CategoryInit {
   const m = ctx.marketplace;
-  const $ = loadHtml(html);
   const category: CategoryInit = { id: ctx.categoryId, url: categoryUrl(ctx.categoryId, m), subcategories: [] };
-  const tree = readDepartmentTree($, m);
-  const path = tree?.path ?? readBreadcrumb($);
-  const name = tree?.name ?? path[path.length - 1] ?? cleanText($('h1').first().text());
+  const tree = readDepartmentTree(page, m);
+  const path = tree?.path ?? readBreadcrumb(page);
+  const name = tree?.name ?? path[path.length - 1] ?? cleanText(query(page, 'h1').first().text());
   if (name) {
     category.name = name;
     const levels = path[path.length - 1] === name ? path : [...path, name];
@@ -39,7 +44,7 @@ export function parseCategoryPage(html: string, ctx: CategoryParseContext): Cate
   if (tree) {
     category.subcategories = tree.children.map((child) => ({ ...child, breadcrumbPath: `${category.breadcrumbPath} > ${child.name}` }));
   }
-  category.productResults = parseResultList($, { marketplace: m, page: ctx.page });
+  category.productResults = parseResultList(page, { marketplace: m, page: ctx.page });
   return category;
 }
 
@@ -57,29 +62,29 @@ interface DepartmentTree {
 
 const INDENT = /s-navigation-indent-(\d+)/;
 
-function readDepartmentTree($: CheerioAPI, m: Marketplace): DepartmentTree | undefined {
-  const items = $('#departments li').toArray().map((li) => ({ li, indent: Number(INDENT.exec($(li).attr('class') ?? '')?.[1] ?? NaN) }));
-  const current = items.findIndex(({ li }) => $(li).find('a').length === 0 && $(li).find('.a-text-bold').length > 0);
+function readDepartmentTree(page: Page, m: Marketplace): DepartmentTree | undefined {
+  const items = query(page, '#departments li').toArray().map((li) => ({ li, indent: Number(INDENT.exec(page.$(li).attr('class') ?? '')?.[1] ?? NaN) }));
+  const current = items.findIndex(({ li }) => page.$(li).find('a').length === 0 && page.$(li).find('.a-text-bold').length > 0);
   if (current < 0) return undefined;
   const currentItem = items[current]!;
-  const name = cleanText($(currentItem.li).find('.a-text-bold').first().text());
+  const name = cleanText(page.$(currentItem.li).find('.a-text-bold').first().text());
   if (!name) return undefined;
   const ancestors = items
     .slice(0, current)
     .filter(({ indent }) => Number.isFinite(indent) && indent < currentItem.indent)
-    .map(({ li }) => cleanText($(li).text()))
+    .map(({ li }) => cleanText(page.$(li).text()))
     .filter((n): n is string => n !== undefined && !/^[‹<]/.test(n));
   const children: CategoryRefInit[] = [];
   for (const { li, indent } of items.slice(current + 1)) {
     if (Number.isFinite(indent) && Number.isFinite(currentItem.indent) && indent <= currentItem.indent) break;
-    const child = childRef($, li, m);
+    const child = childRef(page, li, m);
     if (child) children.push(child);
   }
   return { name, path: [...ancestors, name], children };
 }
 
-function childRef($: CheerioAPI, li: AnyNode, m: Marketplace): CategoryRefInit | undefined {
-  const link = $(li).find('a[href]').first();
+function childRef(page: Page, li: AnyNode, m: Marketplace): CategoryRefInit | undefined {
+  const link = page.$(li).find('a[href]').first();
   const name = cleanText(link.text());
   const href = link.attr('href');
   if (!name || !href) return undefined;
@@ -92,9 +97,9 @@ function childRef($: CheerioAPI, li: AnyNode, m: Marketplace): CategoryRefInit |
   return id ? { id, name, url: categoryUrl(id, m) } : undefined;
 }
 
-function readBreadcrumb($: CheerioAPI): string[] {
-  return $('#wayfinding-breadcrumbs_feature_div li a, .a-breadcrumb li a')
+function readBreadcrumb(page: Page): string[] {
+  return query(page, '#wayfinding-breadcrumbs_feature_div li a, .a-breadcrumb li a')
     .toArray()
-    .map((a) => cleanText($(a).text()))
+    .map((a) => cleanText(page.$(a).text()))
     .filter((n): n is string => n !== undefined);
 }

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, loadHtml, tryJson, type AnyNode, type CheerioAPI } from './common/dom.js';
+import { cleanText, tryJson, type AnyNode } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 import { dealFromPromotion, findNumber, findPromotionLists } from './deals-json.js';
 import type { ProductResultInit } from './results/card.js';
 import { readCardRating, readImage, readIsPrime } from './results/card.js';
@@ -32,23 +33,27 @@ export interface ParsedDeals {
  * and the card gives each price's `display` exactly as the page writes it.
  */
 export function parseDealsPage(html: string, ctx: DealsParseContext): ParsedDeals {
+  return readDealsPage(loadPlainPage(html), ctx);
+}
+
+/** parseDealsPage on a loaded page. */
+export function readDealsPage(page: Page, ctx: DealsParseContext): ParsedDeals {
   const m = ctx.marketplace;
-  const $ = loadHtml(html);
-  const states = $('script[type="a-state"], script[type="application/json"]')
+  const states = query(page, 'script[type="a-state"], script[type="application/json"]')
     .toArray()
-    .map((el) => tryJson($(el).text().trim()))
+    .map((el) => tryJson(page.$(el).text().trim()))
     .filter((s) => s !== undefined);
   const fromState = dedupe(states.flatMap((s) => findPromotionLists(s)).flatMap((list) => list.map((p) => dealFromPromotion(p, m))));
-  const cards = findDealCards($);
+  const cards = findDealCards(page);
   const total = states.map((s) => findNumber(s, 'totalCount')).find((n) => n !== undefined);
   if (fromState.length > 0) {
     for (const deal of fromState) {
-      const card = cards.find((c) => $(c).attr('data-asin')?.toUpperCase() === deal.asin);
-      if (card) useCardDisplays($, card, deal, m);
+      const card = cards.find((c) => page.$(c).attr('data-asin')?.toUpperCase() === deal.asin);
+      if (card) useCardDisplays(page, card, deal, m);
     }
     return { results: fromState, pageInfo: pageInfo(ctx.page, total, fromState.length), source: 'state' };
   }
-  const fromCards = dedupe(cards.map((card) => dealFromCard($, card, m)));
+  const fromCards = dedupe(cards.map((card) => dealFromCard(page, card, m)));
   return { results: fromCards, pageInfo: pageInfo(ctx.page, total, fromCards.length), source: fromCards.length > 0 ? 'cards' : 'none' };
 }
 
@@ -63,57 +68,57 @@ function dedupe(deals: (ProductResultInit | undefined)[]): ProductResultInit[] {
   });
 }
 
-function findDealCards($: CheerioAPI): AnyNode[] {
-  return $('[data-testid="product-card"][data-asin], [data-deal-id][data-asin]')
+function findDealCards(page: Page): AnyNode[] {
+  return query(page, '[data-testid="product-card"][data-asin], [data-deal-id][data-asin]')
     .toArray()
-    .filter((el, i, all) => !all.some((other, j) => j !== i && $(other).find(el as never).length > 0));
+    .filter((el, i, all) => !all.some((other, j) => j !== i && page.$(other).find(el as never).length > 0));
 }
 
 const DEAL_PRICE = '.a-price:not(.a-text-price) .a-offscreen';
 const LIST_PRICE = '.a-price.a-text-price .a-offscreen';
 const BADGE = '[data-component="dui-badge"], [class*="BadgeAndMessage"] [class*="badge"], .a-badge-text';
 
-const rawText = ($: CheerioAPI, card: AnyNode, selector: string) => $(card).find(selector).first().text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '') || undefined;
+const rawText = (page: Page, card: AnyNode, selector: string) => page.$(card).find(selector).first().text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '') || undefined;
 
 /** A card's prices as displayed replace the formatted ones when they are the same amounts. */
-function useCardDisplays($: CheerioAPI, card: AnyNode, deal: ProductResultInit, m: Marketplace): void {
-  const shown = readPrice(rawText($, card, DEAL_PRICE), m);
+function useCardDisplays(page: Page, card: AnyNode, deal: ProductResultInit, m: Marketplace): void {
+  const shown = readPrice(rawText(page, card, DEAL_PRICE), m);
   if (shown && deal.dealPrice && shown.value === deal.dealPrice.value) {
     deal.dealPrice = { ...deal.dealPrice, display: shown.display };
     deal.price = { ...deal.dealPrice };
   }
-  const list = readPrice(rawText($, card, LIST_PRICE), m);
+  const list = readPrice(rawText(page, card, LIST_PRICE), m);
   if (list && deal.dealListPrice && list.value === deal.dealListPrice.value) deal.dealListPrice = { ...deal.dealListPrice, display: list.display };
 }
 
 /** A deal from a rendered card alone (no embedded state on the page). */
-export function dealFromCard($: CheerioAPI, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const asin = cleanText($(card).attr('data-asin'))?.toUpperCase();
+export function dealFromCard(page: Page, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
+  const asin = cleanText(page.$(card).attr('data-asin'))?.toUpperCase();
   if (!asin || !/^[A-Z0-9]{10}$/.test(asin)) return undefined;
-  const deal: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, sponsored: false, isPrime: readIsPrime($, card), authors: [] };
-  const title = cleanText($(card).find('[class*="ProductCard-module__title"], .a-truncate-full, [data-testid="product-card-title"]').first().text());
+  const deal: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, sponsored: false, isPrime: readIsPrime(page, card), authors: [] };
+  const title = cleanText(page.$(card).find('[class*="ProductCard-module__title"], .a-truncate-full, [data-testid="product-card-title"]').first().text());
   if (title) deal.title = title;
-  const image = readImage($, card);
+  const image = readImage(page, card);
   if (image) deal.mainImageUrl = image;
-  const rating = readCardRating($, card, m);
+  const rating = readCardRating(page, card, m);
   if (rating !== undefined) deal.rating = rating;
-  const dealId = cleanText($(card).attr('data-deal-id'));
+  const dealId = cleanText(page.$(card).attr('data-deal-id'));
   if (dealId) deal.dealId = dealId;
-  const badge = cleanText($(card).find(BADGE).first().text());
+  const badge = cleanText(page.$(card).find(BADGE).first().text());
   if (badge) deal.dealBadge = badge;
-  const type = cleanText($(card).attr('data-deal-type'));
+  const type = cleanText(page.$(card).attr('data-deal-type'));
   if (type) deal.dealType = type;
   deal.dealIsLightningDeal = /LIGHTNING/i.test(type ?? '');
-  const dealPrice = readPrice(rawText($, card, DEAL_PRICE), m);
+  const dealPrice = readPrice(rawText(page, card, DEAL_PRICE), m);
   if (dealPrice) {
     deal.dealPrice = dealPrice;
     deal.price = { ...dealPrice };
   }
-  const listPrice = readPrice(rawText($, card, LIST_PRICE), m);
+  const listPrice = readPrice(rawText(page, card, LIST_PRICE), m);
   if (listPrice) deal.dealListPrice = listPrice;
-  const percent = /(\d{1,3})\s?%/.exec($(card).find('[class*="BadgeAndMessage"], [data-testid="deal-percent-off"]').text())?.[1];
+  const percent = /(\d{1,3})\s?%/.exec(page.$(card).find('[class*="BadgeAndMessage"], [data-testid="deal-percent-off"]').text())?.[1];
   if (percent !== undefined && Number(percent) <= 100) deal.dealPercentOff = Number(percent);
-  const link = $(card).find('a[href]').first().attr('href');
+  const link = page.$(card).find('a[href]').first().attr('href');
   if (link) {
     try {
       const url = new URL(link, m.origin);

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { OfferSchema, OffersPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { attrOf, cleanText, firstRawText, firstText, loadIndexedPage, selectAll, selectFirst, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
+import { attrOf, cleanText, firstRawText, firstText, textOf, type AnyNode } from './results/dom.js';
 import { formatDisplay, readCount, readPrice, readRating, type PriceInit } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 
@@ -23,19 +24,23 @@ export interface OffersParseContext {
  * with the marketplace's locale.
  */
 export function parseOffersPage(html: string, ctx: OffersParseContext): OffersPageInit {
-  const $ = loadIndexedPage(html);
+  return readOffersPage(loadIndexedPage(html), ctx);
+}
+
+/** parseOffersPage on a loaded page. */
+export function readOffersPage(page: Page, ctx: OffersParseContext): OffersPageInit {
   const m = ctx.marketplace;
   const offers: OfferInit[] = [];
-  const pinned = selectAll($, undefined, '#aod-pinned-offer');
-  const aod = selectAll($, undefined, '[id="aod-offer"]');
+  const pinned = selectAll(page, undefined, '#aod-pinned-offer');
+  const aod = selectAll(page, undefined, '[id="aod-offer"]');
   if (pinned.length > 0 || aod.length > 0) {
-    for (const el of pinned) offers.push(parseAodOffer($, el, m, true));
-    for (const el of aod) offers.push(parseAodOffer($, el, m, false));
+    for (const el of pinned) offers.push(parseAodOffer(page, el, m, true));
+    for (const el of aod) offers.push(parseAodOffer(page, el, m, false));
   } else {
-    for (const el of selectAll($, undefined, '.olpOffer')) offers.push(parseLegacyOffer($, el, m));
+    for (const el of selectAll(page, undefined, '.olpOffer')) offers.push(parseLegacyOffer(page, el, m));
   }
-  const pageInfo = parsePageInfo($, ctx.page ?? 1, offers.length);
-  const total = Number(cleanText(attrOf(selectFirst($, undefined, '#aod-total-offer-count'), 'value')));
+  const pageInfo = parsePageInfo(page, ctx.page ?? 1, offers.length);
+  const total = Number(cleanText(attrOf(selectFirst(page, undefined, '#aod-total-offer-count'), 'value')));
   if (Number.isInteger(total) && total > 0) pageInfo.totalResults = BigInt(total + (pinned.length > 0 ? 1 : 0));
   return { offers, pageInfo };
 }
@@ -78,33 +83,33 @@ function deliveryPrice(text: string | undefined, m: Marketplace): PriceInit | un
 /** The text of several elements joined (cheerio's `.find(selector).text()`). */
 const textOfAll = (els: readonly AnyNode[]) => els.map(textOf).join('');
 
-function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferInit {
-  const offer: OfferInit = { isPrime: selectAll($, row, 'i.a-icon-prime, .supersaver').length > 0 };
-  const id = cleanText(attrOf(selectFirst($, row, 'input[name^="offeringID"]'), 'value'));
+function parseLegacyOffer(page: Page, row: AnyNode, m: Marketplace): OfferInit {
+  const offer: OfferInit = { isPrime: selectAll(page, row, 'i.a-icon-prime, .supersaver').length > 0 };
+  const id = cleanText(attrOf(selectFirst(page, row, 'input[name^="offeringID"]'), 'value'));
   if (id) offer.id = id;
-  const price = readPrice(firstRawText($, row, ['.olpOfferPrice']), m);
+  const price = readPrice(firstRawText(page, row, ['.olpOfferPrice']), m);
   if (price) offer.price = price;
-  const isNew = conditionIsNew(firstText($, row, ['.olpCondition']));
+  const isNew = conditionIsNew(firstText(page, row, ['.olpCondition']));
   if (isNew !== undefined) offer.conditionIsNew = isNew;
   const delivery: NonNullable<OfferInit['delivery']> = {};
-  const shipping = firstText($, row, ['.olpShippingInfo']);
+  const shipping = firstText(page, row, ['.olpShippingInfo']);
   const shippingPrice = shipping ? deliveryPrice(shipping.replace(/\+?\s*[^+]*estimated tax.*/i, ''), m) : undefined;
   if (shippingPrice?.value !== undefined) delivery.price = shippingPrice.value;
-  const comments = firstText($, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
+  const comments = firstText(page, row, ['.olpAvailability .a-expander-content', '.olpAvailability', '.olpDeliveryColumn .a-list-item']);
   if (comments) delivery.comments = comments;
-  const sellerLink = selectFirst($, row, '.olpSellerName a');
-  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || selectAll($, row, '.olpBadge, [data-fba]').length > 0;
+  const sellerLink = selectFirst(page, row, '.olpSellerName a');
+  delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || selectAll(page, row, '.olpBadge, [data-fba]').length > 0;
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const sellerName = cleanText(textOf(sellerLink)) ?? cleanText(attrOf(selectFirst($, row, '.olpSellerName img'), 'alt'));
+  const sellerName = cleanText(textOf(sellerLink)) ?? cleanText(attrOf(selectFirst(page, row, '.olpSellerName img'), 'alt'));
   if (sellerName) seller.name = sellerName;
   const sellerId = sellerIdFromHref(attrOf(sellerLink, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingBlock = cleanText(textOf(selectFirst($, row, '.olpSellerColumn p')));
-  const stars = readRating(firstText($, row, ['.olpSellerColumn .a-icon-alt']), m);
+  const ratingBlock = cleanText(textOf(selectFirst(page, row, '.olpSellerColumn p')));
+  const stars = readRating(firstText(page, row, ['.olpSellerColumn .a-icon-alt']), m);
   if (stars !== undefined) seller.rating = stars;
   const pct = percentPositive(ratingBlock);
   if (pct !== undefined) seller.ratingsPercentagePositive = pct;
@@ -114,36 +119,36 @@ function parseLegacyOffer($: CheerioAPI, row: AnyNode, m: Marketplace): OfferIni
   return offer;
 }
 
-function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: boolean): OfferInit {
-  const offer: OfferInit = { buyboxWinner: pinned, isPrime: selectAll($, block, 'i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
-  const id = cleanText(attrOf(selectFirst($, block, 'input[name^="offeringID"]'), 'value'));
+function parseAodOffer(page: Page, block: AnyNode, m: Marketplace, pinned: boolean): OfferInit {
+  const offer: OfferInit = { buyboxWinner: pinned, isPrime: selectAll(page, block, 'i.a-icon-prime, .aod-prime-badge, [aria-label*="Prime"]').length > 0 };
+  const id = cleanText(attrOf(selectFirst(page, block, 'input[name^="offeringID"]'), 'value'));
   if (id) offer.id = id;
   const priceText =
-    firstRawText($, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
-    assembledPrice($, block);
+    firstRawText(page, block, ['[id^="aod-price-"] .apex-pricetopay-accessibility-label', '[id^="aod-price-"] .a-price:not(.a-text-price) .a-offscreen']) ??
+    assembledPrice(page, block);
   const price = readPrice(priceText, m);
   if (price) offer.price = price;
-  const isNew = conditionIsNew(firstText($, block, ['#aod-offer-heading']));
+  const isNew = conditionIsNew(firstText(page, block, ['#aod-offer-heading']));
   if (isNew !== undefined) offer.conditionIsNew = isNew;
   const delivery: NonNullable<OfferInit['delivery']> = {};
-  const deliveryText = firstText($, block, ['#mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE', '#mir-layout-DELIVERY_BLOCK', '.aod-delivery-promise']);
-  const shipping = deliveryPrice(firstText($, block, ['.aod-ship-charge']) ?? deliveryText, m);
+  const deliveryText = firstText(page, block, ['#mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE', '#mir-layout-DELIVERY_BLOCK', '.aod-delivery-promise']);
+  const shipping = deliveryPrice(firstText(page, block, ['.aod-ship-charge']) ?? deliveryText, m);
   if (shipping?.value !== undefined) delivery.price = shipping.value;
   if (deliveryText) delivery.comments = deliveryText;
-  const soldBy = selectFirst($, block, '#aod-offer-soldBy a[href]');
-  const shipsFrom = firstText($, block, ['#aod-offer-shipsFrom .a-col-right']);
+  const soldBy = selectFirst(page, block, '#aod-offer-soldBy a[href]');
+  const shipsFrom = firstText(page, block, ['#aod-offer-shipsFrom .a-col-right']);
   delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(attrOf(soldBy, 'href') ?? '');
   offer.delivery = delivery;
   const seller: NonNullable<OfferInit['seller']> = {};
-  const name = cleanText(textOf(soldBy)) ?? firstText($, block, ['#aod-offer-soldBy .a-col-right']);
+  const name = cleanText(textOf(soldBy)) ?? firstText(page, block, ['#aod-offer-soldBy .a-col-right']);
   if (name) seller.name = name;
   const sellerId = sellerIdFromHref(attrOf(soldBy, 'href'));
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingArea = selectFirst($, block, '#aod-offer-seller-rating');
-  const stars = readRating(cleanText(ratingArea ? textOfAll(selectAll($, ratingArea, '.a-icon-alt')) : ''), m);
+  const ratingArea = selectFirst(page, block, '#aod-offer-seller-rating');
+  const stars = readRating(cleanText(ratingArea ? textOfAll(selectAll(page, ratingArea, '.a-icon-alt')) : ''), m);
   if (stars !== undefined) seller.rating = stars;
   const ratingText = cleanText(textOf(ratingArea));
   const pct = percentPositive(ratingText);
@@ -155,10 +160,10 @@ function parseAodOffer($: CheerioAPI, block: AnyNode, m: Marketplace, pinned: bo
 }
 
 /** "R$" + "3.374" + "," + "10" from the visible price spans when no offscreen label exists. */
-function assembledPrice($: CheerioAPI, block: AnyNode): string | undefined {
-  const price = selectFirst($, block, '[id^="aod-price-"] .a-price');
+function assembledPrice(page: Page, block: AnyNode): string | undefined {
+  const price = selectFirst(page, block, '[id^="aod-price-"] .a-price');
   if (!price) return undefined;
-  const whole = cleanText(textOfAll(selectAll($, price, '.a-price-whole')));
+  const whole = cleanText(textOfAll(selectAll(page, price, '.a-price-whole')));
   if (!whole) return undefined;
-  return `${cleanText(textOfAll(selectAll($, price, '.a-price-symbol'))) ?? ''}${whole}${cleanText(textOfAll(selectAll($, price, '.a-price-fraction'))) ?? ''}`;
+  return `${cleanText(textOfAll(selectAll(page, price, '.a-price-symbol'))) ?? ''}${whole}${cleanText(textOfAll(selectAll(page, price, '.a-price-fraction'))) ?? ''}`;
 }

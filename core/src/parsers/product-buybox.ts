@@ -1,7 +1,7 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { cleanText, firstVisibleText, visibleText, type CheerioAPI } from './common/dom.js';
+import { cleanText, visibleText } from './common/dom.js';
 import { textOf } from './common/node-reads.js';
-import { selectAll, selectFirst } from './common/page-registry.js';
+import { firstVisibleText, query, selectAll, selectFirst, type Page } from './common/page.js';
 import { detailValue, type DetailRow } from './product-details.js';
 
 /*
@@ -25,10 +25,10 @@ const BYLINE_BRAND = [
   /^(?:Brand|Marke|Marque|Marca|Marchio|Marka|ブランド)\s*[:：]\s*(.+)$/i,
 ];
 
-export function readBrand($: CheerioAPI, rows: readonly DetailRow[], m: Marketplace): string | undefined {
-  const byline = selectFirst($, undefined, '#bylineInfo');
+export function readBrand(page: Page, rows: readonly DetailRow[], m: Marketplace): string | undefined {
+  const byline = selectFirst(page, undefined, '#bylineInfo');
   // Books and media put contributors in the byline ("by X (Author)", "Y (Artist) Format: CD"): no brand.
-  const isContributors = byline !== undefined && selectAll($, byline, '.author, .contribution').length > 0;
+  const isContributors = byline !== undefined && selectAll(page, byline, '.author, .contribution').length > 0;
   const text = visibleText(byline);
   if (text && !isContributors && !/[()]|Format\s*:/.test(text)) {
     for (const pattern of BYLINE_BRAND) {
@@ -37,7 +37,7 @@ export function readBrand($: CheerioAPI, rows: readonly DetailRow[], m: Marketpl
     }
     if (text.length <= 60) return text;
   }
-  return detailValue(rows, m.words.detailLabels.brand) ?? cleanText(textOf(selectFirst($, undefined, '#brand')));
+  return detailValue(rows, m.words.detailLabels.brand) ?? cleanText(textOf(selectFirst(page, undefined, '#brand')));
 }
 
 function matchesAny(text: string, phrases: readonly string[]): boolean {
@@ -46,15 +46,15 @@ function matchesAny(text: string, phrases: readonly string[]): boolean {
 }
 
 /** In stock from the availability text; an add-to-cart button counts when there is no text. */
-export function readInStock($: CheerioAPI, m: Marketplace, hasPrice: boolean): boolean | undefined {
-  const text = firstVisibleText($, ['#availability', '#outOfStock', '#availability_feature_div']);
+export function readInStock(page: Page, m: Marketplace, hasPrice: boolean): boolean | undefined {
+  const text = firstVisibleText(page, ['#availability', '#outOfStock', '#availability_feature_div']);
   if (text) {
     if (matchesAny(text, m.words.availability.outOfStock)) return false;
     if (matchesAny(text, m.words.availability.inStock)) return true;
     if (m.words.availability.onlyLeftPatterns.some((p) => p.test(text))) return true;
   }
-  if ($('#outOfStock').length > 0) return false;
-  if (($('#add-to-cart-button').length > 0 || $('#buy-now-button').length > 0) && hasPrice) return true;
+  if (query(page, '#outOfStock').length > 0) return false;
+  if ((query(page, '#add-to-cart-button').length > 0 || query(page, '#buy-now-button').length > 0) && hasPrice) return true;
   return undefined;
 }
 
@@ -67,10 +67,10 @@ const PRIME_BADGES = [
   '#prime-badge',
 ];
 
-export function readIsPrime($: CheerioAPI): boolean {
-  return PRIME_BADGES.some((selector) => $(selector).length > 0);
+export function readIsPrime(page: Page): boolean {
+  return PRIME_BADGES.some((selector) => query(page, selector).length > 0);
 }
 
-export function isUsedOffer($: CheerioAPI): boolean {
-  return $('#usedBuySection.a-accordion-active, #usedAccordionRow.a-accordion-active').length > 0;
+export function isUsedOffer(page: Page): boolean {
+  return query(page, '#usedBuySection.a-accordion-active, #usedAccordionRow.a-accordion-active').length > 0;
 }

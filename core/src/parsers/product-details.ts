@@ -1,6 +1,6 @@
-import { cleanText, isHiddenContent, visibleText, type AnyNode, type CheerioAPI, type Element } from './common/dom.js';
+import { cleanText, isHiddenContent, visibleText, type AnyNode, type Element } from './common/dom.js';
 import { isTag, textWithout } from './common/node-reads.js';
-import { selectAll } from './common/page-registry.js';
+import { selectAll, type Page } from './common/page.js';
 
 /** One technical-details row as the page shows it. */
 export interface DetailRow {
@@ -70,10 +70,10 @@ function insideHidden(el: Element, li: AnyNode): boolean {
   return false;
 }
 
-function listRow($: CheerioAPI, li: AnyNode): DetailRow | undefined {
+function listRow(page: Page, li: AnyNode): DetailRow | undefined {
   // Nested lists (best-sellers sub-ranks) belong to their parent row.
   for (let node = li.parent; node && isTag(node); node = node.parent) if (node.name === 'li') return undefined;
-  const labels = selectAll($, li, '.a-text-bold, b') as Element[];
+  const labels = selectAll(page, li, '.a-text-bold, b') as Element[];
   if (labels.length === 0) return undefined;
   const name = cleanLabel(visibleText(labels[0]));
   // The value is the row's visible text without its first visible label.
@@ -83,7 +83,7 @@ function listRow($: CheerioAPI, li: AnyNode): DetailRow | undefined {
 }
 
 /** Every technical-details row of a product page, in page order, one per name. */
-export function readDetailRows($: CheerioAPI): DetailRow[] {
+export function readDetailRows(page: Page): DetailRow[] {
   const rows: DetailRow[] = [];
   const seen = new Set<string>();
   const add = (row: DetailRow | undefined) => {
@@ -91,8 +91,8 @@ export function readDetailRows($: CheerioAPI): DetailRow[] {
     seen.add(row.name.toLowerCase());
     rows.push(row);
   };
-  for (const selector of TABLE_ROWS) for (const tr of selectAll($, undefined, selector)) add(tableRow(tr));
-  for (const selector of LIST_ROWS) for (const li of selectAll($, undefined, selector)) add(listRow($, li));
+  for (const selector of TABLE_ROWS) for (const tr of selectAll(page, undefined, selector)) add(tableRow(tr));
+  for (const selector of LIST_ROWS) for (const li of selectAll(page, undefined, selector)) add(listRow(page, li));
   return rows;
 }
 

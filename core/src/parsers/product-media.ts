@@ -1,6 +1,6 @@
-import { tryJson, type CheerioAPI } from './common/dom.js';
+import { tryJson } from './common/dom.js';
 import { attrOf } from './common/node-reads.js';
-import { selectFirst } from './common/page-registry.js';
+import { selectFirst, type Page } from './common/page.js';
 
 const MAIN_IMAGE = ['#landingImage', '#imgBlkFront', '#ebooksImgBlkFront', '#main-image', '#imgTagWrapperId img', '#js-masrw-main-image'];
 
@@ -19,9 +19,9 @@ function dynamicImages(attr: string | undefined): string[] {
 }
 
 /** The primary image: the hi-res attribute, else the largest dynamic size, else the src. */
-export function readMainImage($: CheerioAPI): string | undefined {
+export function readMainImage(page: Page): string | undefined {
   for (const selector of MAIN_IMAGE) {
-    const img = selectFirst($, undefined, selector);
+    const img = selectFirst(page, undefined, selector);
     if (!img) continue;
     const candidates = [attrOf(img, 'data-old-hires'), ...dynamicImages(attrOf(img, 'data-a-dynamic-image')), attrOf(img, 'data-a-hires'), attrOf(img, 'src')];
     const found = candidates.find(isImageUrl);
@@ -34,7 +34,8 @@ export function readMainImage($: CheerioAPI): string | undefined {
  * All gallery images. The image block's script carries them as JSON (`'colorImages': { 'initial':
  * [{hiRes, large, ...}] }`); pages without it give the main image's sizes.
  */
-export function readImageUrls($: CheerioAPI, html: string, main: string | undefined): string[] {
+export function readImageUrls(page: Page, main: string | undefined): string[] {
+  const { html } = page;
   const urls: string[] = [];
   const at = html.indexOf("'colorImages'");
   if (at >= 0) {

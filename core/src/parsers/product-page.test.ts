@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '../marketplaces/index.js';
+import { loadIndexedPage } from './common/page.js';
 import { parseProductPage, readProductPage } from './product.js';
 import { parseProductPageParts } from './product-page.js';
-import { loadIndexedPage } from './results/dom.js';
 import { parseTopReviews, readTopReviews } from './reviews.js';
 import { parseBestSellersRanks, readBestSellersRanks } from './sales.js';
 import { parseStockSignals, readStockSignals } from './stock.js';
@@ -41,17 +41,16 @@ describe('parseProductPageParts (one load of /dp/ for five operations)', () => {
 });
 
 describe('the indexed page is only read', () => {
-  // The page index would go stale if a reader changed the page (results/dom.ts loadIndexedPage).
+  // The page index would go stale if a reader changed the page (common/page.ts loadIndexedPage).
   it.each(PAGES)('$path: reading every part leaves the page unchanged', ({ path, domain, asin }) => {
-    const html = page(path);
-    const $ = loadIndexedPage(html);
-    const before = $.html();
+    const loaded = loadIndexedPage(page(path));
+    const before = loaded.$.html();
     const ctx = { marketplace: marketplaceByCode(domain), asin };
-    readProductPage($, html, ctx);
-    readVariants($, html, ctx);
-    readStockSignals($);
-    readBestSellersRanks($, ctx.marketplace);
-    readTopReviews($, ctx);
-    expect($.html()).toBe(before);
+    readProductPage(loaded, ctx);
+    readVariants(loaded, ctx);
+    readStockSignals(loaded);
+    readBestSellersRanks(loaded, ctx.marketplace);
+    readTopReviews(loaded, ctx);
+    expect(loaded.$.html()).toBe(before);
   });
 });

@@ -1,8 +1,8 @@
 import { isCoreError } from '../errors.js';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage } from './common/page.js';
 import { looksLikeProductPage } from './page-markers.js';
 import { readProductPage, type ParsedProductPage } from './product.js';
-import { loadIndexedPage } from './results/dom.js';
 import { readTopReviews, type ReviewInit } from './reviews.js';
 import { readBestSellersRanks, type BestSellersRank } from './sales.js';
 import { readStockSignals, type StockSignals } from './stock.js';
@@ -33,10 +33,10 @@ export const PRODUCT_PAGE_PARTS_VERSION = 2;
 
 export function parseProductPageParts(html: string, ctx: { readonly marketplace: Marketplace; readonly asin: string }): ProductPageParts {
   // Every reader below only reads the page (changes go to copies): one page index serves them all.
-  const $ = loadIndexedPage(html);
+  const page = loadIndexedPage(html);
   let product: ProductPageParts['product'];
   try {
-    product = { ok: true, value: readProductPage($, html, ctx) };
+    product = { ok: true, value: readProductPage(page, ctx) };
   } catch (error) {
     // A title-less page fails GetProduct only; stock or variants may still be on it.
     if (!isCoreError(error)) throw error;
@@ -45,9 +45,9 @@ export function parseProductPageParts(html: string, ctx: { readonly marketplace:
   return {
     product,
     isProductPage: looksLikeProductPage(html),
-    variants: readVariants($, html, ctx),
-    stock: readStockSignals($),
-    ranks: readBestSellersRanks($, ctx.marketplace),
-    topReviews: readTopReviews($, ctx),
+    variants: readVariants(page, ctx),
+    stock: readStockSignals(page),
+    ranks: readBestSellersRanks(page, ctx.marketplace),
+    topReviews: readTopReviews(page, ctx),
   };
 }

@@ -1,8 +1,8 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { cleanText, tryJson, type CheerioAPI } from './common/dom.js';
+import { cleanText, tryJson } from './common/dom.js';
 import { readDisplayedPrice, type DisplayedPrice } from './common/displayed-price.js';
 import { closestOf, textOf } from './common/node-reads.js';
-import { selectAll } from './common/page-registry.js';
+import { selectAll, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
 
 /*
@@ -42,8 +42,8 @@ interface BuyingOptionPrice {
  * The price data the page embeds for its buying options (`.twister-plus-buying-options-price-data`):
  * a list, or an object of lists keyed by buy-box group. The NEW option is the buy-box price.
  */
-function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
-  for (const el of selectAll($, undefined, 'div.twister-plus-buying-options-price-data')) {
+function embeddedPrice(page: Page, m: Marketplace): DisplayedPrice | undefined {
+  for (const el of selectAll(page, undefined, 'div.twister-plus-buying-options-price-data')) {
     const data = tryJson<BuyingOptionPrice[] | Record<string, BuyingOptionPrice[]>>(textOf(el));
     if (!data) continue;
     const options = Array.isArray(data) ? data : Object.values(data).flat();
@@ -67,14 +67,14 @@ function embeddedPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefine
  */
 const isPriceRange = elementTest('.a-price-range');
 
-export function readBuyBoxPrice($: CheerioAPI, m: Marketplace): DisplayedPrice | undefined {
+export function readBuyBoxPrice(page: Page, m: Marketplace): DisplayedPrice | undefined {
   for (const selector of PRICE_SELECTORS) {
-    for (const el of selectAll($, undefined, selector)) {
+    for (const el of selectAll(page, undefined, selector)) {
       // Each end of a price range sits in its own .a-offscreen: a range is no price (never guessed).
       if (closestOf(el, isPriceRange)) return undefined;
       const price = readDisplayedPrice(textOf(el), m);
       if (price) return price;
     }
   }
-  return embeddedPrice($, m);
+  return embeddedPrice(page, m);
 }

@@ -1,9 +1,9 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import { absoluteUrl, firstVisibleText, visibleText, type CheerioAPI } from './common/dom.js';
+import { absoluteUrl, visibleText } from './common/dom.js';
 import { attrOf, closestOf } from './common/node-reads.js';
-import { selectAll, selectFirst } from './common/page-registry.js';
+import { firstVisibleText, selectAll, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
-import type { ProductInit } from './product.js';
+import type { ProductInit } from './product-record.js';
 
 /* Readers of the product page's sections: feature bullets, breadcrumb, coupon and seller. */
 
@@ -11,22 +11,22 @@ const isHiddenBullet = elementTest('.aok-hidden, #replacementPartsFitmentBullet'
 const isBackLink = elementTest('#breadcrumb-back-link, .a-breadcrumb-divider');
 const isLink = elementTest('a');
 
-export function readFeatureBullets($: CheerioAPI): string[] {
+export function readFeatureBullets(page: Page): string[] {
   const bullets: string[] = [];
-  for (const li of selectAll($, undefined, '#feature-bullets li')) {
+  for (const li of selectAll(page, undefined, '#feature-bullets li')) {
     // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
     if (closestOf(li, isHiddenBullet)) continue;
-    const text = visibleText(selectFirst($, li, 'span.a-list-item') ?? li);
+    const text = visibleText(selectFirst(page, li, 'span.a-list-item') ?? li);
     if (text && !bullets.includes(text)) bullets.push(text);
   }
   return bullets;
 }
 
 /** The wayfinding breadcrumb, root first; "back to results" links are not categories. */
-export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<ProductInit['categories']> {
+export function readCategories(page: Page, m: Marketplace): NonNullable<ProductInit['categories']> {
   const names: { name: string; href?: string }[] = [];
-  const links = selectAll($, undefined, '#wayfinding-breadcrumbs_feature_div li a');
-  for (const a of links.length > 0 ? links : selectAll($, undefined, '#wayfinding-breadcrumbs_container li a')) {
+  const links = selectAll(page, undefined, '#wayfinding-breadcrumbs_feature_div li a');
+  for (const a of links.length > 0 ? links : selectAll(page, undefined, '#wayfinding-breadcrumbs_container li a')) {
     if (closestOf(a, isBackLink) || attrOf(a, 'id') === 'breadcrumb-back-link') continue;
     const name = visibleText(a);
     if (name) names.push({ name, href: attrOf(a, 'href') });
@@ -43,8 +43,8 @@ export function readCategories($: CheerioAPI, m: Marketplace): NonNullable<Produ
   });
 }
 
-export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undefined {
-  const label = firstVisibleText($, [
+export function readCoupon(page: Page): { coupon: { label: string } } | undefined {
+  const label = firstVisibleText(page, [
     '#couponBadgeRegularVpc .couponLabelText',
     '#couponBadgeRegularVpc',
     '#couponBadge .couponLabelText',
@@ -58,11 +58,11 @@ export function readCoupon($: CheerioAPI): { coupon: { label: string } } | undef
   return label ? { coupon: { label } } : undefined;
 }
 
-export function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: string } } | undefined {
+export function readSeller(page: Page): { seller: { sellerId?: string; name: string } } | undefined {
   const link =
-    selectFirst($, undefined, '#sellerProfileTriggerId') ??
-    selectFirst($, undefined, '#merchant-info a[href*="seller="]') ??
-    selectFirst($, undefined, '#merchantInfoFeature_feature_div a[href*="seller="]');
+    selectFirst(page, undefined, '#sellerProfileTriggerId') ??
+    selectFirst(page, undefined, '#merchant-info a[href*="seller="]') ??
+    selectFirst(page, undefined, '#merchantInfoFeature_feature_div a[href*="seller="]');
   if (link) {
     const name = visibleText(link);
     const enclosing = closestOf(link, isLink);
@@ -71,6 +71,6 @@ export function readSeller($: CheerioAPI): { seller: { sellerId?: string; name: 
     if (name) return { seller: { ...(sellerId ? { sellerId } : {}), name } };
   }
   // Sold by the marketplace itself: the current buy box names it without a seller link.
-  const name = firstVisibleText($, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
+  const name = firstVisibleText(page, ['#merchantInfoFeature_feature_div .offer-display-feature-text-message']);
   return name ? { seller: { name } } : undefined;
 }

@@ -1,4 +1,5 @@
-import { cleanText, tryJson, type CheerioAPI } from './common/dom.js';
+import { cleanText, tryJson } from './common/dom.js';
+import { query, type Page } from './common/page.js';
 import type { DetailRow } from './product-details.js';
 
 /** What a product page's schema.org JSON-LD says (video and some media pages carry it). */
@@ -28,9 +29,9 @@ function num(value: unknown): number | undefined {
 }
 
 /** Reads the first JSON-LD object of the page that describes the item (it has a name). */
-export function readStructuredData($: CheerioAPI): StructuredProduct | undefined {
-  for (const el of $('script[type="application/ld+json"]').toArray()) {
-    const parsed = tryJson<Json | Json[]>($(el).text());
+export function readStructuredData(page: Page): StructuredProduct | undefined {
+  for (const el of query(page, 'script[type="application/ld+json"]').toArray()) {
+    const parsed = tryJson<Json | Json[]>(page.$(el).text());
     const items = Array.isArray(parsed) ? parsed : parsed ? [parsed] : [];
     const item = items.find((i) => i && typeof i === 'object' && typeof i.name === 'string');
     if (!item) continue;

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
+import { loadIndexedPage } from './common/page.js';
 import { parseProduct, parseProductPage } from './product.js';
 import { readDetailRows } from './product-details.js';
-import { loadIndexedPage } from './results/dom.js';
 
 const fixture = (path: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pages/pages/${path}`, import.meta.url)), 'utf8');

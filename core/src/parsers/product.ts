@@ -1,20 +1,17 @@
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ErrorReason, type ProductSchema } from '@retail/contract';
+import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { parseCount, parseRating, type Marketplace } from '../marketplaces/index.js';
-import { cleanText, firstAttr, firstVisibleText, isHiddenContent, type CheerioAPI, type Element } from './common/dom.js';
+import { cleanText, isHiddenContent, type Element } from './common/dom.js';
 import { textWithout } from './common/node-reads.js';
-import { selectFirst } from './common/page-registry.js';
+import { firstAttr, firstVisibleText, loadIndexedPage, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
 import { readDetailRows, type DetailRow } from './product-details.js';
 import { isUsedOffer, readBrand, readInStock, readIsPrime } from './product-buybox.js';
 import { readImageUrls, readMainImage } from './product-media.js';
 import { readBuyBoxPrice } from './product-price.js';
+import type { ProductInit } from './product-record.js';
 import { readCategories, readCoupon, readFeatureBullets, readSeller } from './product-sections.js';
 import { readStructuredData } from './product-structured-data.js';
-import { loadIndexedPage } from './results/dom.js';
-
-export type ProductInit = MessageInitShape<typeof ProductSchema>;
 
 export interface ProductParseContext {
   readonly marketplace: Marketplace;
@@ -35,31 +32,31 @@ const TITLE = ['#productTitle', '#ebooksProductTitle', '#ebooksTitle', '#btAsinT
  * title is not a product page the parser understands: UPSTREAM_ERROR, never a half-empty record.
  */
 export function parseProductPage(html: string, ctx: ProductParseContext): ParsedProductPage {
-  return readProductPage(loadIndexedPage(html), html, ctx);
+  return readProductPage(loadIndexedPage(html), ctx);
 }
 
 /**
  * parseProductPage on a loaded page (product-page.ts reads every part of /dp/ from one load). The
- * page is only read, never changed: it is loaded with the page index (results/dom.ts).
+ * page is only read, never changed: it is loaded with the page index (common/page.ts).
  */
-export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseContext): ParsedProductPage {
+export function readProductPage(page: Page, ctx: ProductParseContext): ParsedProductPage {
   const m = ctx.marketplace;
-  const structured = readStructuredData($);
-  const title = readTitle($) ?? structured?.name;
+  const structured = readStructuredData(page);
+  const title = readTitle(page) ?? structured?.name;
   if (!title) {
     throw new CoreError(ErrorReason.UPSTREAM_ERROR, 'The marketplace returned a product page the service could not read', {
       cause: new Error('product page without a title'),
     });
   }
-  const detailRows = mergeRows(readDetailRows($), structured?.rows ?? []);
-  const asin = readAsin($) ?? ctx.asin.toUpperCase();
-  const price = readBuyBoxPrice($, m);
-  const mainImageUrl = readMainImage($) ?? structured?.image;
-  const rating = readRating($, m) ?? structured?.rating;
-  const ratingsTotal = readRatingsTotal($, m) ?? structured?.ratingsTotal;
-  const brand = readBrand($, detailRows, m);
-  const isInStock = readInStock($, m, price !== undefined);
-  const subtitle = firstVisibleText($, ['#productSubtitle']);
+  const detailRows = mergeRows(readDetailRows(page), structured?.rows ?? []);
+  const asin = readAsin(page) ?? ctx.asin.toUpperCase();
+  const price = readBuyBoxPrice(page, m);
+  const mainImageUrl = readMainImage(page) ?? structured?.image;
+  const rating = readRating(page, m) ?? structured?.rating;
+  const ratingsTotal = readRatingsTotal(page, m) ?? structured?.ratingsTotal;
+  const brand = readBrand(page, detailRows, m);
+  const isInStock = readInStock(page, m, price !== undefined);
+  const subtitle = firstVisibleText(page, ['#productSubtitle']);
 
   const product: ProductInit = {
     title,
@@ -67,18 +64,18 @@ export function readProductPage($: CheerioAPI, html: string, ctx: ProductParseCo
     ...(brand ? { brand } : {}),
     url: `${m.origin}/dp/${asin}`,
     asin,
-    ...(price ? { isPrime: readIsPrime($), isNew: !isUsedOffer($) } : {}),
+    ...(price ? { isPrime: readIsPrime(page), isNew: !isUsedOffer(page) } : {}),
     ...(isInStock !== undefined ? { isInStock } : {}),
     ...(price ? { price } : {}),
     ...(mainImageUrl ? { mainImageUrl } : {}),
-    imageUrls: readImageUrls($, html, mainImageUrl),
+    imageUrls: readImageUrls(page, mainImageUrl),
     ...(rating !== undefined ? { rating } : {}),
     ...(ratingsTotal !== undefined ? { ratingsTotal: BigInt(ratingsTotal) } : {}),
-    featureBullets: readFeatureBullets($),
+    featureBullets: readFeatureBullets(page),
     technicalSpecifications: detailRows.map((r) => ({ name: r.name, value: r.value })),
-    categories: readCategories($, m),
-    ...(readCoupon($) ?? {}),
-    ...(readSeller($) ?? {}),
+    categories: readCategories(page, m),
+    ...(readCoupon(page) ?? {}),
+    ...(readSeller(page) ?? {}),
   };
   return { product, detailRows };
 }
@@ -97,23 +94,23 @@ function mergeRows(rows: DetailRow[], extra: readonly DetailRow[]): DetailRow[] 
 const isReleaseYear = elementTest('.release-year');
 const notInTitle = (el: Element) => isReleaseYear(el) || isHiddenContent(el);
 
-function readTitle($: CheerioAPI): string | undefined {
+function readTitle(page: Page): string | undefined {
   for (const selector of TITLE) {
-    const text = cleanText(textWithout(selectFirst($, undefined, selector), notInTitle));
+    const text = cleanText(textWithout(selectFirst(page, undefined, selector), notInTitle));
     if (text) return text;
   }
   return undefined;
 }
 
-function readAsin($: CheerioAPI): string | undefined {
-  const value = firstAttr($, undefined, ['input#ASIN', 'input[name="ASIN"]', 'input[name="ASIN.0"]'], 'value')?.toUpperCase();
+function readAsin(page: Page): string | undefined {
+  const value = firstAttr(page, undefined, ['input#ASIN', 'input[name="ASIN"]', 'input[name="ASIN.0"]'], 'value')?.toUpperCase();
   return value && /^[A-Z0-9]{10}$/.test(value) ? value : undefined;
 }
 
-function readRating($: CheerioAPI, m: Marketplace): number | undefined {
+function readRating(page: Page, m: Marketplace): number | undefined {
   const sources = [
-    firstAttr($, undefined, ['#acrPopover'], 'title'),
-    firstVisibleText($, [
+    firstAttr(page, undefined, ['#acrPopover'], 'title'),
+    firstVisibleText(page, [
       '#acrPopover .a-icon-alt',
       '#averageCustomerReviews .a-icon-alt',
       '#acrPopover',
@@ -131,8 +128,8 @@ function readRating($: CheerioAPI, m: Marketplace): number | undefined {
   return undefined;
 }
 
-function readRatingsTotal($: CheerioAPI, m: Marketplace): number | undefined {
-  const text = firstVisibleText($, [
+function readRatingsTotal(page: Page, m: Marketplace): number | undefined {
+  const text = firstVisibleText(page, [
     '#acrCustomerReviewText',
     '#acrCustomerReviewLink',
     '[data-hook="total-review-count"]',

@@ -2,8 +2,9 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ReviewSchema, ReviewsPageSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { textWithout } from './common/node-reads.js';
+import { loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
 import { elementTest } from './common/selector-match.js';
-import { attrOf, cleanText, firstText, loadIndexedPage, selectAll, selectFirst, textOf, type AnyNode, type CheerioAPI } from './results/dom.js';
+import { attrOf, cleanText, firstText, textOf, type AnyNode } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parsePageInfo } from './results/page-info.js';
 import { ONE_PERSON, reviewDate } from './review-words.js';
@@ -24,11 +25,15 @@ export interface ReviewsParseContext {
  */
 export function parseReviewsPage(html: string, ctx: ReviewsParseContext): ReviewsPageInit {
   // Only read: the page index answers the per-review `data-hook` questions.
-  const $ = loadIndexedPage(html);
-  const reviews = readReviews($, selectAll($, undefined, '#cm_cr-review_list [data-hook="review"]'), ctx.marketplace);
-  const list = reviews.length > 0 ? reviews : readReviews($, selectAll($, undefined, '[data-hook="review"]'), ctx.marketplace);
-  const pageInfo = parsePageInfo($, ctx.page ?? 1, list.length);
-  const filterInfo = firstText($, undefined, ['[data-hook="cr-filter-info-review-rating-count"]', '[data-hook="total-review-count"]']);
+  return readReviewsPage(loadIndexedPage(html), ctx);
+}
+
+/** parseReviewsPage on a loaded page. */
+export function readReviewsPage(page: Page, ctx: ReviewsParseContext): ReviewsPageInit {
+  const reviews = readReviews(page, selectAll(page, undefined, '#cm_cr-review_list [data-hook="review"]'), ctx.marketplace);
+  const list = reviews.length > 0 ? reviews : readReviews(page, selectAll(page, undefined, '[data-hook="review"]'), ctx.marketplace);
+  const pageInfo = parsePageInfo(page, ctx.page ?? 1, list.length);
+  const filterInfo = firstText(page, undefined, ['[data-hook="cr-filter-info-review-rating-count"]', '[data-hook="total-review-count"]']);
   const numbers = (filterInfo ?? '').match(/\d[\d.,\u00a0\u202f]*/g) ?? [];
   // "1,234 total ratings, 456 with reviews": the reviews count is the last number.
   const total = readCount(numbers[numbers.length - 1]);
@@ -52,16 +57,16 @@ export function parseTopReviews(html: string, ctx: ReviewsParseContext): ReviewI
 }
 
 /** parseTopReviews on a loaded page (read only, never changed). */
-export function readTopReviews($: CheerioAPI, ctx: ReviewsParseContext): ReviewInit[] {
-  return readReviews($, selectAll($, undefined, '[data-hook="review"], [data-hook="cmps-review"]'), ctx.marketplace);
+export function readTopReviews(page: Page, ctx: ReviewsParseContext): ReviewInit[] {
+  return readReviews(page, selectAll(page, undefined, '[data-hook="review"], [data-hook="cmps-review"]'), ctx.marketplace);
 }
 
-function readReviews($: CheerioAPI, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
+function readReviews(page: Page, nodes: AnyNode[], m: Marketplace): ReviewInit[] {
   const seen = new Set<string>();
   const out: ReviewInit[] = [];
-  const carousel = nodes.length > 0 ? carouselImages($) : new Map<string, string[]>();
+  const carousel = nodes.length > 0 ? carouselImages(page) : new Map<string, string[]>();
   for (const node of nodes) {
-    const review = readReview($, node, m, carousel);
+    const review = readReview(page, node, m, carousel);
     if (review.id && seen.has(review.id)) continue;
     if (review.id) seen.add(review.id);
     out.push(review);
@@ -81,9 +86,9 @@ function uniqueImages(urls: readonly (string | undefined)[]): string[] {
 }
 
 /** 2024+ product pages put reviews' images in one media carousel, keyed by review id. */
-function carouselImages($: CheerioAPI): Map<string, string[]> {
+function carouselImages(page: Page): Map<string, string[]> {
   const byReview = new Map<string, string[]>();
-  for (const el of selectAll($, undefined, '[data-reviewid][data-url]')) {
+  for (const el of selectAll(page, undefined, '[data-reviewid][data-url]')) {
     if (attrOf(el, 'data-mediatype') !== 'IMAGE') continue;
     const id = attrOf(el, 'data-reviewid')!;
     const url = cleanText(attrOf(el, 'data-url'));
@@ -96,8 +101,8 @@ function carouselImages($: CheerioAPI): Map<string, string[]> {
 const TITLE_SKIP = elementTest('i, .a-icon-alt, .a-letter-space, script');
 const BODY_SKIP = elementTest('input, script, style, .video-block, [data-hook="review-body-read-more"], .a-hidden, .a-expander-header, .a-cardui-footer');
 
-function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByReview: Map<string, string[]>): ReviewInit {
-  const find = (selector: string) => selectAll($, node, selector);
+function readReview(page: Page, node: AnyNode, m: Marketplace, carouselByReview: Map<string, string[]>): ReviewInit {
+  const find = (selector: string) => selectAll(page, node, selector);
   const review: ReviewInit = {
     verifiedPurchase: find('[data-hook="avp-badge"], [data-hook="avp-badge-linkless"]').length > 0,
     imageUrls: [],
@@ -105,18 +110,18 @@ function readReview($: CheerioAPI, node: AnyNode, m: Marketplace, carouselByRevi
   };
   const id = cleanText(attrOf(node, 'id'))?.replace(/-review-card$/, '');
   if (id) review.id = id;
-  const title = cleanText(textWithout(selectFirst($, node, '[data-hook="review-title"], [data-hook="reviewTitle"]'), TITLE_SKIP));
+  const title = cleanText(textWithout(selectFirst(page, node, '[data-hook="review-title"], [data-hook="reviewTitle"]'), TITLE_SKIP));
   if (title) review.title = title;
-  const body = cleanText(textWithout(selectFirst($, node, '[data-hook="review-body"], [data-hook="reviewText"]'), BODY_SKIP));
+  const body = cleanText(textWithout(selectFirst(page, node, '[data-hook="review-body"], [data-hook="reviewText"]'), BODY_SKIP));
   if (body) review.body = body;
   const rating = readRating(
-    firstText($, node, ['[data-hook="review-star-rating"] .a-icon-alt', '[data-hook="cmps-review-star-rating"] .a-icon-alt', '.review-rating .a-icon-alt']),
+    firstText(page, node, ['[data-hook="review-star-rating"] .a-icon-alt', '[data-hook="cmps-review-star-rating"] .a-icon-alt', '.review-rating .a-icon-alt']),
     m,
   );
   if (rating !== undefined) review.rating = rating;
-  const date = reviewDate(firstText($, node, ['[data-hook="review-date"]', '[data-hook="cmps-review-date"]']), m.language);
+  const date = reviewDate(firstText(page, node, ['[data-hook="review-date"]', '[data-hook="cmps-review-date"]']), m.language);
   if (date) review.date = date;
-  const helpful = firstText($, node, ['[data-hook="helpful-vote-statement"]']);
+  const helpful = firstText(page, node, ['[data-hook="helpful-vote-statement"]']);
   if (helpful) {
     const votes = ONE_PERSON.test(helpful) ? 1 : readCount(helpful);
     if (votes !== undefined) review.helpfulVotes = BigInt(votes);

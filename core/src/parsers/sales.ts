@@ -1,5 +1,6 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, loadIndexedPage, type CheerioAPI } from './results/dom.js';
+import { loadIndexedPage, query, type Page } from './common/page.js';
+import { cleanText } from './results/dom.js';
 import { readCount } from './results/locale.js';
 
 /** One best-sellers rank of a product ("#5,211 in Cell Phones & Accessories"). */
@@ -21,8 +22,8 @@ export function parseBestSellersRanks(html: string, m: Marketplace): BestSellers
 }
 
 /** parseBestSellersRanks on a loaded page. */
-export function readBestSellersRanks($: CheerioAPI, m: Marketplace): BestSellersRank[] {
-  const block = rankBlock($, m);
+export function readBestSellersRanks(page: Page, m: Marketplace): BestSellersRank[] {
+  const block = rankBlock(page, m);
   if (!block) return [];
   const lines = block.lines;
   const out: BestSellersRank[] = [];
@@ -42,34 +43,34 @@ interface RankLine {
   categoryId: string | undefined;
 }
 
-function rankBlock($: CheerioAPI, m: Marketplace): { lines: RankLine[] } | undefined {
+function rankBlock(page: Page, m: Marketplace): { lines: RankLine[] } | undefined {
   const labels = m.words.bestSellersRankLabels.map((l) => l.toLowerCase());
   const isLabel = (text: string | undefined) => !!text && labels.some((l) => text.toLowerCase().replace(/[:\s\u200f\u200e]+$/g, '').includes(l));
   // Table layout: <tr><th>Best Sellers Rank</th><td><ul><li>…</li></ul></td></tr>
-  for (const th of $('th').toArray()) {
-    if (!isLabel(cleanText($(th).text()))) continue;
-    const td = $(th).nextAll('td').first();
+  for (const th of query(page, 'th').toArray()) {
+    if (!isLabel(cleanText(page.$(th).text()))) continue;
+    const td = page.$(th).nextAll('td').first();
     const items = td.find('li').toArray();
     const nodes = items.length > 0 ? items : [td.get(0)!];
-    return { lines: nodes.map((n) => ({ text: cleanText($(n).text()) ?? '', categoryId: linkCategory($, n) })) };
+    return { lines: nodes.map((n) => ({ text: cleanText(page.$(n).text()) ?? '', categoryId: linkCategory(page, n) })) };
   }
   // #SalesRank and detail bullets: "<b>Label:</b> Nr. 109 in X (…) <ul class=zg_hrsr><li>…</li></ul>"
-  const holders = [...$('#SalesRank').toArray(), ...$('#detailBulletsWrapper_feature_div li, #detailBullets_feature_div li, #detail-bullets li').toArray()];
+  const holders = [...query(page, '#SalesRank').toArray(), ...query(page, '#detailBulletsWrapper_feature_div li, #detailBullets_feature_div li, #detail-bullets li').toArray()];
   for (const holder of holders) {
-    const $h = $(holder);
+    const $h = page.$(holder);
     const label = cleanText($h.find('b, .a-text-bold').first().text());
     if (!isLabel(label)) continue;
     const clone = $h.clone();
     clone.find('ul, b, .a-text-bold, style, script').remove();
-    const first: RankLine = { text: cleanText(clone.text()) ?? '', categoryId: linkCategory($, holder) };
-    const rest = $h.find('ul li').toArray().map((li) => ({ text: cleanText($(li).text()) ?? '', categoryId: linkCategory($, li) }));
+    const first: RankLine = { text: cleanText(clone.text()) ?? '', categoryId: linkCategory(page, holder) };
+    const rest = $h.find('ul li').toArray().map((li) => ({ text: cleanText(page.$(li).text()) ?? '', categoryId: linkCategory(page, li) }));
     return { lines: [first, ...rest] };
   }
   return undefined;
 }
 
-function linkCategory($: CheerioAPI, node: unknown): string | undefined {
-  const href = $(node as never).find('a[href*="/bestsellers/"]').first().attr('href');
+function linkCategory(page: Page, node: unknown): string | undefined {
+  const href = page.$(node as never).find('a[href*="/bestsellers/"]').first().attr('href');
   const path = href ? /\/gp\/bestsellers\/([^?#]*)/.exec(href)?.[1] : undefined;
   if (!path) return undefined;
   const parts = path.split('/').filter((p) => p && !p.startsWith('ref='));

@@ -1,9 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SearchResultsSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import { loadIndexedPage, type Page } from './common/page.js';
 import { findResultCards } from './results/cards.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
-import { loadIndexedPage, type CheerioAPI } from './results/dom.js';
 import { parsePageInfo, type PageInfoInit } from './results/page-info.js';
 import { parseRefinements } from './results/refinements.js';
 
@@ -16,11 +16,11 @@ export interface SearchParseContext {
 }
 
 /** The results list and pagination of any search-style page (search, storefront, category). */
-export function parseResultList($: CheerioAPI, ctx: SearchParseContext): { results: ProductResultInit[]; pageInfo: PageInfoInit } {
-  const results = findResultCards($)
-    .map((card) => parseResultCard($, card, ctx.marketplace))
+export function parseResultList(page: Page, ctx: SearchParseContext): { results: ProductResultInit[]; pageInfo: PageInfoInit } {
+  const results = findResultCards(page)
+    .map((card) => parseResultCard(page, card, ctx.marketplace))
     .filter((r): r is ProductResultInit => r !== undefined);
-  return { results, pageInfo: parsePageInfo($, ctx.page ?? 1, results.length) };
+  return { results, pageInfo: parsePageInfo(page, ctx.page ?? 1, results.length) };
 }
 
 /**
@@ -28,6 +28,10 @@ export function parseResultList($: CheerioAPI, ctx: SearchParseContext): { resul
  * (sponsored ones included and marked), the pagination and the filter sidebar.
  */
 export function parseSearchPage(html: string, ctx: SearchParseContext): SearchResultsInit {
-  const $ = loadIndexedPage(html);
-  return { availableRefinements: parseRefinements($), productResults: parseResultList($, ctx) };
+  return readSearchPage(loadIndexedPage(html), ctx);
+}
+
+/** parseSearchPage on a loaded page. */
+export function readSearchPage(page: Page, ctx: SearchParseContext): SearchResultsInit {
+  return { availableRefinements: parseRefinements(page), productResults: parseResultList(page, ctx) };
 }

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SellerSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstAttr, firstText, loadIndexedPage, selectAll, selectFirst, textOf } from './results/dom.js';
+import { firstAttr, loadIndexedPage, selectAll, selectFirst, type Page } from './common/page.js';
+import { cleanText, firstText, textOf } from './results/dom.js';
 import { readCount, readRating } from './results/locale.js';
 import { parseResultList } from './search.js';
 
@@ -20,9 +21,13 @@ export interface SellerParseContext {
  * seller's name in the refinement sidebar), which is the name used when no profile page is read.
  */
 export function parseSellerStorefront(html: string, ctx: SellerParseContext): SellerInit {
-  const $ = loadIndexedPage(html);
-  const seller: SellerInit = { sellerId: ctx.sellerId, productResults: parseResultList($, ctx) };
-  const name = storefrontName(cleanText(textOf(selectFirst($, undefined, 'title'))));
+  return readSellerStorefront(loadIndexedPage(html), ctx);
+}
+
+/** parseSellerStorefront on a loaded page. */
+export function readSellerStorefront(page: Page, ctx: SellerParseContext): SellerInit {
+  const seller: SellerInit = { sellerId: ctx.sellerId, productResults: parseResultList(page, ctx) };
+  const name = storefrontName(cleanText(textOf(selectFirst(page, undefined, 'title'))));
   if (name) seller.name = name;
   return seller;
 }
@@ -41,30 +46,34 @@ function storefrontName(title: string | undefined): string | undefined {
  * phone number when shown. Fields the page does not show are omitted.
  */
 export function parseSellerProfile(html: string, ctx: SellerParseContext): SellerInit {
-  const $ = loadIndexedPage(html);
+  return readSellerProfile(loadIndexedPage(html), ctx);
+}
+
+/** parseSellerProfile on a loaded page. */
+export function readSellerProfile(page: Page, ctx: SellerParseContext): SellerInit {
   const m = ctx.marketplace;
   const seller: SellerInit = { sellerId: ctx.sellerId };
-  const name = firstText($, undefined, ['#seller-name', '#sellerName', '#sellerName-rd', 'h1']);
+  const name = firstText(page, undefined, ['#seller-name', '#sellerName', '#sellerName-rd', 'h1']);
   if (name) seller.name = name;
-  const logo = firstAttr($, undefined, ['#seller-logo-container img', '#sellerLogo', 'img#seller-logo'], 'src');
+  const logo = firstAttr(page, undefined, ['#seller-logo-container img', '#sellerLogo', 'img#seller-logo'], 'src');
   if (logo) seller.logoUrl = logo;
-  const ratingText = firstText($, undefined, ['#seller-info-feedback-summary .a-icon-alt', '#effective-timeperiod-rating-year-description', '.feedback-detail-stars .a-icon-alt', '#feedback-summary-table .a-icon-alt']);
+  const ratingText = firstText(page, undefined, ['#seller-info-feedback-summary .a-icon-alt', '#effective-timeperiod-rating-year-description', '.feedback-detail-stars .a-icon-alt', '#feedback-summary-table .a-icon-alt']);
   const rating = readRating(ratingText, m);
   if (rating !== undefined) seller.rating = rating;
-  const countText = firstText($, undefined, ['#seller-info-feedback-summary .feedback-detail-description', '#seller-info-feedback-summary a', '#rating-count', '.feedback-detail-description']);
+  const countText = firstText(page, undefined, ['#seller-info-feedback-summary .feedback-detail-description', '#seller-info-feedback-summary a', '#rating-count', '.feedback-detail-description']);
   // "94% positive in the last 12 months (2,982 ratings)": the count is the number in parentheses.
   const count = readCount(/\(([^)]*\d[^)]*)\)/.exec(countText ?? '')?.[1] ?? countText?.replace(/\d+\s*%/g, ''));
   if (count !== undefined) seller.ratingsTotal = BigInt(count);
-  const about = firstText($, undefined, ['#spp-expander-about-seller .a-row', '#about-seller-text', '#about-seller', '#spp-expander-about-seller']);
+  const about = firstText(page, undefined, ['#spp-expander-about-seller .a-row', '#about-seller-text', '#about-seller', '#spp-expander-about-seller']);
   if (about) seller.about = about;
-  const phone = detailRow($, ['Phone number', 'Telefonnummer', 'Numéro de téléphone', 'Numero di telefono', 'Número de teléfono', 'Telefone', '電話番号', 'Numer telefonu']);
+  const phone = detailRow(page, ['Phone number', 'Telefonnummer', 'Numéro de téléphone', 'Numero di telefono', 'Número de teléfono', 'Telefone', '電話番号', 'Numer telefonu']);
   if (phone) seller.phone = phone;
   return seller;
 }
 
 /** A "Label: value" row of the detailed seller information block. */
-function detailRow($: ReturnType<typeof loadIndexedPage>, labels: readonly string[]): string | undefined {
-  for (const el of selectAll($, undefined, '#page-section-detail-seller-info .a-row, #seller-detail-info .a-row, .a-row')) {
+function detailRow(page: Page, labels: readonly string[]): string | undefined {
+  for (const el of selectAll(page, undefined, '#page-section-detail-seller-info .a-row, #seller-detail-info .a-row, .a-row')) {
     const text = cleanText(textOf(el));
     if (!text) continue;
     for (const label of labels) {

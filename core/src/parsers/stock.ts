@@ -1,5 +1,6 @@
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, firstText, loadIndexedPage, type CheerioAPI } from './results/dom.js';
+import { loadIndexedPage, query, type Page } from './common/page.js';
+import { cleanText, firstText } from './results/dom.js';
 
 /** What a product page says about stock: the inputs of the stock model (estimators/stock.ts). */
 export interface StockSignals {
@@ -23,23 +24,23 @@ export function parseStockSignals(html: string, _m: Marketplace): StockSignals {
 }
 
 /** parseStockSignals on a loaded page. */
-export function readStockSignals($: CheerioAPI): StockSignals {
-  const availability = $('#availability').first().clone();
+export function readStockSignals(page: Page): StockSignals {
+  const availability = query(page, '#availability').first().clone();
   availability.find('script, style, .a-declarative .a-popover-preload').remove();
   const availabilityMessage =
     cleanText(availability.find('.primary-availability-message').first().text()) ??
     cleanText(availability.text()) ??
-    firstText($, undefined, ['#outOfStock .a-color-price', '#outOfStock', '#availability_feature_div .a-color-price']);
-  const options = $('select#quantity option, select[name="quantity"] option')
+    firstText(page, undefined, ['#outOfStock .a-color-price', '#outOfStock', '#availability_feature_div .a-color-price']);
+  const options = query(page, 'select#quantity option, select[name="quantity"] option')
     .toArray()
-    .map((o) => Number(cleanText($(o).attr('value'))))
+    .map((o) => Number(cleanText(page.$(o).attr('value'))))
     .filter((n) => Number.isInteger(n) && n > 0);
-  const inputMax = Number(cleanText($('input[name="quantity"]').first().attr('max')) ?? cleanText($('[data-a-max]').first().attr('data-a-max')));
+  const inputMax = Number(cleanText(query(page, 'input[name="quantity"]').first().attr('max')) ?? cleanText(query(page, '[data-a-max]').first().attr('data-a-max')));
   const quantityMax = options.length > 0 ? Math.max(...options) : Number.isInteger(inputMax) && inputMax > 0 ? inputMax : undefined;
   const offerId =
-    cleanText($('input#offerListingID').first().attr('value')) ??
-    cleanText($('input[name="offerListingID"]').first().attr('value')) ??
-    cleanText($('input[name="items[0.base][offerListingId]"]').first().attr('value'));
-  const buyable = $('#add-to-cart-button, #buy-now-button, input[name="submit.add-to-cart"]').length > 0;
+    cleanText(query(page, 'input#offerListingID').first().attr('value')) ??
+    cleanText(query(page, 'input[name="offerListingID"]').first().attr('value')) ??
+    cleanText(query(page, 'input[name="items[0.base][offerListingId]"]').first().attr('value'));
+  const buyable = query(page, '#add-to-cart-button, #buy-now-button, input[name="submit.add-to-cart"]').length > 0;
   return { availabilityMessage, quantityMax, offerId, buyable };
 }

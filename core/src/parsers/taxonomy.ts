@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { CategoryNodeSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { absoluteUrl, cleanText, loadHtml, type AnyNode, type CheerioAPI } from './common/dom.js';
+import { absoluteUrl, cleanText, type AnyNode } from './common/dom.js';
+import { loadPlainPage, query, type Page } from './common/page.js';
 
 export type CategoryNodeInit = MessageInitShape<typeof CategoryNodeSchema>;
 
@@ -25,24 +26,28 @@ const GROUP_LAYOUTS: readonly { group: string; heading: string; links: string }[
 ];
 
 export function parseCategoryTaxonomy(html: string, m: Marketplace): CategoryNodeInit[] {
-  const $ = loadHtml(html);
+  return readCategoryTaxonomy(loadPlainPage(html), m);
+}
+
+/** parseCategoryTaxonomy on a loaded page. */
+export function readCategoryTaxonomy(page: Page, m: Marketplace): CategoryNodeInit[] {
   for (const layout of GROUP_LAYOUTS) {
-    const groups = $(layout.group)
+    const groups = query(page, layout.group)
       .toArray()
-      .map((group) => readGroup($, group, layout, m))
+      .map((group) => readGroup(page, group, layout, m))
       .filter((g): g is CategoryNodeInit => g !== undefined);
     if (groups.length > 0) return mergeSameNamed(groups);
   }
   return [];
 }
 
-function readGroup($: CheerioAPI, group: AnyNode, layout: (typeof GROUP_LAYOUTS)[number], m: Marketplace): CategoryNodeInit | undefined {
-  const name = cleanText($(group).find(layout.heading).first().text());
+function readGroup(page: Page, group: AnyNode, layout: (typeof GROUP_LAYOUTS)[number], m: Marketplace): CategoryNodeInit | undefined {
+  const name = cleanText(page.$(group).find(layout.heading).first().text());
   if (!name) return undefined;
   const seen = new Set<string>();
   const subcategories: CategoryNodeInit[] = [];
-  for (const link of $(group).find(layout.links).toArray()) {
-    const child = categoryLink(cleanText($(link).text()), $(link).attr('href'), m, name);
+  for (const link of page.$(group).find(layout.links).toArray()) {
+    const child = categoryLink(cleanText(page.$(link).text()), page.$(link).attr('href'), m, name);
     if (!child || seen.has(child.url ?? child.name!)) continue;
     seen.add(child.url ?? child.name!);
     subcategories.push(child);

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductVariantsSchema, VariantSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
-import { cleanText, isAsin, loadIndexedPage, type CheerioAPI } from './results/dom.js';
+import { loadIndexedPage, query, type Page } from './common/page.js';
+import { cleanText, isAsin } from './results/dom.js';
 import { jsonValueAfterKey } from './results/embedded-json.js';
 import { readPrice } from './results/locale.js';
 
@@ -24,11 +25,12 @@ export interface VariantsParseContext {
  * The parent ASIN is never a variant.
  */
 export function parseVariantsPage(html: string, ctx: VariantsParseContext): ProductVariantsInit {
-  return readVariants(loadIndexedPage(html), html, ctx);
+  return readVariants(loadIndexedPage(html), ctx);
 }
 
-/** parseVariantsPage on a loaded page; `html` is its source text (the twister data is script text). */
-export function readVariants($: CheerioAPI, html: string, ctx: VariantsParseContext): ProductVariantsInit {
+/** parseVariantsPage on a loaded page (the twister data is script text: read from `page.html`). */
+export function readVariants(page: Page, ctx: VariantsParseContext): ProductVariantsInit {
+  const { html } = page;
   const m = ctx.marketplace;
   const anchor = Math.max(0, html.indexOf('dimensionValuesDisplayData'));
   const from = Math.max(0, html.lastIndexOf('dataToReturn', anchor));
@@ -58,8 +60,8 @@ export function readVariants($: CheerioAPI, html: string, ctx: VariantsParseCont
     const map = jsonValueAfterKey<Record<string, string>>(html, 'dimensionToAsinMap', from);
     if (map) for (const asin of Object.values(map)) add(asin, []);
   }
-  if (variants.length === 0) readSwatches($, m, add);
-  addSwatchPrices($, m, variants);
+  if (variants.length === 0) readSwatches(page, m, add);
+  addSwatchPrices(page, m, variants);
   return { variants };
 }
 
@@ -93,9 +95,9 @@ export function decodeShownText(text: string): string {
 }
 
 /** Rendered swatches, for pages whose twister data is missing. */
-function readSwatches($: CheerioAPI, _m: Marketplace, add: (asin: string, values: readonly string[]) => void): void {
-  for (const el of $('#twister li[data-defaultasin], [id^="variation_"] li[data-asin], #twister [data-csa-c-item-id]').toArray()) {
-    const $el = $(el);
+function readSwatches(page: Page, _m: Marketplace, add: (asin: string, values: readonly string[]) => void): void {
+  for (const el of query(page, '#twister li[data-defaultasin], [id^="variation_"] li[data-asin], #twister [data-csa-c-item-id]').toArray()) {
+    const $el = page.$(el);
     const asin = cleanText($el.attr('data-defaultasin')) ?? cleanText($el.attr('data-asin')) ?? /amzn1\.asin\.([A-Z0-9]{10})/.exec($el.attr('data-csa-c-item-id') ?? '')?.[1];
     const value = cleanText($el.attr('title')?.replace(/^[^:]*:\s*/, '')) ?? cleanText($el.find('img').attr('alt')) ?? cleanText($el.text());
     if (asin) add(asin, value ? [value] : []);
@@ -107,11 +109,11 @@ function readSwatches($: CheerioAPI, _m: Marketplace, add: (asin: string, values
  * `.twisterSwatchPrice`) and the 2023+ inline twister (`li.inline-twister-swatch[data-asin]` with
  * an apex price slot, whose visible price is the `aria-hidden` span).
  */
-function addSwatchPrices($: CheerioAPI, m: Marketplace, variants: VariantInit[]): void {
+function addSwatchPrices(page: Page, m: Marketplace, variants: VariantInit[]): void {
   const byAsin = new Map(variants.map((v) => [v.asin, v]));
-  const swatches = $('#twister li[data-defaultasin], [id^="variation_"] li[data-asin], li.inline-twister-swatch[data-asin]').toArray();
+  const swatches = query(page, '#twister li[data-defaultasin], [id^="variation_"] li[data-asin], li.inline-twister-swatch[data-asin]').toArray();
   for (const el of swatches) {
-    const $el = $(el);
+    const $el = page.$(el);
     const asin = cleanText($el.attr('data-defaultasin')) ?? cleanText($el.attr('data-asin'));
     const variant = asin ? byAsin.get(asin) : undefined;
     if (!variant || variant.price) continue;

@@ -2,7 +2,7 @@ import { ErrorReason } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { createCircuitBreakers, withCircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { createManualClock } from './clock.js';
-import { failures, page, request, scriptedFetcher, US } from './test-helpers.js';
+import { failures, page, request, scriptedFetcher, US } from '../../test/page-doubles.js';
 
 function setup(script: Parameters<typeof scriptedFetcher>[0]) {
   const clock = createManualClock();

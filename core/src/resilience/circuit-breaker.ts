@@ -1,6 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { outcomeClassOf, OUTCOME_POLICY, type OutcomeClass } from './outcome-class.js';
 import { hostOf } from './types.js';

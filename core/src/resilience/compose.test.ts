@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { total } from '../outcomes/metrics.js';
 import { createManualClock } from './clock.js';
 import { createResilientPageFetcher } from './compose.js';
-import { failures, page, request, scriptedFetcher } from './test-helpers.js';
+import { failures, page, request, scriptedFetcher } from '../../test/page-doubles.js';
 
 describe('createResilientPageFetcher', () => {
   it('a circuit that opens during a retry loop stops it with CIRCUIT_OPEN', async () => {

@@ -1,4 +1,4 @@
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
 import type { Logger } from 'pino';
 import { createCircuitBreakers, withCircuitBreaker, type CircuitBreakerOptions, type CircuitBreakers, type CircuitState } from './circuit-breaker.js';

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_TTL_SECONDS } from '../cache/page-cache.js';
-import type { PageKind } from '../operations/types.js';
+import type { PageKind } from '../pages/types.js';
 
 /**
  * Settings of the resilience layer, the page cache and the parse pool, from the environment (every

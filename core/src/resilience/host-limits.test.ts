@@ -1,11 +1,11 @@
 import { ErrorReason } from '@retail/contract';
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageRequest } from '../pages/types.js';
 import { createManualClock } from './clock.js';
 import { createTokenBucket, runWhenFree, withHostLimits } from './host-limits.js';
 import { outcomeClassOf } from './outcome-class.js';
-import { page, request } from './test-helpers.js';
+import { page, request } from '../../test/page-doubles.js';
 
 const tick = async (n = 5) => {
   for (let i = 0; i < n; i++) await Promise.resolve();

@@ -1,7 +1,7 @@
 import { ErrorReason } from '@retail/contract';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { CoreError } from '../errors.js';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { abortReason, systemClock, type Clock } from './clock.js';
 import { HOST_CAP_CAUSE_PREFIX } from './outcome-class.js';
 import { hostOf } from './types.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createManualClock } from './clock.js';
 import { outcomeClassOf } from './outcome-class.js';
 import { backoffDelay, withRetries } from './retry.js';
-import { failures, page, request, scriptedFetcher } from './test-helpers.js';
+import { failures, page, request, scriptedFetcher } from '../../test/page-doubles.js';
 
 const options = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1_000, minAttemptMs: 10 };
 

@@ -1,5 +1,5 @@
 import { isCoreError } from '../errors.js';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { outcomeClassOf, OUTCOME_POLICY, type OutcomeClass } from './outcome-class.js';
 import type { ResilientPageRequest } from './types.js';

@@ -1,5 +1,5 @@
-import type { PageFetcher, PageRequest } from '../operations/types.js';
-import { hostForKind } from '../upstream/hosts.js';
+import type { PageFetcher, PageRequest } from '../pages/types.js';
+import { hostForKind } from '../pages/hosts.js';
 
 /** A page request as the resilience layer receives it (its `deadlineAt` bounds the retries). */
 export type ResilientPageRequest = PageRequest;

@@ -1,6 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
-import type { PageKind } from '../operations/types.js';
+import type { PageKind } from '../pages/types.js';
 
 /** The classes every upstream answer falls into (one place decides; ARCHITECTURE.md, block detection). */
 export type UpstreamOutcome =

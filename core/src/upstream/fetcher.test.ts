@@ -8,7 +8,7 @@ import { ErrorReason } from '@retail/contract';
 import { createReplayServer, type ReplayOverride, type ReplayServer } from '../../../test/replay/server.js';
 import type { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
-import type { PageRequest } from '../operations/types.js';
+import type { PageRequest } from '../pages/types.js';
 import { outcomeClassOf } from '../resilience/outcome-class.js';
 import { createPageFetcher, retryAfterSeconds, type ClosablePageFetcher } from './fetcher.js';
 

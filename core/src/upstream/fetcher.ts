@@ -3,9 +3,9 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Pool, type Dispatcher } from 'undici';
 import type { ProxyRotation } from '../resilience/proxies.js';
 import { CoreError, isCoreError } from '../errors.js';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { classifyUpstream, outcomeError } from './classify.js';
-import { hostForKind, isMarketplaceOrigin, pathWithQuery } from './hosts.js';
+import { hostForKind, isMarketplaceOrigin, pathWithQuery } from '../pages/hosts.js';
 import { SpanKind, inSpan } from '../telemetry/tracing.js';
 
 export interface PageFetcherOptions {

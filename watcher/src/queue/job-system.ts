@@ -10,10 +10,9 @@
  * (key its effects by `JobRun.id`, which stays the same across re-runs and retries).
  * Times are epoch milliseconds.
  */
-import type { QueueDefinition } from './queue-definition.js';
+import type { JobPriority, QueueDefinition } from './queue-definition.js';
 
-/** Interactive work (a user waiting) runs before scheduled refreshes, which run before bulk items. */
-export type JobPriority = 'interactive' | 'normal' | 'bulk';
+export type { JobPriority };
 
 export interface AddJobOptions {
   /**

@@ -3,7 +3,6 @@
  * type and its retry schedule (BullMQ takes the attempt count from the producer and the back-off from
  * the worker; one definition keeps the two from drifting apart).
  */
-import type { JobPriority } from './job-system.js';
 
 export interface QueueDefinition<Data> {
   readonly name: string;
@@ -47,4 +46,7 @@ export const ABOUT_A_DAY_OF_RETRIES_MS: readonly number[] = Object.freeze(
 );
 
 /** Lower runs first. BullMQ runs unprioritized jobs before all prioritized ones, so every job gets one. */
+/** Interactive work (a user waiting) runs before scheduled refreshes, which run before bulk items. */
+export type JobPriority = 'interactive' | 'normal' | 'bulk';
+
 export const PRIORITY_RANK: Readonly<Record<JobPriority, number>> = Object.freeze({ interactive: 1, normal: 2, bulk: 3 });

@@ -1,8 +1,7 @@
 import { load, type CheerioAPI, type Cheerio } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 
-import { attrOf, textWithout } from './node-reads.js';
-import { selectAll } from './page-registry.js';
+import { textWithout } from './node-reads.js';
 
 export type { CheerioAPI, Cheerio, AnyNode, Element };
 
@@ -35,28 +34,6 @@ export const isHiddenContent = (el: Element): boolean => el.name === 'script' ||
  */
 export function visibleText(el: AnyNode | undefined): string | undefined {
   return cleanText(textWithout(el, isHiddenContent));
-}
-
-/** Visible text of the first element, among selectors tried in order, that has some. */
-export function firstVisibleText($: CheerioAPI, selectors: readonly string[]): string | undefined {
-  for (const selector of selectors) {
-    for (const el of selectAll($, undefined, selector)) {
-      const text = visibleText(el);
-      if (text) return text;
-    }
-  }
-  return undefined;
-}
-
-/** First non-empty attribute value among elements matching selectors (tried in order) inside `scope`. */
-export function firstAttr($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[], name: string): string | undefined {
-  for (const selector of selectors) {
-    for (const el of selectAll($, scope, selector)) {
-      const value = cleanText(attrOf(el, name));
-      if (value) return value;
-    }
-  }
-  return undefined;
 }
 
 /** JSON.parse that answers undefined for malformed input (embedded page data may be cut off). */

@@ -1,4 +1,4 @@
-import type { AnyNode, Element } from './dom.js';
+import type { AnyNode, Element } from 'domhandler';
 
 /*
  * Text and attributes read straight from the DOM nodes, answering exactly as cheerio's `.text()`

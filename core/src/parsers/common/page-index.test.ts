@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadHtml, type AnyNode, type CheerioAPI } from './dom.js';
 import { textOf } from './node-reads.js';
 import { PageIndex } from './page-index.js';
-import { selectAll } from './page-registry.js';
+import { loadIndexedPage, query, selectAll } from './page.js';
 import { compile } from './selector.js';
-import { loadIndexedPage } from '../results/dom.js';
 
 const fixtures = fileURLToPath(new URL('../../../../test/fixtures/pages/', import.meta.url));
 const read = (path: string) => readFileSync(join(fixtures, path), 'utf8');
@@ -94,9 +93,9 @@ describe('PageIndex.select answers exactly as cheerio', () => {
     for (const selector of ['a + b', 'div ~ p', 'li:first-child', 'a:contains(x)', '.a\\:b', '[data-x="a\\"b"]', 'p::before', '[href="x" i]']) {
       expect(compile(selector), selector).toBeUndefined();
     }
-    const $ = loadIndexedPage('<ul><li>a</li><li>b</li></ul>');
-    expect($('li:first-child').toArray().map((el) => textOf(el))).toEqual(['a']);
-    expect(selectAll($, undefined, 'li + li').map((el) => textOf(el))).toEqual(['b']);
+    const page = loadIndexedPage('<ul><li>a</li><li>b</li></ul>');
+    expect(query(page, 'li:first-child').toArray().map((el) => textOf(el))).toEqual(['a']);
+    expect(selectAll(page, undefined, 'li + li').map((el) => textOf(el))).toEqual(['b']);
   });
 
   it('compares attribute values as css-select does (case-insensitive HTML attributes, ~= never with white space)', () => {

@@ -18,13 +18,13 @@ import { appendTo, lowerBound, NO_NUMBERS, partitionPoint, shorter, sortUnique, 
  * of numbers (its own number + 1 up to its last descendant's), so "the `.x` below this card" is a
  * binary search in the page's sorted `.x` list. One walk (page-walk.ts) lists the elements (and
  * their class attributes); tag, id, class and attribute lists are built on first use. Pages loaded
- * with `startIndex` offsets (results/dom.ts `loadIndexedPage`) find an element's number by binary
+ * with `startIndex` offsets (page.ts `loadIndexedPage`) find an element's number by binary
  * search on them, other pages through a map built on first use.
  *
  * `select` answers the selector subset of selector.ts exactly as cheerio would (matching in
  * selector-match.ts) and undefined for anything else, so the caller asks cheerio. The page must
  * not be changed after indexing (the lists would go stale): the parsers that use it only read.
- * page-registry.ts finds a page's index from its `$` or one of its nodes.
+ * A page carries its index (page.ts `Page`), so parsers given the page find it.
  */
 
 /** Rightmost-part candidates above which the parts to the left are used to narrow the search. */
@@ -74,6 +74,11 @@ export class PageIndex {
       for (let i = 0; i < elements.length; i++) this.positions.set(elements[i]!, i);
     }
     return this.positions.get(node) ?? -1;
+  }
+
+  /** The node is this page's root or one of its elements (not a clone, not another page's node). */
+  holds(node: AnyNode): boolean {
+    return node === this.root || this.position(node) >= 0;
   }
 
   /** Numbers of the elements below `scope` (its descendants): [from, to]. The whole page for the root. */

@@ -1,14 +1,15 @@
 import { hasToken } from '../common/class-tokens.js';
 import type { PageIndex } from '../common/page-index.js';
-import { pageIndexOf } from '../common/page-registry.js';
+import type { Page } from '../common/page.js';
 import type { AnyNode, Element } from './dom.js';
+import { loadIndexedPage } from '../common/page.js';
 
 /*
  * The elements of one result card. Card readers ask ~25 questions per card; answering each with a
  * cheerio selector walks the card again and recompiles the selector (about 0.1 ms per card and
- * question on a 2026 search page), so the readers filter these lists instead. On a page loaded
- * with `loadIndexedPage` the lists are ranges of the page index's sorted lists (no walk per card);
- * otherwise they are collected in one walk of the card.
+ * question on a 2026 search page), so the readers filter these lists instead. On a page with an
+ * index (common/page.ts `loadIndexedPage`) holding the card, the lists are ranges of the index's
+ * sorted lists (no walk per card); otherwise they are collected in one walk of the card.
  */
 export interface CardIndex {
   /** Every element below the card, in document order. */
@@ -19,11 +20,10 @@ export interface CardIndex {
 
 const cache = new WeakMap<AnyNode, CardIndex>();
 
-export function cardIndex(card: AnyNode): CardIndex {
+export function cardIndex(page: Page, card: AnyNode): CardIndex {
   const cached = cache.get(card);
   if (cached) return cached;
-  const page = pageIndexOf(card);
-  const index = page ? rangeIndex(page, card) : walkIndex(card);
+  const index = page.index?.holds(card) ? rangeIndex(page.index, card) : walkIndex(card);
   cache.set(card, index);
   return index;
 }

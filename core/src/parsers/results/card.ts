@@ -1,10 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductResultSchema } from '@retail/contract';
 import type { Marketplace } from '../../marketplaces/types.js';
+import type { Page } from '../common/page.js';
 import { elementTest } from '../common/selector-match.js';
 import { textWithout } from '../common/node-reads.js';
 import { attr, cardIndex, closest, hasClass } from './card-index.js';
-import { asinFromHref, attrOf, cleanText, isAsin, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
+import { asinFromHref, attrOf, cleanText, isAsin, textOf, type AnyNode, type Element } from './dom.js';
 import { readCount, readPrice, readRating } from './locale.js';
 
 export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
@@ -19,7 +20,7 @@ export type ProductResultInit = MessageInitShape<typeof ProductResultSchema>;
  */
 
 /** Trimmed of ordinary white space only: prices keep the marketplace's no-break spaces. */
-const rawText = (_$: CheerioAPI, el: AnyNode) => textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+const rawText = (_page: Page, el: AnyNode) => textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /** Sponsored-label text such as "[Gesponsert]" or "Sponsored Ad - " around a title. */
 function stripSponsoredLabel(title: string, m: Marketplace): string {
@@ -37,8 +38,8 @@ function escape(text: string): string {
 /** What a title's text leaves out: screen-reader copies and inline scripts. */
 const isHiddenInTitle = elementTest('.a-offscreen, script, style');
 
-export function readTitle(_$: CheerioAPI, card: AnyNode, m: Marketplace): string | undefined {
-  const index = cardIndex(card);
+export function readTitle(page: Page, card: AnyNode, m: Marketplace): string | undefined {
+  const index = cardIndex(page, card);
   const candidates: string[] = [];
   for (const el of index.byTag('h2')) {
     const attrTitle = cleanText(attr(el, 'data-attribute'));
@@ -57,8 +58,8 @@ export function readTitle(_$: CheerioAPI, card: AnyNode, m: Marketplace): string
  * The card's price, first match of: the price recipe's main price, any main (not struck-through)
  * price, the 2018–19 `.s-price`/`.sx-price`, any price, `.a-color-price`.
  */
-export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
-  const index = cardIndex(card);
+export function readCardPrice(page: Page, card: AnyNode, m: Marketplace) {
+  const index = cardIndex(page, card);
   const offscreen = index.byClass('a-offscreen');
   const inMainPrice = (el: Element) => hasClass(el.parent, 'a-price') && !hasClass(el.parent, 'a-text-price');
   const inRecipe = (el: Element) => closest(el, card, (n) => attr(n, 'data-cy') === 'price-recipe') !== undefined;
@@ -73,15 +74,15 @@ export function readCardPrice($: CheerioAPI, card: AnyNode, m: Marketplace) {
   ];
   for (const group of groups) {
     for (const el of group) {
-      const price = readPrice(rawText($, el), m);
+      const price = readPrice(rawText(page, el), m);
       if (price) return price;
     }
   }
   return undefined;
 }
 
-export function readCardRating($: CheerioAPI, card: AnyNode, m: Marketplace): number | undefined {
-  for (const el of cardIndex(card).all) {
+export function readCardRating(page: Page, card: AnyNode, m: Marketplace): number | undefined {
+  for (const el of cardIndex(page, card).all) {
     if (!hasClass(el, 'a-icon-alt') && attr(el, 'aria-label') === undefined) continue;
     const text = cleanText(textOf(el));
     const rating = readRating(cleanText(attr(el, 'aria-label')) ?? text, m) ?? readRating(text, m);
@@ -90,8 +91,8 @@ export function readCardRating($: CheerioAPI, card: AnyNode, m: Marketplace): nu
   return undefined;
 }
 
-export function readCardRatingsTotal($: CheerioAPI, card: AnyNode, m: Marketplace): number | undefined {
-  const index = cardIndex(card);
+export function readCardRatingsTotal(page: Page, card: AnyNode, m: Marketplace): number | undefined {
+  const index = cardIndex(page, card);
   const links = index.byTag('a');
   // 2024+: a count link whose aria-label names the count ("381 ratings", "183個の評価").
   const words = m.words.ratingsCountWords.map((w) => w.toLowerCase());
@@ -115,8 +116,8 @@ export function readCardRatingsTotal($: CheerioAPI, card: AnyNode, m: Marketplac
   return undefined;
 }
 
-export function readIsPrime(_$: CheerioAPI, card: AnyNode): boolean {
-  const index = cardIndex(card);
+export function readIsPrime(page: Page, card: AnyNode): boolean {
+  const index = cardIndex(page, card);
   return (
     index.byClass('a-icon-prime').some((el) => el.name === 'i') ||
     index.byClass('s-prime').length > 0 ||
@@ -128,8 +129,8 @@ export function readIsPrime(_$: CheerioAPI, card: AnyNode): boolean {
 const SPONSORED_CLASSES = ['AdHolder', 'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-header'];
 const LABEL_CLASSES = ['s-label-popover-default', 'puis-label-popover-default', 'a-color-secondary'];
 
-export function readSponsored($: CheerioAPI, card: AnyNode, m: Marketplace): boolean {
-  const index = cardIndex(card);
+export function readSponsored(page: Page, card: AnyNode, m: Marketplace): boolean {
+  const index = cardIndex(page, card);
   if (hasClass(card, 'AdHolder')) return true;
   if (SPONSORED_CLASSES.some((c) => index.byClass(c).length > 0)) return true;
   if (index.all.some((el) => attr(el, 'data-component-type') === 'sp-sponsored-result')) return true;
@@ -138,24 +139,24 @@ export function readSponsored($: CheerioAPI, card: AnyNode, m: Marketplace): boo
   return LABEL_CLASSES.some((c) => index.byClass(c).some((el) => words.includes((cleanText(textOf(el)) ?? '').toLowerCase())));
 }
 
-export function readCoupon(_$: CheerioAPI, card: AnyNode): { label: string } | undefined {
-  const index = cardIndex(card);
+export function readCoupon(page: Page, card: AnyNode): { label: string } | undefined {
+  const index = cardIndex(page, card);
   const holder = index.byClass('s-coupon-unclipped')[0] ?? index.all.find((el) => attr(el, 'data-component-type') === 's-coupon-component');
   const label = holder ? cleanText(textOf(holder)) : undefined;
   return label ? { label } : undefined;
 }
 
-export function readImage(_$: CheerioAPI, card: AnyNode): string | undefined {
-  const images = cardIndex(card).byTag('img');
+export function readImage(page: Page, card: AnyNode): string | undefined {
+  const images = cardIndex(page, card).byTag('img');
   const ordered = [...images.filter((i) => hasClass(i, 's-image')), ...images.filter((i) => hasClass(i, 's-access-image')), ...images];
   return ordered.map((i) => cleanText(attr(i, 'src'))).find((src) => src);
 }
 
 /** The card's ASIN: its `data-asin`, else the first product link. */
-export function readCardAsin(_$: CheerioAPI, card: AnyNode): string | undefined {
+export function readCardAsin(page: Page, card: AnyNode): string | undefined {
   const dataAsin = cleanText(attrOf(card, 'data-asin'))?.toUpperCase();
   if (isAsin(dataAsin)) return dataAsin;
-  for (const a of cardIndex(card).byTag('a')) {
+  for (const a of cardIndex(page, card).byTag('a')) {
     const asin = asinFromHref(attr(a, 'href'));
     if (asin) return asin;
   }
@@ -163,26 +164,26 @@ export function readCardAsin(_$: CheerioAPI, card: AnyNode): string | undefined 
 }
 
 /** Every ProductResult field a card shows. */
-export function parseResultCard($: CheerioAPI, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const asin = readCardAsin($, card);
+export function parseResultCard(page: Page, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
+  const asin = readCardAsin(page, card);
   if (!asin) return undefined;
   const result: ProductResultInit = {
     asin,
     url: `${m.origin}/dp/${asin}`,
-    isPrime: readIsPrime($, card),
-    sponsored: readSponsored($, card, m),
+    isPrime: readIsPrime(page, card),
+    sponsored: readSponsored(page, card, m),
   };
-  const title = readTitle($, card, m);
+  const title = readTitle(page, card, m);
   if (title) result.title = title;
-  const price = readCardPrice($, card, m);
+  const price = readCardPrice(page, card, m);
   if (price) result.price = price;
-  const image = readImage($, card);
+  const image = readImage(page, card);
   if (image) result.mainImageUrl = image;
-  const rating = readCardRating($, card, m);
+  const rating = readCardRating(page, card, m);
   if (rating !== undefined) result.rating = rating;
-  const ratingsTotal = readCardRatingsTotal($, card, m);
+  const ratingsTotal = readCardRatingsTotal(page, card, m);
   if (ratingsTotal !== undefined) result.ratingsTotal = BigInt(ratingsTotal);
-  const coupon = readCoupon($, card);
+  const coupon = readCoupon(page, card);
   if (coupon) result.coupon = coupon;
   return result;
 }

@@ -1,5 +1,6 @@
-import type { AnyNode, CheerioAPI } from './dom.js';
-import { attrOf, isAsin, selectAll } from './dom.js';
+import { selectAll, type Page } from '../common/page.js';
+import type { AnyNode } from './dom.js';
+import { attrOf, isAsin } from './dom.js';
 
 /*
  * The main result list of a search-style page (search, seller storefront, category, author), in
@@ -14,9 +15,9 @@ const CARD_SELECTORS = [
   '.s-result-list .s-result-item[data-asin]',
 ];
 
-export function findResultCards($: CheerioAPI): AnyNode[] {
+export function findResultCards(page: Page): AnyNode[] {
   for (const selector of CARD_SELECTORS) {
-    const cards = selectAll($, undefined, selector).filter((el) => isAsin((attrOf(el, 'data-asin') ?? '').trim().toUpperCase()));
+    const cards = selectAll(page, undefined, selector).filter((el) => isAsin((attrOf(el, 'data-asin') ?? '').trim().toUpperCase()));
     // Drop cards nested inside another card (some layouts wrap a card in a card-like container).
     const set = new Set<AnyNode>(cards);
     const top = cards.filter((el) => {

@@ -1,40 +1,19 @@
-import { cleanText, firstAttr, loadHtml, tryJson, type AnyNode, type CheerioAPI, type Element } from '../common/dom.js';
+import { cleanText, tryJson, type AnyNode, type Element } from '../common/dom.js';
 import { attrOf, textOf } from '../common/node-reads.js';
-import { indexPage, registerPageApi, selectAll, selectFirst } from '../common/page-registry.js';
+import { selectAll, type Page } from '../common/page.js';
 
 /*
  * The result-page helpers build on the shared cheerio helpers (parsers/common/dom.ts: htmlparser2
  * back end, white-space and invisible-mark cleaning, lenient JSON) and add what card-style pages
  * need: lookups scoped to one card and ASINs from product links.
  */
-export type { AnyNode, CheerioAPI, Element };
-export { attrOf, cleanText, firstAttr, selectAll, selectFirst, textOf, tryJson };
-
-/**
- * Loads a page for a parser that only reads it: cheerio on htmlparser2 plus the page index
- * (common/page-index.ts), so `$(selector)` and the helpers below answer from sorted element lists
- * instead of walking the page or the card per selector. The page must not be changed afterwards
- * (`.remove()` and the like on the page itself; clones are fine): every parser here only reads.
- */
-export function loadIndexedPage(html: string): CheerioAPI {
-  const $ = loadHtml(html, { withStartIndices: true });
-  const index = indexPage($);
-  const query = ((selector: unknown, ...rest: unknown[]) => {
-    if (typeof selector === 'string' && rest.length === 0) {
-      const found = index.select(selector);
-      if (found) return $(found);
-    }
-    return ($ as unknown as (...args: unknown[]) => unknown)(selector, ...rest);
-  }) as unknown as CheerioAPI;
-  const api = Object.assign(query, $);
-  registerPageApi(api, index);
-  return api;
-}
+export type { AnyNode, Element };
+export { attrOf, cleanText, textOf, tryJson };
 
 /** Text of the first element matching one of `selectors` (tried in order) inside `scope`. */
-export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
+export function firstText(page: Page, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    for (const el of selectAll($, scope, selector)) {
+    for (const el of selectAll(page, scope, selector)) {
       const text = cleanText(textOf(el));
       if (text) return text;
     }
@@ -46,9 +25,9 @@ export function firstText($: CheerioAPI, scope: AnyNode | undefined, selectors: 
  * Like firstText, but the text is only trimmed: prices keep the marketplace's own no-break spaces
  * (the price reader cleans ordinary white space itself and shows the rest as the page does).
  */
-export function firstRawText($: CheerioAPI, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
+export function firstRawText(page: Page, scope: AnyNode | undefined, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    for (const el of selectAll($, scope, selector)) {
+    for (const el of selectAll(page, scope, selector)) {
       const text = textOf(el).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
       if (cleanText(text)) return text;
     }

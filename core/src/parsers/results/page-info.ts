@@ -1,6 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { PageInfoSchema } from '@retail/contract';
-import { cleanText, selectAll, selectFirst, textOf, type CheerioAPI } from './dom.js';
+import { selectAll, selectFirst, type Page } from '../common/page.js';
+import { cleanText, textOf } from './dom.js';
 import { readCount } from './locale.js';
 
 export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
@@ -11,10 +12,10 @@ export type PageInfoInit = MessageInitShape<typeof PageInfoSchema>;
  * line ("1-16 of 28 results", "1-48 von über 1.000 Ergebnissen", "32件の結果"). When the page shows
  * no strip, `requestedPage` is the current page and the page is taken as the only one.
  */
-export function parsePageInfo($: CheerioAPI, requestedPage: number, shownResults: number): PageInfoInit {
-  const find = (selector: string) => selectAll($, undefined, selector);
+export function parsePageInfo(page: Page, requestedPage: number, shownResults: number): PageInfoInit {
+  const find = (selector: string) => selectAll(page, undefined, selector);
   // `.first().text()`: the first match's text, '' without one.
-  const firstText = (selector: string) => textOf(selectFirst($, undefined, selector));
+  const firstText = (selector: string) => textOf(selectFirst(page, undefined, selector));
   const current =
     num(cleanText(firstText('.s-pagination-selected'))) ??
     num(cleanText(firstText('#pagn .pagnCur'))) ??
@@ -32,7 +33,7 @@ export function parsePageInfo($: CheerioAPI, requestedPage: number, shownResults
     hasNextPage: hasNextLink || current < totalPages,
     hasPrevPage: current > 1,
   };
-  const total = readTotalResults($);
+  const total = readTotalResults(page);
   if (total !== undefined) info.totalResults = BigInt(total);
   else if (!hasNextLink && current === 1 && totalPages === 1) info.totalResults = BigInt(shownResults);
   return info;
@@ -51,9 +52,9 @@ const RESULT_COUNT_SELECTORS = [
 ];
 
 /** The total from "1-16 of 28 results" / "1-48 von über 1.000 Ergebnissen" / "20 results". */
-export function readTotalResults($: CheerioAPI): number | undefined {
+export function readTotalResults(page: Page): number | undefined {
   for (const selector of RESULT_COUNT_SELECTORS) {
-    for (const el of selectAll($, undefined, selector)) {
+    for (const el of selectAll(page, undefined, selector)) {
       const text = cleanText(textOf(el));
       if (!text || !/\d/.test(text)) continue;
       // The total is the number outside the "1-16" range; the quoted search term may hold digits.

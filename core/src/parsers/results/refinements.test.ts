@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadIndexedPage } from './dom.js';
+import { loadIndexedPage } from '../common/page.js';
 import { parseRefinements } from './refinements.js';
 
 describe('search refinements', () => {

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RefinementSchema } from '@retail/contract';
 import { cardIndex, closest, hasClass } from './card-index.js';
-import { cleanText, selectFirst, textOf, type AnyNode, type CheerioAPI, type Element } from './dom.js';
+import { query, selectFirst, type Page } from '../common/page.js';
+import { cleanText, textOf, type AnyNode, type Element } from './dom.js';
 
 export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
 
@@ -11,14 +12,14 @@ export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
  * refinement expression, e.g. `n:172541,p_72:1248879011`) when it has one, else the link's path and
  * query, so a client can tell options apart and see what the marketplace would filter on.
  */
-export function parseRefinements($: CheerioAPI): RefinementInit[] {
-  const root = selectFirst($, undefined, '#s-refinements, #refinements, #leftNavContainer');
+export function parseRefinements(page: Page): RefinementInit[] {
+  const root = selectFirst(page, undefined, '#s-refinements, #refinements, #leftNavContainer');
   if (!root) return [];
   // Walk the sidebar in document order: a heading opens a group, each link below it is an option.
   // (Groups do not nest cleanly: the 2026 price group also holds the "Deals & Discounts" heading.)
   const groups: { name: string; options: { name: string; value: string }[] }[] = [];
   let current: (typeof groups)[number] | undefined;
-  for (const el of cardIndex(root).all) {
+  for (const el of cardIndex(page, root).all) {
     if (isHeading(el, root)) {
       const name = cleanText(textOf(el));
       current = name ? { name, options: [] } : undefined;
@@ -27,9 +28,9 @@ export function parseRefinements($: CheerioAPI): RefinementInit[] {
     }
     const href = el.attribs.href;
     if (el.name !== 'a' || href === undefined || /^\s*(javascript:|#)/i.test(href) || !current || insideHeading(el, root)) continue;
-    const label = cardIndex(el).byTag('span').find((span) => hasClass(span, 'a-size-base') || hasClass(span, 'a-color-base'));
+    const label = cardIndex(page, el).byTag('span').find((span) => hasClass(span, 'a-size-base') || hasClass(span, 'a-color-base'));
     // Star filters show an icon and "& Up": the icon's text makes the name ("4 out of 5 stars & Up").
-    const icon = cardIndex(el).byClass('a-icon-alt')[0];
+    const icon = cardIndex(page, el).byClass('a-icon-alt')[0];
     const labelText = label ? cleanText(textOf(label)) : undefined;
     const optionName = (icon && labelText ? starOptionName(cleanText(textOf(icon)), labelText) : labelText) ?? cleanText(el.attribs['aria-label']) ?? cleanText(textOf(el));
     const value = refinementValue(href);

@@ -1,9 +1,9 @@
 import { ErrorReason } from '@retail/contract';
-import { CoreError } from '../errors.js';
-import { marketplaceByCode } from '../marketplaces/index.js';
-import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
+import { CoreError } from '../src/errors.js';
+import { marketplaceByCode } from '../src/marketplaces/index.js';
+import type { FetchedPage, PageFetcher, PageRequest } from '../src/pages/types.js';
 
-/** Test doubles shared by the resilience unit tests (no network). */
+/** Page requests, pages, upstream failures and a scripted fetcher: the doubles of the resilience and cache unit tests (no network). Kept out of src/ so no image ships them. */
 export const US = marketplaceByCode('US');
 
 export const request = (path = '/dp/B000000001', signal: AbortSignal = new AbortController().signal): PageRequest => ({

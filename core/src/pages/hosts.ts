@@ -1,5 +1,5 @@
 import type { Marketplace } from '../marketplaces/index.js';
-import type { PageKind } from '../operations/types.js';
+import type { PageKind } from './types.js';
 
 /** The host a page kind lives on: the suggestion host for autocomplete, the storefront otherwise. */
 export function hostForKind(m: Marketplace, kind: PageKind): string {

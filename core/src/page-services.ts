@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import { createMemoryPageCache } from '../cache/memory-store.js';
-import type { PageCache } from '../cache/page-cache.js';
-import { withPageCache } from '../cache/page-html-cache.js';
-import { createParsedPageSource, type ParsedPageSource } from '../cache/parsed-pages.js';
-import { createRedisPageCache } from '../cache/redis-store.js';
-import type { PageFetcher } from '../operations/types.js';
-import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
-import { createParsePool, type ParsePool } from '../workers/pool.js';
-import type { Clock } from './clock.js';
-import { createResilientPageFetcher, type ResilientPageFetcher } from './compose.js';
-import type { ResilienceConfig } from './config.js';
+import { createMemoryPageCache } from './cache/memory-store.js';
+import type { PageCache } from './cache/page-cache.js';
+import { withPageCache } from './cache/page-html-cache.js';
+import { createParsedPageSource, type ParsedPageSource } from './cache/parsed-pages.js';
+import { createRedisPageCache } from './cache/redis-store.js';
+import type { PageFetcher } from './pages/types.js';
+import { createUpstreamMetrics, type UpstreamMetrics } from './outcomes/metrics.js';
+import { createParsePool, type ParsePool } from './workers/pool.js';
+import type { Clock } from './resilience/clock.js';
+import { createResilientPageFetcher, type ResilientPageFetcher } from './resilience/compose.js';
+import type { ResilienceConfig } from './resilience/config.js';
 
 export interface PageServices {
   /** ctx.pages: cached (HTML entries), single-flight, then retries, breaker and host caps. */

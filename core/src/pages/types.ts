@@ -1,0 +1,45 @@
+import type { Marketplace } from '../marketplaces/index.js';
+
+/** The kinds of marketplace pages the upstream client fetches (one parser module each). */
+export type PageKind =
+  | 'product'
+  | 'offers'
+  | 'reviews'
+  | 'search'
+  | 'autocomplete'
+  | 'deals'
+  | 'bestsellers'
+  | 'bestseller-categories'
+  | 'seller'
+  | 'author'
+  | 'categories'
+  | 'category';
+
+export interface PageRequest {
+  readonly marketplace: Marketplace;
+  /** Path on the marketplace's storefront (or suggestion host for autocomplete), e.g. '/dp/B000000000'. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly kind: PageKind;
+  /** Aborted at the call's deadline or when the client cancels. */
+  readonly signal: AbortSignal;
+  /** The call's deadline (epoch ms), when known: retries stop early instead of sleeping into the abort. */
+  readonly deadlineAt?: number;
+}
+
+export interface FetchedPage {
+  readonly status: number;
+  readonly html: string;
+  /** The URL as the marketplace knows it (never the replay origin). */
+  readonly url: string;
+  readonly retrievedAt: Date;
+  readonly fromCache: boolean;
+}
+
+/**
+ * Fetches marketplace pages. Implemented by the upstream client (core/src/upstream); tests pass
+ * their own. It rebuilds every URL from the marketplace and a path: never a client's URL.
+ */
+export interface PageFetcher {
+  fetchPage(request: PageRequest): Promise<FetchedPage>;
+}
