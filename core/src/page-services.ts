@@ -39,7 +39,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
   const s = options.settings;
   const metrics = createUpstreamMetrics();
   const resilient = createResilientPageFetcher(options.raw, {
-    retry: { maxAttempts: s.retryAttempts, baseDelayMs: s.retryBaseMs, maxDelayMs: s.retryMaxMs },
+    retry: { maxAttempts: s.retryAttempts, baseDelayMs: s.retryBaseMs, maxDelayMs: s.retryMaxMs, minAttemptMs: s.retryMinAttemptMs },
     breaker: { failureThreshold: s.breakerFailures, openMs: s.breakerOpenMs },
     limits: { concurrency: s.hostConcurrency, ratePerSecond: s.hostRatePerSecond, burst: s.hostBurst },
     metrics,

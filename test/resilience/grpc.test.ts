@@ -92,9 +92,11 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
   });
 
   it("the call's deadline reaches the retry policy: no retry starts that could not finish in time", async () => {
-    const { client, headers } = await core({ UPSTREAM_RETRY_ATTEMPTS: '3' }); // back-off ≤ 10 ms, attempts need ≥ 50 ms
+    // Back-off ≤ 10 ms, but a retry needs 5 s of deadline left: with a 2 s deadline the first attempt
+    // (milliseconds, even on a loaded machine) answers 503 and no retry may start.
+    const { client, headers } = await core({ UPSTREAM_RETRY_ATTEMPTS: '3', UPSTREAM_RETRY_MIN_ATTEMPT_MS: '5000' });
     faults.inject('/dp/B0FXTUS004', { kind: 'status', status: 503 });
-    const error = await client.getProduct({ asin: 'B0FXTUS004' }, { headers, timeoutMs: 45 }).then(() => expect.unreachable(), (e: unknown) => e as ConnectError);
+    const error = await client.getProduct({ asin: 'B0FXTUS004' }, { headers, timeoutMs: 2_000 }).then(() => expect.unreachable(), (e: unknown) => e as ConnectError);
     expect(faults.count('/dp/B0FXTUS004')).toBe(1);
     expect(error.code).toBe(Code.Unavailable); // the marketplace's failure, not a deadline the retries slept into
     faults.clear();

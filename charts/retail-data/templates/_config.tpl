@@ -18,6 +18,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "UPSTREAM_RETRY_ATTEMPTS" $values.config.retryAttempts }}
 {{- $_ := set $env "UPSTREAM_RETRY_BASE_MS" $values.config.retryBaseMs }}
 {{- $_ := set $env "UPSTREAM_RETRY_MAX_MS" $values.config.retryMaxMs }}
+{{- $_ := set $env "UPSTREAM_RETRY_MIN_ATTEMPT_MS" $values.config.retryMinAttemptMs }}
 {{- $_ := set $env "UPSTREAM_BREAKER_FAILURES" $values.config.breakerFailures }}
 {{- $_ := set $env "UPSTREAM_BREAKER_OPEN_MS" $values.config.breakerOpenMs }}
 {{- $_ := set $env "UPSTREAM_HOST_CONCURRENCY" $values.config.hostConcurrency }}

@@ -12,6 +12,8 @@ export interface ResilienceConfig {
   readonly retryAttempts: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
+  /** The least of the deadline a retry must have left to be started. */
+  readonly retryMinAttemptMs: number;
   /** Consecutive host failures that open a circuit; 0 = no breaker. */
   readonly breakerFailures: number;
   readonly breakerOpenMs: number;
@@ -76,6 +78,8 @@ const schemaFor = (replay: boolean) => z.object({
   UPSTREAM_RETRY_ATTEMPTS: int(1, 6, 3),
   UPSTREAM_RETRY_BASE_MS: int(10, 10_000, 200),
   UPSTREAM_RETRY_MAX_MS: int(10, 60_000, 2_000),
+  // A retry starts only when at least this much of the call's deadline would remain for it.
+  UPSTREAM_RETRY_MIN_ATTEMPT_MS: int(1, 60_000, 50),
   UPSTREAM_BREAKER_FAILURES: int(0, 1_000, replay ? 0 : 5),
   UPSTREAM_BREAKER_OPEN_MS: int(100, 3_600_000, 30_000),
   UPSTREAM_HOST_CONCURRENCY: int(0, 1_000, 8),
@@ -107,6 +111,7 @@ export function loadResilienceConfig(env: Readonly<Record<string, string | undef
     retryAttempts: e.UPSTREAM_RETRY_ATTEMPTS,
     retryBaseMs: e.UPSTREAM_RETRY_BASE_MS,
     retryMaxMs: Math.max(e.UPSTREAM_RETRY_MAX_MS, e.UPSTREAM_RETRY_BASE_MS),
+    retryMinAttemptMs: e.UPSTREAM_RETRY_MIN_ATTEMPT_MS,
     breakerFailures: e.UPSTREAM_BREAKER_FAILURES,
     breakerOpenMs: e.UPSTREAM_BREAKER_OPEN_MS,
     hostConcurrency: e.UPSTREAM_HOST_CONCURRENCY,
