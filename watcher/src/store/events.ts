@@ -55,14 +55,14 @@ export function createEventRepository(db: Database) {
         const rows = await tx.query<EventRow>(
           `INSERT INTO watch_events (account_id, watch_id, type, dedupe_key, before, after, at)
            SELECT d.account_id, d.watch_id, d.type, d.dedupe_key, d.before, d.after, d.at
-           FROM jsonb_to_recordset($1::jsonb) WITH ORDINALITY
-             AS d(account_id text, watch_id uuid, type text, dedupe_key text, before jsonb, after jsonb, at timestamptz, ordinality bigint)
+           FROM jsonb_to_recordset($1::jsonb)
+             AS d(ordinal integer, account_id text, watch_id uuid, type text, dedupe_key text, before jsonb, after jsonb, at timestamptz)
            WHERE EXISTS (SELECT 1 FROM watches w WHERE w.id = d.watch_id AND w.account_id = d.account_id)
-           ORDER BY d.ordinality
+           ORDER BY d.ordinal
            ON CONFLICT (watch_id, type, dedupe_key) DO NOTHING
            RETURNING ${EVENT_COLUMNS}`,
-          [JSON.stringify(drafts.map((d) => ({
-            account_id: d.accountId, watch_id: d.watchId, type: d.type, dedupe_key: d.dedupeKey, before: d.before, after: d.after,
+          [JSON.stringify(drafts.map((d, ordinal) => ({
+            ordinal, account_id: d.accountId, watch_id: d.watchId, type: d.type, dedupe_key: d.dedupeKey, before: d.before, after: d.after,
             at: d.at.toISOString(),
           })))],
         );

@@ -201,7 +201,7 @@ export function createWatchRepository(db: Queryable, now: Clock) {
     /** Records a refresh of these watches at `at`: each is next due one interval later. */
     async markRefreshed(ids: readonly string[], at: Date): Promise<void> {
       await db.query(
-        `UPDATE watches SET last_refresh_at = $2, next_refresh_at = $2 + make_interval(secs => interval_seconds)
+        `UPDATE watches SET last_refresh_at = $2::timestamptz, next_refresh_at = $2::timestamptz + make_interval(secs => interval_seconds)
          WHERE id = ANY($1::uuid[])`,
         [ids.filter(isWatchId), at],
       );
