@@ -6,6 +6,7 @@
 import type { WatchEvent } from '../model.js';
 import type { Clock } from './clock.js';
 import { checkedPageSize, idCursor, type Page, pageOf } from './cursor.js';
+import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { eventOf } from './events.js';
 import { isRowId, isWatchId } from './ids.js';
@@ -82,7 +83,7 @@ function deliveryOf(row: DeliveryRow): WebhookDelivery {
 }
 
 /** The delivery and its event in one row: the event's columns carry an `event_` prefix. */
-const WORK_SELECT = `SELECT ${DELIVERY_COLUMNS.replace(/(\w+)/g, 'd.$1')},
+const WORK_SELECT = `SELECT ${qualified(DELIVERY_COLUMNS, 'd')},
   e.account_id AS event_account_id, e.watch_id AS event_watch_id, e.type AS event_type, e.before AS event_before,
   e.after AS event_after, e.at AS event_at
   FROM webhook_deliveries d JOIN watch_events e ON e.id = d.event_id`;

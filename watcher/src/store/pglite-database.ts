@@ -4,6 +4,7 @@
  * connection, which its own `transaction()` holds exclusively, so transactions stay isolated.
  * One data directory belongs to one process: PGlite does not share it.
  */
+import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, DatabaseSession, Queryable } from './database.js';
 import { TYPE_PARSERS } from './type-parsers.js';
@@ -19,6 +20,7 @@ function queryableOf(client: PGlite | Transaction): Queryable {
 
 /** Opens PGlite in `dataDir` (created when missing), or in memory when `dataDir` is undefined. */
 export async function createPgliteDatabase(dataDir?: string): Promise<Database> {
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, { parsers: TYPE_PARSERS as Record<number, (text: string) => unknown> });
   const base = queryableOf(pglite);
   const session: DatabaseSession = {

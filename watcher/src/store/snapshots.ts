@@ -4,6 +4,7 @@
  * database as 8,760 rows when a chart wants 500.
  */
 import type { DomainCode, Snapshot } from '../model.js';
+import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { ensurePartitionsFrom } from './partitions.js';
 
@@ -130,17 +131,18 @@ export function createSnapshotRepository(db: Queryable) {
              WHERE product_id = (SELECT id FROM products WHERE domain = $1 AND asin = $2) AND at BETWEEN $3 AND $4
              ORDER BY at`
           : // Bucket width: the span of the points found, divided so that at most $5 buckets cover
-            // it (whole milliseconds, rounded up). date_bin places each point in its bucket from the
-            // first point; DISTINCT ON keeps the last point of each bucket.
+            // it (whole milliseconds, rounded up), computed once (MATERIALIZED: inlined, it would be
+            // evaluated per row). date_bin places each point in its bucket from the first point;
+            // DISTINCT ON keeps the last point of each bucket. min/max are two index probes.
             `WITH product AS (SELECT id FROM products WHERE domain = $1 AND asin = $2),
              span AS (
                SELECT min(at) AS first, max(at) AS last FROM snapshots
                WHERE product_id = (SELECT id FROM product) AND at BETWEEN $3 AND $4),
-             width AS (
+             width AS MATERIALIZED (
                SELECT first, (floor(extract(epoch FROM last - first) * 1000 / $5::integer) + 1) * interval '1 millisecond' AS bucket
                FROM span)
              SELECT ${SNAPSHOT_COLUMNS} FROM (
-               SELECT DISTINCT ON (date_bin(width.bucket, s.at, width.first)) s.*
+               SELECT DISTINCT ON (date_bin(width.bucket, s.at, width.first)) ${qualified(SNAPSHOT_COLUMNS, 's')}
                FROM snapshots s, width
                WHERE s.product_id = (SELECT id FROM product) AND s.at BETWEEN $3 AND $4
                ORDER BY date_bin(width.bucket, s.at, width.first), s.at DESC) last_of_bucket

@@ -6,6 +6,7 @@
 import type { Condition, DomainCode, PausedReason, Watch } from '../model.js';
 import type { Clock } from './clock.js';
 import { checkedPageSize, decodeTimeIdCursor, encodeTimeIdCursor, type Page, pageOf } from './cursor.js';
+import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { isWatchId } from './ids.js';
 
@@ -184,7 +185,7 @@ export function createWatchRepository(db: Queryable, now: Clock) {
            SELECT domain, asin, min(next_refresh_at) AS due_at FROM watches
            WHERE status = 'ACTIVE' AND next_refresh_at <= $1
            GROUP BY domain, asin ORDER BY due_at, domain, asin LIMIT $2)
-         SELECT ${WATCH_COLUMNS.replace(/(\w+)/g, 'w.$1')} FROM due JOIN watches w USING (domain, asin)
+         SELECT ${qualified(WATCH_COLUMNS, 'w')} FROM due JOIN watches w USING (domain, asin)
          WHERE w.status = 'ACTIVE' AND w.next_refresh_at <= $1
          ORDER BY due.due_at, w.domain, w.asin, w.id`,
         [at, checkedPageSize(limit)],
