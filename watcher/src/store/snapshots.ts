@@ -4,7 +4,6 @@
  * database as 8,760 rows when a chart wants 500.
  */
 import type { DomainCode, Snapshot } from '../model.js';
-import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { ensurePartitionsFrom } from './partitions.js';
 
@@ -132,21 +131,27 @@ export function createSnapshotRepository(db: Queryable) {
              ORDER BY at`
           : // Bucket width: the span of the points found, divided so that at most $5 buckets cover
             // it (whole milliseconds, rounded up), computed once (MATERIALIZED: inlined, it would be
-            // evaluated per row). date_bin places each point in its bucket from the first point;
-            // DISTINCT ON keeps the last point of each bucket. min/max are two index probes.
-            `WITH product AS (SELECT id FROM products WHERE domain = $1 AND asin = $2),
+            // evaluated per row). date_bin places each point in its bucket from the first point and
+            // max(at) picks the last of each: that needs only the primary key (an index-only scan),
+            // so the table is read for the chosen points alone (500 rows, not 8,760 scattered ones:
+            // see docs/watches.md "Numbers"). The LATERAL probe (LIMIT 1 keeps it from being
+            // flattened into a hash join over every point) touches one partition per point.
+            `WITH product AS MATERIALIZED (SELECT id FROM products WHERE domain = $1 AND asin = $2),
              span AS (
                SELECT min(at) AS first, max(at) AS last FROM snapshots
                WHERE product_id = (SELECT id FROM product) AND at BETWEEN $3 AND $4),
              width AS MATERIALIZED (
                SELECT first, (floor(extract(epoch FROM last - first) * 1000 / $5::integer) + 1) * interval '1 millisecond' AS bucket
-               FROM span)
-             SELECT ${SNAPSHOT_COLUMNS} FROM (
-               SELECT DISTINCT ON (date_bin(width.bucket, s.at, width.first)) ${qualified(SNAPSHOT_COLUMNS, 's')}
-               FROM snapshots s, width
+               FROM span),
+             last_of_bucket AS (
+               SELECT max(s.at) AS at FROM snapshots s, width
                WHERE s.product_id = (SELECT id FROM product) AND s.at BETWEEN $3 AND $4
-               ORDER BY date_bin(width.bucket, s.at, width.first), s.at DESC) last_of_bucket
-             ORDER BY at`,
+               GROUP BY date_bin(width.bucket, s.at, width.first))
+             SELECT point.* FROM last_of_bucket CROSS JOIN LATERAL (
+               SELECT ${SNAPSHOT_COLUMNS} FROM snapshots
+               WHERE product_id = (SELECT id FROM product) AND at = last_of_bucket.at
+               LIMIT 1) AS point
+             ORDER BY point.at`,
         maxPoints === undefined ? [domain, asin, from, to] : [domain, asin, from, to, maxPoints],
       );
       return rows.map((row) => snapshotOf(domain, asin, row));
