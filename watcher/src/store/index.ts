@@ -2,7 +2,7 @@
 export type { Database, DatabaseSession, Queryable } from './database.js';
 export { createPostgresDatabase, type PostgresDatabaseOptions } from './pg-database.js';
 export { createPgliteDatabase } from './pglite-database.js';
-export { openDatabase, storeSettingsFromEnv, DEFAULT_DATA_DIR, type StoreSettings } from './open-database.js';
+export { openDatabase, openWatchStoreFromEnv, storeSettingsFromEnv, DEFAULT_DATA_DIR, type StoreSettings } from './open-database.js';
 export { migrate, MIGRATIONS_DIR, MIGRATIONS_TABLE } from './migrate.js';
 export { createWatchStore, openWatchStore, DEFAULT_SNAPSHOT_RETENTION_DAYS, type WatchStore, type WatchStoreOptions } from './watch-store.js';
 export type { Clock } from './clock.js';
