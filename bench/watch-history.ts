@@ -30,7 +30,7 @@ if (missing) {
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const mb = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} kB` : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
