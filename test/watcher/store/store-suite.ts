@@ -344,6 +344,9 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(delivered).toMatchObject({ status: 'DELIVERED', attemptCount: 2, lastResponseStatus: 204, deliveredAt: clock.now() });
         expect(delivered).not.toHaveProperty('lastError');
         expect(delivered).not.toHaveProperty('nextAttemptAt');
+        // A stale job re-run after the delivery succeeded records nothing.
+        expect(await store.deliveries.recordAttempt(first.id, { status: 'DEAD', error: 'late' })).toBeNull();
+        expect((await store.deliveries.work(first.id))!.delivery).toEqual(delivered);
         expect(await store.deliveries.recordAttempt(second.id, { status: 'DEAD', error: 'connection refused' }))
           .toMatchObject({ status: 'DEAD', attemptCount: 1, lastError: 'connection refused' });
 

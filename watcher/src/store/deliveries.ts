@@ -114,7 +114,11 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
       return deliveryOf(row!);
     },
 
-    /** Counts one attempt and records how it ended; null when the delivery is gone (watch deleted). */
+    /**
+     * Counts one attempt and records how it ended. Only an open delivery (PENDING or FAILED) takes
+     * an attempt: null when it is delivered, dead or gone (watch deleted), so a job re-run after a
+     * crash cannot turn a delivered webhook back into a failure. A redelivery reopens it first.
+     */
     async recordAttempt(id: string, outcome: AttemptOutcome): Promise<WebhookDelivery | null> {
       if (!isRowId(id)) return null;
       const at = now();
@@ -126,7 +130,7 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
            last_error = $4,
            next_attempt_at = $5,
            delivered_at = CASE WHEN $2 = 'DELIVERED' THEN $6::timestamptz ELSE delivered_at END
-         WHERE id = $1
+         WHERE id = $1 AND status IN ('PENDING', 'FAILED')
          RETURNING ${DELIVERY_COLUMNS}`,
         [id, outcome.status, outcome.responseStatus ?? null, 'error' in outcome ? outcome.error : null,
           outcome.status === 'FAILED' ? outcome.nextAttemptAt : null, at],
