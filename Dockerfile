@@ -17,7 +17,9 @@
 # Runtime images: non-root numeric user, tini as PID 1, nothing written outside /tmp (so
 # readOnlyRootFilesystem works), no HEALTHCHECK (Kubernetes probes do that). See docs/deploy.md.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 22 (LTS): the suite runs on it in CI beside the Node 20 of the build machines (20 reached end of
+# life on 2026-04-30).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS manifests
@@ -32,6 +34,7 @@ COPY gateways/rest/package.json gateways/rest/
 COPY gateways/graphql/package.json gateways/graphql/
 COPY gateways/mcp/package.json gateways/mcp/
 COPY gateways/console/package.json gateways/console/
+COPY watcher/package.json watcher/
 COPY app/package.json app/
 
 # ---------------------------------------------------------------------------------------------
@@ -156,6 +159,7 @@ COPY --from=deps-console /app/node_modules node_modules
 COPY --from=dist /app/proto proto
 COPY --from=dist /app/telemetry telemetry
 COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/console gateways/console
 ENV PORT=8080
 EXPOSE 8080

@@ -1,5 +1,5 @@
 /**
- * GraphQL and MCP full-path benchmark: the SPEC.md product query on POST /api/graphql and a
+ * GraphQL and MCP full-path benchmark: the docs/contract.md product query on POST /api/graphql and a
  * `tools/call retail_product` on POST /api/mcp, each through key check, rate limit, hold, gRPC to a
  * core answering from memory (a cache hit's work), settle and render, beside a bare express handler
  * returning the same JSON bytes, with the same autocannon client (its own process) in the same run.

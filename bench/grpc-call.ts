@@ -11,7 +11,7 @@
  * Prints calls/s, latency (p50, p99) and the CPU time per call of the client's process and of the
  * core's process, for each client at the given concurrency.
  *
- *   RETAIL_CORPUS=/work/shared/corpus node --conditions=source --import tsx bench/grpc-call.ts
+ *   RETAIL_CORPUS=../shared/corpus node --conditions=source --import tsx bench/grpc-call.ts
  *   BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 10), BENCH_ASIN (default B01GAWQSFW),
  *   BENCH_CLIENTS (comma list; default gateway,connect,grpcjs,http2),
  *   BENCH_ROUNDS (default 1: the clients run one after the other this many times, and each reports

@@ -26,7 +26,7 @@ describe('error table', () => {
     [ErrorReason.SESSION_REQUIRED, GrpcCode.UNAVAILABLE, 503],
     [ErrorReason.LEDGER_UNAVAILABLE, GrpcCode.UNAVAILABLE, 503],
     [ErrorReason.UPSTREAM_TIMEOUT, GrpcCode.DEADLINE_EXCEEDED, 504],
-  ])('maps reason %i to gRPC %i and HTTP %i (CONTRACT.md)', (reason, grpc, http) => {
+  ])('maps reason %i to gRPC %i and HTTP %i (docs/contract.md)', (reason, grpc, http) => {
     expect(errorRow(reason)).toMatchObject({ grpcCode: grpc, httpStatus: http });
   });
 

@@ -31,7 +31,7 @@ export interface ErrorRow {
 }
 
 /**
- * The one error table (CONTRACT.md, Errors): reason → gRPC code → HTTP status. Every interface
+ * The one error table (docs/contract.md, Errors): reason → gRPC code → HTTP status. Every interface
  * derives its error shape from this table; nothing else maps codes to statuses.
  */
 export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
@@ -55,10 +55,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },
 };
 
-/** Name of the binary trailing metadata entry that carries a serialized retail.v1.ErrorDetail. */
-export const ERROR_DETAIL_METADATA_KEY = 'retail-error-bin';
-
-/** The error envelope every interface returns (SPEC.md, Errors). */
+/** The error envelope every interface returns (docs/contract.md, Errors). */
 export interface ErrorEnvelope {
   success: false;
   errors: Array<{ code: number; message: string; path?: string[] }>;

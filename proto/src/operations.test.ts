@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from './operations.js';
 
 describe('operations declared in the proto', () => {
-  it('are the 17 of CONTRACT.md, each with all client-facing names', () => {
+  it('are the 17 of docs/contract.md, each with all client-facing names', () => {
     expect(OPERATIONS).toHaveLength(17);
     for (const op of OPERATIONS) {
       expect(op.options.restPath, op.name).toMatch(/^\/api\/retail\//);

@@ -14,14 +14,14 @@ export type WireObject = { [key: string]: WireValue };
 
 /**
  * Note: protobuf-es honours only `jstype = JS_STRING`, so `[jstype = JS_NUMBER]` counts are `bigint`
- * in TypeScript; the renderer below writes them as JSON numbers, as CONTRACT.md requires.
+ * in TypeScript; the renderer below writes them as JSON numbers, as docs/contract.md requires.
  */
 
 /** Name of the response field that carries ResponseMeta; it goes to headers, never into `data`. */
 export const META_FIELD = 'meta';
 
 /**
- * Renders a response message as the wire JSON of CONTRACT.md, which differs from proto3 JSON:
+ * Renders a response message as the wire JSON of docs/contract.md, which differs from proto3 JSON:
  * unset optional fields are omitted (or `null` where the field is marked nullable), `false` and `0`
  * that were set are present, 64-bit counts are JSON numbers, enums lose their prefix and repeated
  * fields are always arrays.

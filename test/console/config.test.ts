@@ -1,6 +1,6 @@
 /** Environment parsing of the console deployment and the env-wired console. */
 import { describe, expect, it } from 'vitest';
-import { createConsoleFromEnv, loadConsoleConfig } from '@retail/console';
+import { ConsoleConfigError, createConsoleFromEnv, loadConsoleConfig } from '@retail/console';
 import { createTestMetering } from './metering.js';
 
 describe('loadConsoleConfig', () => {
@@ -38,6 +38,24 @@ describe('loadConsoleConfig', () => {
     expect(() => loadConsoleConfig({ CONSOLE_SIGNUP_MODE: 'public' })).toThrow(/CONSOLE_SIGNUP_MODE/);
     expect(() => loadConsoleConfig({ CONSOLE_SESSION_SECRET: 'short' })).toThrow(/at least 32/);
     expect(() => loadConsoleConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('lists every bad variable on its own line and never echoes the secret', () => {
+    const error = (() => {
+      try {
+        loadConsoleConfig({ PORT: '70000', CONSOLE_SIGNUP_MODE: 'public', CONSOLE_SESSION_SECRET: 'short-secret' });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ConsoleConfigError);
+    expect((error as ConsoleConfigError).problems).toEqual([
+      'PORT must be a port number',
+      'CONSOLE_SIGNUP_MODE must be one of open, invite, closed',
+      'CONSOLE_SESSION_SECRET must be at least 32 characters',
+    ]);
+    expect((error as Error).message).not.toContain('short-secret');
   });
 });
 

@@ -8,7 +8,7 @@ import { create } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { ErrorReason } from '@retail/contract';
 import { REGISTRY, registryOperation } from '@retail/gateway-shared';
-import { coreError } from '@retail/gateway-shared/testing/stub-core';
+import { coreError } from '../harness/stub-core.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../harness/stack.js';
 import { corpusCases, minimalParams, mutations, successRequests } from './cases.js';
@@ -165,7 +165,7 @@ describe.each(DRIVERS.map((d) => [d.name, d] as const))('contract: %s', (_name, 
       const res = await callChecked(driver, entry.operation, entry.request, { key: accounts.main.key }, accounts.main.id);
       outcomes.push(`${entry.id}:${res.status}`);
       if (res.status === 501) continue; // operation not built yet: the core says so
-      // Error pages must map as CONTRACT.md says (the gateways' job); whether a page parses is the
+      // Error pages must map as docs/contract.md says (the gateways' job); whether a page parses is the
       // core's accuracy, measured by its corpus scorer, so a miss there is reported, not failed.
       if (entry.expectError) expect(res.status, entry.id).toBe(entry.expectError.status);
       else if (res.status !== 200) misses.push(`${entry.id}→${res.status}`);

@@ -13,7 +13,7 @@ export interface EnvelopeEntry {
 }
 
 export interface DriverResult {
-  /** The HTTP status the same failure has on REST (CONTRACT.md); 200 on success. */
+  /** The HTTP status the same failure has on REST (docs/contract.md); 200 on success. */
   readonly status: number;
   /** The `data` object on success. */
   readonly data?: Record<string, unknown>;

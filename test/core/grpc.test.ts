@@ -5,11 +5,11 @@
 import { createRequire } from 'node:module';
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
-import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } from '@connectrpc/connect';
+import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { CacheStatus, Domain, ERROR_DETAIL_METADATA_KEY, type ErrorDetail, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
+import { CacheStatus, Domain, type ErrorDetail, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
 import { HANDLERS, type HandlerTable, type OperationContext, type PageFetcher, UNIMPLEMENTED } from '@retail/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedCore, startCore } from '../harness/core.js';
@@ -69,8 +69,7 @@ async function failure(call: Promise<unknown>): Promise<{ code: Code; message: s
   } catch (error) {
     expect(error).toBeInstanceOf(ConnectError);
     const err = error as ConnectError;
-    const raw = err.metadata.get(ERROR_DETAIL_METADATA_KEY);
-    return { code: err.code, message: err.rawMessage, detail: raw ? fromBinary(ErrorDetailSchema, decodeBinaryHeader(raw)) : undefined };
+    return { code: err.code, message: err.rawMessage, detail: err.findDetails(ErrorDetailSchema)[0] };
   }
   throw new Error('the call succeeded');
 }

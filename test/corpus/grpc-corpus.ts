@@ -1,7 +1,7 @@
-import { create, fromBinary, ScalarType, type DescMessage, type Message } from '@bufbuild/protobuf';
-import { type Client, ConnectError, createClient, decodeBinaryHeader } from '@connectrpc/connect';
+import { create, ScalarType, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { type Client, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService, errorRow, renderData } from '@retail/contract';
+import { ErrorDetailSchema, ErrorReason, RetailService, errorRow, renderData } from '@retail/contract';
 import { type StartedCore, startCore } from '../harness/core.js';
 import { createReplayServer, type ReplayServer } from '../replay/server.js';
 import type { ActualOutcome, CorpusCase } from './score.js';
@@ -112,9 +112,8 @@ export async function callCase(service: CorpusService, c: CorpusCase): Promise<A
     return { data: renderData(method.output, response) };
   } catch (error) {
     if (!(error instanceof ConnectError)) throw error;
-    const raw = error.metadata.get(ERROR_DETAIL_METADATA_KEY);
-    if (!raw) return { error: { status: 500, message: error.rawMessage } };
-    const detail = fromBinary(ErrorDetailSchema, decodeBinaryHeader(raw));
+    const [detail] = error.findDetails(ErrorDetailSchema);
+    if (!detail) return { error: { status: 500, message: error.rawMessage } };
     return { error: { status: errorRow(detail.reason).httpStatus, reason: ErrorReason[detail.reason], message: detail.message } };
   }
 }

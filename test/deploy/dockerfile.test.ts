@@ -122,6 +122,11 @@ describe('Dockerfile', () => {
     }
   });
 
+  it('copies every workspace manifest before npm ci (a missing one fails the install against the lock file)', () => {
+    const sources = copies(stageByName(stages, 'manifests')!).flatMap((copy) => copy.sources);
+    for (const folder of workspaceFolders().values()) expect(sources, folder).toContain(`${folder}/package.json`);
+  });
+
   it('sends no node_modules, dist or tests to the build context', () => {
     for (const pattern of ['**/node_modules', '**/dist', '.git', 'test']) {
       expect(dockerignore).toContain(pattern);

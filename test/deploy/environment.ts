@@ -24,7 +24,7 @@ function sourceFiles(folder: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name !== 'testing' && entry.name !== 'gen') walk(path);
+        if (entry.name !== 'gen') walk(path);
       } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
         files.push(path);
       }

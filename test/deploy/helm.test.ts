@@ -33,7 +33,7 @@ const EXTERNAL_URLS = [
   'redis.external.ledgerClusterNodes[1]=ledger-1.example:6379',
 ];
 
-/** The routes the service promises (ARCHITECTURE.md, the one-process router): path → deployable. */
+/** The routes the service promises (docs/architecture.md, `npm start` is one Node process): path → deployable. */
 const ROUTES = [
   { path: '/api/retail', type: 'Prefix', component: 'rest' },
   { path: '/api/openapi.json', type: 'Exact', component: 'rest' },

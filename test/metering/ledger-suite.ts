@@ -109,6 +109,35 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(await balance(accountId)).toBe(0);
     });
 
+    it('holds background work by account with the caller\'s hold id: once per id, no rate limit, 402 when short', async () => {
+      const { accountId } = await account(3, 'free');
+      const refresh = (holdId: string, operations = ['GetProduct']) =>
+        metering.meter.admitAccount({ accountId, holdId, work: 'watcher', operations });
+      // The free plan's burst (10) does not apply: background work is paced by its own schedule.
+      const first = await refresh('watch-1:2026-03-01T12:00');
+      const again = await refresh('watch-1:2026-03-01T12:00');
+      expect(first).toMatchObject({ ok: true, balance: 2, hold: { accountId, units: 1, interface: 'watcher', keyId: '' } });
+      expect(again).toMatchObject({ ok: true, balance: 2 });
+      if (!first.ok) throw new Error('refused');
+      expect(await metering.meter.settle(first.hold, 1)).toEqual({ charged: 1, remaining: 2 });
+      expect(await refresh('watch-1:2026-03-01T12:00')).toMatchObject({ ok: true, balance: 2 }); // settled: not held again
+      const short = await refresh('job-7:items-0-2', ['GetProduct', 'GetProduct', 'GetProduct']);
+      expect(!short.ok && short.denial).toMatchObject({ reason: ErrorReason.INSUFFICIENT_UNITS, httpStatus: 402 });
+      expect(await balance(accountId)).toBe(2);
+      expect((await metering.admin.recentUsage(accountId, 10)).map((u) => u.interface)).toEqual(['watcher']);
+      await expect(refresh('bad id with spaces')).rejects.toThrow(/hold id/);
+    });
+
+    it('refuses background work for a disabled (403) or deleted (401) account', async () => {
+      const { accountId } = await account(10);
+      await metering.admin.setDisabled(accountId, true);
+      const disabled = await metering.meter.admitAccount({ accountId, holdId: 'w:1', work: 'watcher', operations: ['GetProduct'] });
+      expect(!disabled.ok && disabled.denial.httpStatus).toBe(403);
+      await metering.admin.deleteAccount(accountId);
+      const gone = await metering.meter.admitAccount({ accountId, holdId: 'w:2', work: 'watcher', operations: ['GetProduct'] });
+      expect(!gone.ok && gone.denial.httpStatus).toBe(401);
+    });
+
     it('charges a repeated settle of one hold once and answers the repeat as the first', async () => {
       const { accountId, key } = await account(10, 'unlimited');
       const admitted = await metering.meter.admit(call(key, { operations: ['GetProduct', 'GetProductOffers'] }));

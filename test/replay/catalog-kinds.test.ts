@@ -4,12 +4,10 @@
  * real upstream client, and the contract's wire renderer. Blocks and missing pages included.
  */
 import { fileURLToPath } from 'node:url';
-import { fromBinary } from '@bufbuild/protobuf';
-import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } from '@connectrpc/connect';
+import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   Domain,
-  ERROR_DETAIL_METADATA_KEY,
   ErrorDetailSchema,
   ErrorReason,
   GetAuthorResponseSchema,
@@ -53,8 +51,7 @@ async function failure(call: Promise<unknown>) {
     await call;
   } catch (error) {
     expect(error).toBeInstanceOf(ConnectError);
-    const raw = (error as ConnectError).metadata.get(ERROR_DETAIL_METADATA_KEY);
-    return { code: (error as ConnectError).code, reason: raw ? fromBinary(ErrorDetailSchema, decodeBinaryHeader(raw)).reason : undefined };
+    return { code: (error as ConnectError).code, reason: (error as ConnectError).findDetails(ErrorDetailSchema)[0]?.reason };
   }
   throw new Error('the call succeeded');
 }

@@ -3,12 +3,10 @@
  * product operations end to end on the project's fixtures, blocks, not-found and the service token.
  */
 import { fileURLToPath } from 'node:url';
-import { fromBinary } from '@bufbuild/protobuf';
-import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } from '@connectrpc/connect';
+import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   Domain,
-  ERROR_DETAIL_METADATA_KEY,
   ErrorDetailSchema,
   ErrorReason,
   GetAsinFromGtinResponseSchema,
@@ -45,14 +43,13 @@ async function failure(call: Promise<unknown>) {
   } catch (error) {
     expect(error).toBeInstanceOf(ConnectError);
     const err = error as ConnectError;
-    const raw = err.metadata.get(ERROR_DETAIL_METADATA_KEY);
-    return { code: err.code, detail: raw ? fromBinary(ErrorDetailSchema, decodeBinaryHeader(raw)) : undefined };
+    return { code: err.code, detail: err.findDetails(ErrorDetailSchema)[0] };
   }
   throw new Error('the call succeeded');
 }
 
 describe('product operations through the core and the replay server', () => {
-  it('GetProduct answers the wire record of SPEC.md', async () => {
+  it('GetProduct answers the wire record of docs/contract.md', async () => {
     const response = await client.getProduct({ asin: 'b0fxtus001' }, auth);
     const data = renderData(GetProductResponseSchema, response) as { retailProduct: Record<string, unknown> };
     expect(data.retailProduct).toMatchObject({

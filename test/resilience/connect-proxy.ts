@@ -3,7 +3,8 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
  * A minimal HTTP CONNECT proxy (what undici's ProxyAgent speaks) for proxy-rotation tests: it
- * tunnels to the requested host:port and records each CONNECT target.
+ * tunnels to the requested host:port (or where `route` sends it: a marketplace host mapped to a
+ * loopback server) and records each CONNECT target as requested.
  */
 export interface TestProxy {
   readonly url: string;
@@ -11,7 +12,9 @@ export interface TestProxy {
   close(): Promise<void>;
 }
 
-export async function createConnectProxy(): Promise<TestProxy> {
+export type ConnectRoute = (host: string, port: number) => { host: string; port: number };
+
+export async function createConnectProxy(route: ConnectRoute = (host, port) => ({ host, port })): Promise<TestProxy> {
   const connects: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((_req, res) => {
@@ -21,7 +24,8 @@ export async function createConnectProxy(): Promise<TestProxy> {
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     connects.push(req.url ?? '');
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
+    const target = route(host ?? '', Number(port));
+    const upstream = connect(target.port, target.host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);

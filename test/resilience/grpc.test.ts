@@ -1,7 +1,6 @@
-import { fromBinary } from '@bufbuild/protobuf';
-import { type Client, Code, ConnectError, createClient, decodeBinaryHeader } from '@connectrpc/connect';
+import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { CacheStatus, ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
+import { CacheStatus, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
 import { HANDLERS, type HandlerTable } from '@retail/core';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
 import { createPageServices, type PageServices } from '@retail/core/resilience/page-services';
@@ -74,7 +73,7 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
       (e: unknown) => e as ConnectError,
     );
     expect(error.code).toBe(Code.Unavailable);
-    const detail = fromBinary(ErrorDetailSchema, decodeBinaryHeader(error.metadata.get(ERROR_DETAIL_METADATA_KEY)!));
+    const detail = error.findDetails(ErrorDetailSchema)[0]!;
     expect(detail.reason).toBe(ErrorReason.CIRCUIT_OPEN);
     expect(detail.retryAfterSeconds).toBeGreaterThanOrEqual(29);
     expect(faults.count('/dp/B0FXTUS002')).toBe(2);
@@ -107,7 +106,7 @@ describe('GetProduct through gRPC on the resilient page stack', () => {
     const failures = [];
     for (let i = 0; i < 2; i++) failures.push(await client.getProduct({ asin: 'B0FXTUS003' }, { headers }).then(() => expect.unreachable(), (e: unknown) => e as ConnectError));
     for (const error of failures) {
-      const detail = fromBinary(ErrorDetailSchema, decodeBinaryHeader(error.metadata.get(ERROR_DETAIL_METADATA_KEY)!));
+      const detail = error.findDetails(ErrorDetailSchema)[0]!;
       expect(detail.reason).toBe(ErrorReason.UPSTREAM_ERROR);
     }
     expect(faults.count('/dp/B0FXTUS003')).toBe(2);

@@ -1,6 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GetProductRequestSchema, GrpcCode, RetailService } from '@retail/contract';
+import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, GetProductRequestSchema, GrpcCode, RetailService, decodeErrorStatus } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { createTokenCheck } from './auth.js';
@@ -41,11 +41,12 @@ describe('createTokenCheck', () => {
 });
 
 describe('error status', () => {
-  it("carries the reason's code and the ErrorDetail in retail-error-bin", () => {
+  it("carries the reason's code and the ErrorDetail in grpc-status-details-bin and the deprecated retail-error-bin", () => {
     const status = coreErrorStatus(new CoreError(ErrorReason.INVALID_ARGUMENT, 'page must be between 1 and 100', { fieldPath: ['page'], retryAfterSeconds: 2 }));
     expect(status.code).toBe(GrpcCode.INVALID_ARGUMENT);
-    const raw = status.metadata!.get(ERROR_DETAIL_METADATA_KEY)[0] as Buffer;
-    expect(fromBinary(ErrorDetailSchema, raw)).toMatchObject({ reason: ErrorReason.INVALID_ARGUMENT, message: 'page must be between 1 and 100', fieldPath: ['page'], retryAfterSeconds: 2 });
+    const expected = { reason: ErrorReason.INVALID_ARGUMENT, message: 'page must be between 1 and 100', fieldPath: ['page'], retryAfterSeconds: 2 };
+    expect(decodeErrorStatus(status.metadata!.get(GRPC_STATUS_DETAILS_METADATA_KEY)[0] as Buffer)).toMatchObject(expected);
+    expect(fromBinary(ErrorDetailSchema, status.metadata!.get(ERROR_DETAIL_METADATA_KEY)[0] as Buffer)).toMatchObject(expected);
   });
   it('hides unknown exceptions behind INTERNAL and reads late failures as timeouts', () => {
     const internal = toCoreError(new Error('db password is hunter2'), false);

@@ -1,9 +1,13 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
-import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, errorRow } from '@retail/contract';
+import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, encodeErrorStatus, errorRow } from '@retail/contract';
 import { CoreError } from '../errors.js';
 
-/** A CoreError's ErrorDetail in the `retail-error-bin` trailer. */
+/**
+ * A CoreError's ErrorDetail in the trailers: in the standard `grpc-status-details-bin` (a
+ * google.rpc.Status with the detail packed in Any, which any gRPC client can read) and, for one
+ * more release, bare in the deprecated `retail-error-bin` that 0.1 clients read.
+ */
 export function errorDetailMetadata(error: CoreError): Metadata {
   const detail = create(ErrorDetailSchema, {
     reason: error.reason,
@@ -12,6 +16,7 @@ export function errorDetailMetadata(error: CoreError): Metadata {
     retryAfterSeconds: error.retryAfterSeconds,
   });
   const metadata = new Metadata();
+  metadata.set(GRPC_STATUS_DETAILS_METADATA_KEY, Buffer.from(encodeErrorStatus(errorRow(error.reason).grpcCode, detail)));
   metadata.set(ERROR_DETAIL_METADATA_KEY, Buffer.from(toBinary(ErrorDetailSchema, detail)));
   return metadata;
 }

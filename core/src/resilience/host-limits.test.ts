@@ -1,8 +1,9 @@
 import { ErrorReason } from '@retail/contract';
+import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageRequest } from '../operations/types.js';
 import { createManualClock } from './clock.js';
-import { createSemaphore, createTokenBucket, withHostLimits } from './host-limits.js';
+import { createTokenBucket, runWhenFree, withHostLimits } from './host-limits.js';
 import { outcomeClassOf } from './outcome-class.js';
 import { page, request } from './test-helpers.js';
 
@@ -10,31 +11,43 @@ const tick = async (n = 5) => {
   for (let i = 0; i < n; i++) await Promise.resolve();
 };
 
-describe('createSemaphore', () => {
-  it('admits `limit` holders and passes slots on in FIFO order', async () => {
-    const s = createSemaphore(2);
+describe('runWhenFree', () => {
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+
+  it('runs `limit` at once and passes slots on in FIFO order', async () => {
+    const limit = pLimit(2);
     const signal = new AbortController().signal;
-    const a = await s.acquire(signal);
-    await s.acquire(signal);
+    const a = gate();
+    const b = gate();
     const order: string[] = [];
-    void s.acquire(signal).then(() => order.push('c'));
-    void s.acquire(signal).then(() => order.push('d'));
-    expect([s.inUse, s.waiting]).toEqual([2, 2]);
-    a();
-    a(); // releasing twice frees one slot only
+    void runWhenFree(limit, () => a.opened, signal);
+    void runWhenFree(limit, () => b.opened, signal);
+    void runWhenFree(limit, async () => order.push('c'), signal);
+    void runWhenFree(limit, async () => order.push('d'), signal);
     await tick();
-    expect(order).toEqual(['c']);
-    expect(s.waiting).toBe(1);
+    expect([limit.activeCount, limit.pendingCount]).toEqual([2, 2]);
+    a.open();
+    await tick(20);
+    expect(order).toEqual(['c', 'd']);
+    expect(limit.pendingCount).toBe(0);
   });
 
-  it('a waiter that aborts leaves the queue', async () => {
-    const s = createSemaphore(1);
-    await s.acquire(new AbortController().signal);
+  it('a waiter that aborts is rejected at once and its turn is skipped', async () => {
+    const limit = pLimit(1);
+    const first = gate();
+    void runWhenFree(limit, () => first.opened, new AbortController().signal);
     const c = new AbortController();
-    const waiting = s.acquire(c.signal);
+    let ran = false;
+    const waiting = runWhenFree(limit, async () => (ran = true), c.signal);
     c.abort(new Error('deadline'));
     await expect(waiting).rejects.toThrow('deadline');
-    expect(s.waiting).toBe(0);
+    first.open();
+    await tick(20);
+    expect([ran, limit.activeCount, limit.pendingCount]).toEqual([false, 0, 0]);
   });
 });
 

@@ -1,62 +1,28 @@
 import { ErrorReason } from '@retail/contract';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { CoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { abortReason, systemClock, type Clock } from './clock.js';
 import { HOST_CAP_CAUSE_PREFIX } from './outcome-class.js';
 import { hostOf } from './types.js';
 
-/** At most `limit` holders at once; the rest wait in FIFO order until a slot frees or they abort. */
-export interface Semaphore {
-  acquire(signal: AbortSignal): Promise<() => void>;
-  readonly inUse: number;
-  readonly waiting: number;
-}
-
-export function createSemaphore(limit: number): Semaphore {
-  let inUse = 0;
-  const queue: (() => void)[] = [];
-  const release = () => {
-    const next = queue.shift();
-    if (next) next();
-    else inUse--;
-  };
-  const once = () => {
-    let done = false;
-    return () => {
-      if (!done) {
-        done = true;
-        release();
-      }
-    };
-  };
-  return {
-    acquire(signal) {
-      if (signal.aborted) return Promise.reject(abortReason(signal));
-      if (inUse < limit) {
-        inUse++;
-        return Promise.resolve(once());
-      }
-      return new Promise((resolve, reject) => {
-        const grant = () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(once()); // the slot passes straight from the releaser to this waiter
-        };
-        const onAbort = () => {
-          const i = queue.indexOf(grant);
-          if (i >= 0) queue.splice(i, 1);
-          reject(abortReason(signal));
-        };
-        queue.push(grant);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-    },
-    get inUse() {
-      return inUse;
-    },
-    get waiting() {
-      return queue.length;
-    },
-  };
+/**
+ * Runs `work` when `limit` (p-limit, the project's one semaphore) has a free slot, in FIFO order, for
+ * a caller that may give up while queued. p-limit has no per-entry cancellation (its clearQueue drops
+ * every waiter), so a caller whose signal aborts in the queue is rejected at once and its entry, when
+ * its turn comes, returns without running `work`: it costs a closure until then, never a held slot.
+ */
+export function runWhenFree<T>(limit: LimitFunction, work: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void limit(async () => {
+      signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) return; // gave up in the queue: already rejected
+      await work().then(resolve, reject);
+    });
+  });
 }
 
 /**
@@ -110,14 +76,14 @@ export interface HostLimitOptions {
  * against the host's circuit).
  */
 export function withHostLimits(inner: PageFetcher, options: HostLimitOptions): PageFetcher {
-  const semaphores = new Map<string, Semaphore>();
+  const limits = new Map<string, LimitFunction>();
   const buckets = new Map<string, TokenBucket>();
   const clock = options.clock ?? systemClock;
-  const semaphoreFor = (host: string) => {
+  const limitFor = (host: string) => {
     if (!options.concurrency) return undefined;
-    let s = semaphores.get(host);
-    if (!s) semaphores.set(host, (s = createSemaphore(options.concurrency)));
-    return s;
+    let l = limits.get(host);
+    if (!l) limits.set(host, (l = pLimit(options.concurrency)));
+    return l;
   };
   const bucketFor = (host: string) => {
     if (!options.ratePerSecond) return undefined;
@@ -130,18 +96,22 @@ export function withHostLimits(inner: PageFetcher, options: HostLimitOptions): P
   return {
     async fetchPage(request: PageRequest): Promise<FetchedPage> {
       const host = hostOf(request);
-      let release: (() => void) | undefined;
+      const limit = limitFor(host);
+      let admitted = !limit;
+      // The concurrency slot is held while waiting for the rate cap and during the fetch.
+      const fetchWithinRate = async () => {
+        admitted = true;
+        try {
+          await bucketFor(host)?.take(request.signal);
+        } catch (error) {
+          throw capTimeout(host, 'waited for the request-rate cap', error);
+        }
+        return inner.fetchPage(request);
+      };
       try {
-        release = await semaphoreFor(host)?.acquire(request.signal);
-        await bucketFor(host)?.take(request.signal);
+        return limit ? await runWhenFree(limit, fetchWithinRate, request.signal) : await fetchWithinRate();
       } catch (error) {
-        release?.();
-        throw capTimeout(host, release ? 'waited for the request-rate cap' : 'waited for the concurrency cap', error);
-      }
-      try {
-        return await inner.fetchPage(request);
-      } finally {
-        release?.();
+        throw admitted ? error : capTimeout(host, 'waited for the concurrency cap', error);
       }
     },
   };

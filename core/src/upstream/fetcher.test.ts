@@ -9,6 +9,7 @@ import { createReplayServer, type ReplayOverride, type ReplayServer } from '../.
 import type { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
 import type { PageRequest } from '../operations/types.js';
+import { outcomeClassOf } from '../resilience/outcome-class.js';
 import { createPageFetcher, retryAfterSeconds, type ClosablePageFetcher } from './fetcher.js';
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/pages/', import.meta.url));
@@ -23,6 +24,11 @@ beforeAll(async () => {
     corpusDirs: [fixtures],
     faults: (req): ReplayOverride | undefined => {
       if (req.path === '/gp/product/B0MOVED001') return { status: 301, body: '', headers: { location: 'https://www.amazon.com/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0OTHERPT1') return { status: 302, body: '', headers: { location: 'https://www.amazon.com:34803/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0USERINF1') return { status: 302, body: '', headers: { location: 'https://user:pw@www.amazon.com/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0PLAINHT1') return { status: 302, body: '', headers: { location: 'http://www.amazon.com/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0BADLOCN1') return { status: 302, body: '', headers: { location: 'https://[not-an-address/dp/B0FXTUS001' } };
+      if (req.path === '/dp/B0DEFAULT1') return { status: 302, body: '', headers: { location: 'https://www.amazon.com:443/dp/B0FXTUS001' } };
       if (req.path === '/dp/B0FOREIGN1') return { status: 302, body: '', headers: { location: 'https://evil.example/dp/B0FXTUS001' } };
       if (req.path === '/dp/B0GZIPPED1') return { status: 200, body: gzipSync(productHtml()), headers: { 'content-encoding': 'gzip' } };
       if (req.path === '/dp/B0BROTLI01') return { status: 200, body: brotliCompressSync(productHtml()), headers: { 'content-encoding': 'br' } };
@@ -81,6 +87,28 @@ describe('createPageFetcher with MARKETPLACE_ORIGIN', () => {
     expect(replay.requests.length).toBe(before + 1);
     expect(replay.requests.every((r) => String(r.headers['x-forwarded-host']).endsWith('amazon.com') || String(r.headers['x-forwarded-host']).endsWith('amazon.de'))).toBe(true);
     expect((await failure(fetcher.fetchPage(page(US, '/dp/B0LOOPING1')))).reason).toBe(ErrorReason.UPSTREAM_ERROR);
+  });
+
+  it('refuses a redirect to another port, scheme or userinfo on a marketplace host, or an unparseable one, without fetching it', async () => {
+    for (const path of ['/dp/B0OTHERPT1', '/dp/B0USERINF1', '/dp/B0PLAINHT1', '/dp/B0BADLOCN1']) {
+      const before = replay.requests.length;
+      const error = await failure(fetcher.fetchPage(page(US, path)));
+      expect(error.reason, path).toBe(ErrorReason.UPSTREAM_ERROR);
+      // Refused, never retried: not a connection failure.
+      expect(outcomeClassOf(error), path).toBe('refused');
+      expect(replay.requests.length, path).toBe(before + 1);
+    }
+    expect(replay.requests.some((r) => String(r.headers['x-forwarded-host']).includes(':'))).toBe(false);
+    // An explicit :443 is the default port: followed.
+    expect((await fetcher.fetchPage(page(US, '/dp/B0DEFAULT1'))).url).toBe('https://www.amazon.com/dp/B0FXTUS001');
+  });
+
+  it('refuses a path that would name another origin (`//host:port/...`) without fetching', async () => {
+    const before = replay.requests.length;
+    for (const path of ['//www.amazon.com:8443/dp/B0FXTUS001', '//evil.example/dp/B0FXTUS001', '//user@www.amazon.com/dp/B0FXTUS001']) {
+      expect((await failure(fetcher.fetchPage(page(US, path)))).reason, path).toBe(ErrorReason.INTERNAL);
+    }
+    expect(replay.requests.length).toBe(before);
   });
 
   it('asks for compressed pages and reads gzip and brotli bodies; a corrupt body is UPSTREAM_ERROR', async () => {

@@ -5,7 +5,7 @@ import type { ProxyRotation } from '../resilience/proxies.js';
 import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../operations/types.js';
 import { classifyUpstream, outcomeError } from './classify.js';
-import { hostForKind, isAllowedHost, pathWithQuery } from './hosts.js';
+import { hostForKind, isMarketplaceOrigin, pathWithQuery } from './hosts.js';
 import { SpanKind, inSpan } from '../telemetry/tracing.js';
 
 export interface PageFetcherOptions {
@@ -111,9 +111,10 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
 
   async function fetchPage(request: PageRequest): Promise<FetchedPage> {
     const m = request.marketplace;
+    // A path beginning `//host:port` would replace the origin; the built URL is checked like a redirect.
     let url = new URL(pathWithQuery(request.path, request.query), `https://${hostForKind(m, request.kind)}`);
-    if (!isAllowedHost(m, url.hostname)) {
-      throw new CoreError(ErrorReason.INTERNAL, undefined, { cause: new Error(`refused to fetch ${url.hostname}: not a ${m.code} host`) });
+    if (!isMarketplaceOrigin(m, url)) {
+      throw new CoreError(ErrorReason.INTERNAL, undefined, { cause: new Error(`refused to fetch ${url.origin}: not a ${m.code} origin`) });
     }
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout]);
@@ -121,10 +122,11 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
       for (let hop = 0; ; hop++) {
         const answer = await fetchOnce(url, request, signal);
         if (answer.redirect !== undefined) {
-          const next = new URL(answer.redirect, url);
-          // Redirects stay inside the marketplace's own hosts; anything else is never fetched.
-          if (next.protocol !== 'https:' || !isAllowedHost(m, next.hostname)) {
-            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`redirect to foreign URL ${next.origin} refused`) });
+          // An unparseable Location is refused like a foreign one (not mistaken for a connection failure and retried).
+          const next = URL.canParse(answer.redirect, url.href) ? new URL(answer.redirect, url) : undefined;
+          // Redirects stay on the marketplace's own origins (scheme, host and port); anything else is never fetched.
+          if (!next || !isMarketplaceOrigin(m, next)) {
+            throw new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error(`redirect to foreign URL ${next?.origin ?? '(unparseable)'} refused`) });
           }
           const outcome = classifyUpstream(answer.status, '', next.toString());
           const error = outcomeError(outcome, request.kind, next.toString());

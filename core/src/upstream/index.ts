@@ -1,3 +1,3 @@
 export { classifyUpstream, outcomeError, type UpstreamOutcome } from './classify.js';
 export { createPageFetcher, type ClosablePageFetcher, type PageFetcherOptions } from './fetcher.js';
-export { hostForKind, isAllowedHost, pathWithQuery } from './hosts.js';
+export { hostForKind, isAllowedHost, isMarketplaceOrigin, pathWithQuery } from './hosts.js';

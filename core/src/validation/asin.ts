@@ -1,10 +1,11 @@
+import { RULE_MESSAGES } from '@retail/contract';
 import { invalidArgument } from '../errors.js';
 
 const ASIN = /^[A-Za-z0-9]{10}$/;
 
 /** An ASIN parameter (`^[A-Za-z0-9]{10}$`), returned upper case (CONTRACT.md). */
 export function validateAsin(raw: string, field = 'asin'): string {
-  if (!ASIN.test(raw)) throw invalidArgument(`${field} must be 10 letters or digits`, field);
+  if (!ASIN.test(raw)) throw invalidArgument(RULE_MESSAGES.asin(field), field);
   return raw.toUpperCase();
 }
 

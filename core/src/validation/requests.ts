@@ -1,6 +1,7 @@
 import type { Message } from '@bufbuild/protobuf';
 import {
   Domain,
+  DomainSchema,
   type GetAsinFromGtinRequest,
   type GetAuthorRequest,
   type GetAutocompleteSuggestionsRequest,
@@ -14,8 +15,10 @@ import {
   type GetSellerRequest,
   RetailService,
   ReviewRating,
+  RULE_MESSAGES,
   type SearchProductsRequest,
   SearchSort,
+  wireEnumValues,
 } from '@retail/contract';
 import { invalidArgument } from '../errors.js';
 import { type Marketplace, marketplaceByDomain } from '../marketplaces/index.js';
@@ -27,7 +30,7 @@ import { parseBestSellersUrl, parseProductUrl } from './url.js';
 
 function domainMarketplace(domain: Domain): Marketplace {
   const m = marketplaceByDomain(domain);
-  if (!m) throw invalidArgument('domain has an unknown value', 'domain');
+  if (!m) throw invalidArgument(RULE_MESSAGES.enumValue('domain', wireEnumValues(DomainSchema)), 'domain');
   return m;
 }
 
@@ -39,7 +42,7 @@ function agreeingMarketplace(domain: Domain, fromUrl: Marketplace): Marketplace 
   if (domain === Domain.UNSPECIFIED) return fromUrl;
   const named = domainMarketplace(domain);
   if (named !== fromUrl) {
-    throw invalidArgument(`domain ${named.code} does not match the url's marketplace ${fromUrl.code} (${fromUrl.host})`, 'domain');
+    throw invalidArgument(RULE_MESSAGES.domainMismatch(named.code, fromUrl.code, fromUrl.host), 'domain');
   }
   return named;
 }
@@ -86,7 +89,7 @@ const NORMALIZERS: { [K in RpcName]: (message: never) => ValidatedRequests[K] } 
   GetGtinFromAsin: (m: GetGtinFromAsinRequest) => ({ marketplace: domainMarketplace(m.domain), asin: validateAsin(m.asin, 'asin') }),
   SearchProducts: (m: SearchProductsRequest) => {
     if (m.minPrice !== undefined && m.maxPrice !== undefined && m.maxPrice < m.minPrice) {
-      throw invalidArgument('maxPrice must not be less than minPrice', 'max_price');
+      throw invalidArgument(RULE_MESSAGES.notLessThan('maxPrice', 'minPrice'), 'max_price');
     }
     return {
       marketplace: domainMarketplace(m.domain),

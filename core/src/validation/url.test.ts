@@ -27,6 +27,8 @@ describe('parseProductUrl', () => {
     ['https://www.amazon.co.jp/%E3%82%BD%E3%83%8B%E3%83%BC/dp/B0000000AA', 'JP', 'B0000000AA'],
     ['https://www.amazon.com.au/dp/product/B0000000AA', 'AU', 'B0000000AA'],
     ['  https://www.amazon.ca/dp/B0000000AA  ', 'CA', 'B0000000AA'],
+    // Read, never fetched: the upstream URL is rebuilt from the marketplace, so a trailing-dot host only names it.
+    ['https://www.amazon.com./dp/B0000000AA', 'US', 'B0000000AA'],
   ])('reads %s', (raw, code, asin) => {
     const parsed = parseProductUrl(raw);
     expect({ code: parsed.marketplace.code, asin: parsed.asin }).toEqual({ code, asin });
@@ -44,6 +46,10 @@ describe('parseProductUrl', () => {
     ['https://user:pass@www.amazon.com/dp/B000000000', 'credentials'],
     ['https://www.amazon.com:8443/dp/B000000000', 'port'],
     ['https://www.amazon.com:80/dp/B000000000', 'port'],
+    ['https://www.amazon.com:34803/dp/B000000000', 'port'],
+    ['https://www.amazon.com:/dp/B000000000', 'port'],
+    ['https://[::1]/dp/B000000000', 'port'],
+    ['https://[::ffff:127.0.0.1]:443/dp/B000000000', 'port'],
     ['https://evil.example/dp/B000000000', 'host'],
     ['https://www.amazon.com.evil.example/dp/B000000000', 'host'],
     ['https://amazon.com-evil.example/dp/B000000000', 'host'],
@@ -86,7 +92,9 @@ describe('parseBestSellersUrl', () => {
     expect({ code: parsed.marketplace.code, categoryId: parsed.categoryId }).toEqual({ code, categoryId });
   });
 
-  it.each(['https://www.amazon.com/dp/B000000000', 'https://evil.example/gp/bestsellers/books', 'http://www.amazon.com/gp/bestsellers/books', 'https://www.amazon.com/gp/bestsellersx/books'])(
+  it.each(['https://www.amazon.com/dp/B000000000', 'https://evil.example/gp/bestsellers/books', 'http://www.amazon.com/gp/bestsellers/books', 'https://www.amazon.com/gp/bestsellersx/books',
+    'https://www.amazon.com:34803/gp/bestsellers/books', 'https://www.amazon.com:8443/gp/bestsellers/books', 'https://user:pw@www.amazon.com/gp/bestsellers/books',
+    'https://[::1]/gp/bestsellers/books', 'https://127.0.0.1/gp/bestsellers/books'])(
     'rejects %s',
     (raw) => {
       expect(rejectionOf(() => parseBestSellersUrl(raw)).fieldPath).toEqual(['url']);

@@ -1,3 +1,4 @@
+import { RULE_MESSAGES } from '@retail/contract';
 import { invalidArgument } from '../errors.js';
 import { type Marketplace, marketplaceByHost } from '../marketplaces/index.js';
 
@@ -10,25 +11,25 @@ import { type Marketplace, marketplaceByHost } from '../marketplaces/index.js';
 export function checkMarketplaceUrl(raw: string, field: string): { url: URL; marketplace: Marketplace } {
   const text = raw.trim();
   if (!/^https:\/\//i.test(text)) {
-    throw invalidArgument(`${field} must be an https URL on a supported marketplace host`, field);
+    throw invalidArgument(RULE_MESSAGES.httpsUrl(field), field);
   }
   // Backslashes and controls are read differently by different URL parsers; refuse them outright.
-  if (/[\\\s\u0000-\u001f\u007f]/.test(text)) throw invalidArgument(`${field} contains characters not allowed in a URL`, field);
+  if (/[\\\s\u0000-\u001f\u007f]/.test(text)) throw invalidArgument(RULE_MESSAGES.urlCharacters(field), field);
   const authority = /^https:\/\/([^/?#\\]*)/i.exec(text)![1]!;
-  if (authority.includes('@')) throw invalidArgument(`${field} must not contain user credentials`, field);
+  if (authority.includes('@')) throw invalidArgument(RULE_MESSAGES.urlCredentials(field), field);
   const portless = authority.replace(/:443$/, '');
-  if (portless.includes(':')) throw invalidArgument(`${field} must not name a port`, field);
+  if (portless.includes(':')) throw invalidArgument(RULE_MESSAGES.urlPort(field), field);
   if (!/^[A-Za-z0-9.-]+$/.test(portless) || /(^|\.)xn--/i.test(portless)) {
-    throw invalidArgument(`${field} must be on a supported marketplace host`, field);
+    throw invalidArgument(RULE_MESSAGES.urlHost(field), field);
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw invalidArgument(`${field} is not a valid URL`, field);
+    throw invalidArgument(RULE_MESSAGES.urlInvalid(field), field);
   }
   const marketplace = marketplaceByHost(url.hostname);
-  if (!marketplace) throw invalidArgument(`${field} must be on a supported marketplace host`, field);
+  if (!marketplace) throw invalidArgument(RULE_MESSAGES.urlHost(field), field);
   return { url, marketplace };
 }
 
@@ -53,7 +54,7 @@ export function parseProductUrl(raw: string, field = 'url'): ProductUrl {
     const asin = pattern.exec(url.pathname)?.[1];
     if (asin) return { marketplace, asin: asin.toUpperCase() };
   }
-  throw invalidArgument(`${field} must be a product URL with the ASIN in its path, like /dp/B000000000`, field);
+  throw invalidArgument(RULE_MESSAGES.productUrlPath(field), field);
 }
 
 export interface BestSellersUrl {
@@ -71,15 +72,15 @@ const BEST_SELLERS_PATH = /(?:^|\/)(?:gp\/bestsellers|zgbs|bestsellers)(?=\/|$)(
 export function parseBestSellersUrl(raw: string, field = 'url'): BestSellersUrl {
   const { url, marketplace } = checkMarketplaceUrl(raw, field);
   const rest = BEST_SELLERS_PATH.exec(url.pathname)?.[1];
-  if (rest === undefined) throw invalidArgument(`${field} must be a best-sellers URL, like /gp/bestsellers/electronics`, field);
+  if (rest === undefined) throw invalidArgument(RULE_MESSAGES.bestSellersUrlPath(field), field);
   const segments: string[] = [];
   for (const segment of rest.split('/')) {
     if (segment === '') continue;
     if (segment.startsWith('ref=')) break;
-    if (!/^[A-Za-z0-9_.-]+$/.test(segment)) throw invalidArgument(`${field} has an unexpected best-sellers category path`, field);
+    if (!/^[A-Za-z0-9_.-]+$/.test(segment)) throw invalidArgument(RULE_MESSAGES.bestSellersCategoryPath(field), field);
     segments.push(segment);
   }
   const categoryId = segments.join('/');
-  if (categoryId.length > 120) throw invalidArgument(`${field} has an unexpected best-sellers category path`, field);
+  if (categoryId.length > 120) throw invalidArgument(RULE_MESSAGES.bestSellersCategoryPath(field), field);
   return { marketplace, categoryId: categoryId === '' ? undefined : categoryId };
 }

@@ -1,5 +1,9 @@
-/** The console deployment's settings, read once from the environment (names fixed in the docs). */
+/**
+ * The console deployment's settings, read once from the environment (names fixed in the docs) with
+ * zod, as the core and the gateways read theirs: a bad value is one line naming the variable.
+ */
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { SIGNUP_MODES, type SignupMode } from './context.js';
 
 export interface ConsoleConfig {
@@ -15,26 +19,43 @@ export interface ConsoleConfig {
   readonly invites: readonly string[];
 }
 
-export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
-  const mode = (env.CONSOLE_SIGNUP_MODE ?? 'closed').trim().toLowerCase();
-  if (!SIGNUP_MODES.includes(mode as SignupMode)) {
-    throw new Error(`CONSOLE_SIGNUP_MODE must be one of ${SIGNUP_MODES.join(', ')}, got "${env.CONSOLE_SIGNUP_MODE}"`);
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const lowerCase = (value: unknown) => (typeof value === 'string' ? blankToUndefined(value.trim().toLowerCase()) : value);
+
+const ConsoleEnvSchema = z.object({
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  PORT: z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65535, 'must be a port number').default(8080)),
+  CONSOLE_SIGNUP_MODE: z.preprocess(lowerCase, z.enum(SIGNUP_MODES as [SignupMode, ...SignupMode[]], { error: `must be one of ${SIGNUP_MODES.join(', ')}` }).default('closed')),
+  // Never echoed: it signs the session cookies.
+  CONSOLE_SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  CONSOLE_SECURE_COOKIES: z.preprocess(lowerCase, z.string().optional()).transform((value) => /^(1|true|yes)$/.test(value ?? '')),
+  CONSOLE_INVITE_CODES: z.preprocess(blankToUndefined, z.string().default('')),
+  LEDGER_REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
+  REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
+});
+
+export class ConsoleConfigError extends Error {
+  override readonly name = 'ConsoleConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid console configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
-  const secret = env.CONSOLE_SESSION_SECRET ?? '';
-  if (secret !== '' && secret.length < 32) throw new Error('CONSOLE_SESSION_SECRET must be at least 32 characters');
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
-  const redisUrl = env.LEDGER_REDIS_URL || env.REDIS_URL || undefined;
+}
+
+/** Reads and validates the console's settings; throws ConsoleConfigError naming every bad variable. */
+export function loadConsoleConfig(env: Readonly<Record<string, string | undefined>> = process.env): ConsoleConfig {
+  const parsed = ConsoleEnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConsoleConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
+  const e = parsed.data;
+  const redisUrl = e.LEDGER_REDIS_URL ?? e.REDIS_URL;
   return {
-    host: env.HOST ?? '0.0.0.0',
-    port,
+    host: e.HOST,
+    port: e.PORT,
     ...(redisUrl ? { redisUrl } : {}),
-    signupMode: mode as SignupMode,
-    sessionSecret: secret || randomBytes(32).toString('base64url'),
-    sessionSecretGenerated: secret === '',
-    secureCookies: /^(1|true|yes)$/i.test(env.CONSOLE_SECURE_COOKIES ?? ''),
-    invites: (env.CONSOLE_INVITE_CODES ?? '')
-      .split(',')
+    signupMode: e.CONSOLE_SIGNUP_MODE,
+    sessionSecret: e.CONSOLE_SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    sessionSecretGenerated: e.CONSOLE_SESSION_SECRET === undefined,
+    secureCookies: e.CONSOLE_SECURE_COOKIES,
+    invites: e.CONSOLE_INVITE_CODES.split(',')
       .map((code) => code.trim())
       .filter((code) => code !== ''),
   };

@@ -4,6 +4,6 @@ export { createMemoryUserStore } from './memory-store.js';
 export { createRedisUserStore, type RedisUserStoreOptions } from './redis-store.js';
 export type { ConsoleUser, SessionRecord, UserStore } from './store.js';
 export { DEFAULT_PASSWORD_COST, hashPassword, verifyPassword, type PasswordCost } from './passwords.js';
-export { loadConsoleConfig, type ConsoleConfig } from './config.js';
+export { ConsoleConfigError, loadConsoleConfig, type ConsoleConfig } from './config.js';
 export { createConsoleFromEnv, type ConsoleDeployment, type ConsoleFromEnvOptions } from './from-env.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';

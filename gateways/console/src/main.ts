@@ -4,14 +4,25 @@
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-error';
 import { createMeteringFromEnv } from '@retail/metering';
+import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';
 
 const log = (level: string, message: string, detail: Record<string, unknown> = {}) =>
   console.log(JSON.stringify({ level, time: new Date().toISOString(), message, ...detail }));
 
 const metering = await createMeteringFromEnv(process.env);
-const consoleApp = createConsoleFromEnv({ metering, log });
+const consoleApp = (() => {
+  try {
+    return createConsoleFromEnv({ metering, log });
+  } catch (error) {
+    if (!(error instanceof ConsoleConfigError)) throw error;
+    // A bad environment is one line per variable, not a stack trace (as the core and gateways do).
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+})();
 const { config } = consoleApp;
 
 const app = express();
@@ -33,6 +44,7 @@ const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   log('info', 'console listening', { address: `http://${config.host}:${port}/console/`, port, signupMode: config.signupMode });
 });
+answerClientErrorsWithEnvelope(server);
 
 const shutdown = () => {
   server.close(() => {

@@ -3,6 +3,7 @@
  * (so the cost can rise later without breaking old hashes), and a timing-safe comparison.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 export interface PasswordCost {
   /** CPU/memory cost, a power of two. */
@@ -19,30 +20,17 @@ export const DEFAULT_PASSWORD_COST: PasswordCost = { N: 2 ** 14, r: 8, p: 5 };
 
 /**
  * At most this many derivations at once per process: bounds scrypt memory (2 × 16 MiB) and keeps a
- * burst of sign-ins from occupying every libuv thread. Others wait their turn.
+ * burst of sign-ins from occupying every libuv thread. Others wait their turn (FIFO).
  */
 const MAX_CONCURRENT_DERIVATIONS = 2;
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_DERIVATIONS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
+const derivationSlots = pLimit(MAX_CONCURRENT_DERIVATIONS);
 
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
 function derive(password: string, salt: Buffer, cost: PasswordCost): Promise<Buffer> {
   const options: ScryptOptions = { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
-  return withSlot(
+  return derivationSlots(
     () =>
       new Promise<Buffer>((resolve, reject) => {
         scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));

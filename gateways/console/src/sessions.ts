@@ -7,6 +7,10 @@
  * protected too; signing in replaces it with a new id (no session fixation). Anonymous sessions are
  * stateless (expiry inside the signed id, token derived by HMAC): a flood of visitors writes nothing
  * to the ledger Redis, which runs without eviction.
+ *
+ * Own code rather than express-session / iron-session / csrf-csrf, on purpose (docs/console.md,
+ * "Own session and CSRF code"): express-session stores every session, anonymous ones included, under
+ * its raw id; cookie-only sessions cannot be ended server-side at sign-out.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ErrorReason } from '@retail/contract';
 import { createCoreClient } from '@retail/gateway-shared';
-import { type StubCore, coreError, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ beforeAll(async () => {
         return PRODUCT;
       },
       GetAsinFromGtin: (req) => ({ retailProduct: { asin: 'B08KTZ8249', gtin: (req as unknown as { gtin: string }).gtin } }),
-      GetGtinFromAsin: (req) => ({ retailProduct: { asin: (req as unknown as { asin: string }).asin, gtin: '0840080541224' } }),
+      GetGtinFromAsin: (req) => ({ retailProduct: { asin: (req as unknown as { asin: string }).asin, gtin: '0840080541228' } }),
       SearchProducts: (req) => {
         const r = req as unknown as { searchTerm: string; page?: number };
         return {
@@ -110,7 +110,7 @@ describe('GraphQL gateway', () => {
     expect(anonymous.json).toEqual({ success: false, errors: [{ code: 401, message: expect.stringMatching(/invalid or missing/) }] });
   });
 
-  it('answers the SPEC.md example with one GetProduct call and one unit', async () => {
+  it('answers the docs/contract.md example with one GetProduct call and one unit', async () => {
     const before = core.calls.length;
     const res = await gql({ query: '{ retailProduct(asin: "B08KTZ8249", domain: US) { title price { value currency display } isPrime ratingsTotal } }' });
     expect(res.status).toBe(200);
@@ -127,12 +127,12 @@ describe('GraphQL gateway', () => {
 
   it('uses one conversion call for an identifiers-only selection', async () => {
     let before = core.calls.length;
-    const byGtin = await gql({ query: '{ retailProduct(gtin: "0840080541224") { asin gtin } }' });
-    expect(byGtin.json.data).toEqual({ retailProduct: { asin: 'B08KTZ8249', gtin: '0840080541224' } });
+    const byGtin = await gql({ query: '{ retailProduct(gtin: "0840080541228") { asin gtin } }' });
+    expect(byGtin.json.data).toEqual({ retailProduct: { asin: 'B08KTZ8249', gtin: '0840080541228' } });
     expect(callsSince(before)).toEqual(['GetAsinFromGtin']);
     before = core.calls.length;
     const byAsin = await gql({ query: '{ retailProduct(asin: "B08KTZ8249") { gtin } }' });
-    expect(byAsin.json.data).toEqual({ retailProduct: { gtin: '0840080541224' } });
+    expect(byAsin.json.data).toEqual({ retailProduct: { gtin: '0840080541228' } });
     expect(callsSince(before)).toEqual(['GetGtinFromAsin']);
     expect(byAsin.headers.get('x-units-charged')).toBe('1');
   });

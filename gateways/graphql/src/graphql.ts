@@ -5,3 +5,5 @@
  * GraphQLSchema from another module or realm"). Every file here imports graphql through this one.
  */
 export * from 'graphql/index.js';
+// The executor's own field collection (fragments, @skip/@include), so planning sees what execution runs.
+export { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';

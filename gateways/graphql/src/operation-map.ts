@@ -8,19 +8,16 @@ import { type Operation, type Parameter, REGISTRY } from '@retail/gateway-shared
 /** The root field of GraphQL (and of REST `data`) that the product-level operations share. */
 export const PRODUCT_ROOT = 'retailProduct';
 
-/** Parameters that are arguments of the root field (no `graphql_argument_of`). */
-export function rootParameters(op: Operation): Parameter[] {
-  return op.parameters.filter((p) => p.graphqlArgumentOf === undefined);
-}
-
-/** Parameters that are arguments of the nested field named `nested`. */
+/** Parameters that are arguments of the nested field named `nested` (`productResults(page:)`); none when it takes none. */
 export function nestedParameters(op: Operation, nested: string): Parameter[] {
   return op.parameters.filter((p) => p.graphqlArgumentOf === nested);
 }
 
-/** Names of the nested fields that take arguments of the operation (e.g. `productResults`). */
-export function argumentCarryingFields(op: Operation): Set<string> {
-  return new Set(op.parameters.flatMap((p) => (p.graphqlArgumentOf ? [p.graphqlArgumentOf] : [])));
+/** The response field of `op` that holds its data root. */
+export function dataRootField(op: Operation) {
+  const field = op.response.fields.find((f) => f.jsonName === op.dataRoot);
+  if (!field) throw new Error(`${op.name}: no data root field ${op.dataRoot}`);
+  return field;
 }
 
 export interface GraphqlOperationMap {
@@ -51,10 +48,3 @@ function build(): GraphqlOperationMap {
 }
 
 export const GRAPHQL_OPERATIONS: GraphqlOperationMap = build();
-
-/** The response field of `op` that holds its data root. */
-export function dataRootField(op: Operation) {
-  const field = op.response.fields.find((f) => f.jsonName === op.dataRoot);
-  if (!field) throw new Error(`${op.name}: no data root field ${op.dataRoot}`);
-  return field;
-}

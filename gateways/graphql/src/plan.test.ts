@@ -18,7 +18,7 @@ function calls(query: string, variables?: Record<string, unknown>): Array<[strin
 }
 
 describe('planRequest', () => {
-  it('plans the SPEC.md example as one GetProduct call with the enum as its number', () => {
+  it('plans the docs/contract.md example as one GetProduct call with the enum as its number', () => {
     expect(calls('{ retailProduct(asin: "B08KTZ8249", domain: DE) { title price { value currency display } isPrime } }')).toEqual([
       ['GetProduct', { asin: 'B08KTZ8249', domain: 4 }],
     ]);

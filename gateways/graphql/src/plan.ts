@@ -1,133 +1,79 @@
 /**
- * Planning before execution: walks a validated document and lists the core calls it will make,
- * so the complexity bound is checked and the units are held before any work. Each selected
- * operation field is one call; `retailProduct(gtin: …) { asin gtin }` is one conversion call;
- * aliases are several calls. The resolvers execute exactly this plan and nothing else.
+ * Planning, before any work: the core calls a validated operation makes, so the complexity bound
+ * is checked and the units are held first. Each selected operation field is one call (aliases are
+ * several); `retailProduct(gtin: …) { asin gtin }` is one conversion call. graphql-js's executor
+ * collects the fields, so the plan is what execution resolves; the resolvers run only the plan.
  */
-import {
-  type ArgumentNode,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLArgument,
-  type GraphQLError,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  Kind,
-  getNamedType,
-  getOperationAST,
-  getVariableValues,
-  isObjectType,
-  valueFromAST,
-} from './graphql.js';
-import { type Operation, type Parameter, displayName, parseParameters } from '@retail/gateway-shared';
-import { type CollectContext, collectFields, collectSubfields, selectionDepth } from './collect.js';
-import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, argumentCarryingFields, dataRootField, nestedParameters } from './operation-map.js';
+import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
+import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
+import { type Operation, type Parameter, type ParameterError, displayName, parseParameters } from '@retail/gateway-shared';
+import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 
-/** One core call the request will make. */
-export interface PlannedCall {
-  readonly id: number;
-  readonly operation: Operation;
-  /** Init of the operation's request message, already shape-checked. */
-  readonly request: Record<string, unknown>;
-}
-
-/** The calls behind one root field (by response key) and which sub-field each call fills. */
-export interface RootPlan {
-  readonly responseKey: string;
-  readonly calls: readonly PlannedCall[];
-  /** Sub-field response key → the call whose data fills it. */
-  readonly fieldCalls: ReadonlyMap<string, PlannedCall>;
-}
-
-export interface RequestPlan {
-  readonly roots: ReadonlyMap<string, RootPlan>;
-  readonly calls: readonly PlannedCall[];
-  readonly depth: number;
-}
-
-/** A reason the request is refused before any work (always HTTP 400). */
-export interface PlanError {
-  readonly message: string;
-  readonly path?: string[];
-}
-
-export type PlanResult =
-  | { readonly ok: true; readonly plan: RequestPlan }
-  | { readonly ok: false; readonly errors: PlanError[]; readonly operations: readonly string[] };
-
-export interface PlanLimits {
-  readonly maxDepth: number;
-  readonly maxOperations: number;
-}
-
-export interface PlanInput {
-  readonly document: DocumentNode;
-  readonly operationName?: string | undefined;
-  readonly variables?: Readonly<Record<string, unknown>> | undefined;
-}
+/** One core call: the operation and its request message init, already shape-checked. */
+export type PlannedCall = { readonly operation: Operation; readonly request: Record<string, unknown> };
+/** The calls behind one root field and, by sub-field response key, the call whose data fills it. */
+export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map<string, PlannedCall> };
+/** The calls of a request, and its roots by response key (alias or name). */
+export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[] };
+/** Refused before any work (400, after scope and rate limit): the errors, and the operations it named. */
+export type PlanResult = { readonly ok: true; readonly plan: RequestPlan } | { readonly ok: false; readonly errors: ParameterError[]; readonly operations: readonly string[] };
+export type PlanLimits = { readonly maxDepth: number; readonly maxOperations: number };
+export type PlanInput = { readonly document: DocumentNode; readonly operationName?: string | null | undefined; readonly variables?: Readonly<Args> | undefined };
 
 type Args = Record<string, unknown>;
+type Fields = ReadonlyMap<string, readonly FieldNode[]>;
+type Walk = { readonly schema: GraphQLSchema; readonly fragments: Record<string, FragmentDefinitionNode>; readonly variables: Args };
 
 /** Only the arguments the client wrote: a schema default (`domain = US`) must not override a URL's host. */
-function explicitArguments(defs: readonly GraphQLArgument[], nodes: readonly ArgumentNode[] | undefined, variables: Readonly<Args>): Args {
-  const out: Args = {};
-  for (const node of nodes ?? []) {
-    const def = defs.find((d) => d.name === node.name.value);
-    if (!def) continue;
-    if (node.value.kind === Kind.VARIABLE) {
-      const name = node.value.name.value;
-      if (Object.hasOwn(variables, name)) out[def.name] = variables[name];
-      continue;
-    }
-    const value = valueFromAST(node.value, def.type, variables);
-    if (value !== undefined) out[def.name] = value;
-  }
-  return out;
+function writtenArguments(def: GraphQLField<unknown, unknown>, node: FieldNode, variables: Args): Args {
+  const values = getArgumentValues(def, node, variables);
+  const written = (node.arguments ?? []).filter((a) => a.value.kind !== Kind.VARIABLE || Object.hasOwn(variables, a.value.name.value));
+  return Object.fromEntries(written.filter((a) => Object.hasOwn(values, a.name.value)).map((a) => [a.name.value, values[a.name.value]]));
 }
 
 function pick(args: Args, parameters: readonly Parameter[]): Args {
-  const out: Args = {};
-  for (const p of parameters) if (Object.hasOwn(args, p.name)) out[p.name] = args[p.name];
-  return out;
-}
-
-/** Fields of the message an operation fills under its data root. */
-function filledFields(op: Operation): Set<string> {
-  const root = dataRootField(op);
-  return new Set(root.message ? root.message.fields.map((f) => f.jsonName) : []);
+  return Object.fromEntries(parameters.filter((p) => Object.hasOwn(args, p.name)).map((p) => [p.name, args[p.name]]));
 }
 
 const PRODUCT_OPERATIONS: readonly Operation[] = [GRAPHQL_OPERATIONS.product, ...new Set(GRAPHQL_OPERATIONS.productFields.values())];
-const FILLS = new Map(PRODUCT_OPERATIONS.map((op) => [op, filledFields(op)]));
+/** Fields of the message each product operation fills under its data root. */
+const FILLS = new Map(PRODUCT_OPERATIONS.map((op) => [op, new Set(dataRootField(op).message?.fields.map((f) => f.jsonName) ?? [])]));
 /** Lookup keys of the product (`asin`, `url`, `gtin`): the parameters of the `lookup` group. */
 const LOOKUP_KEYS = GRAPHQL_OPERATIONS.product.parameters.filter((p) => p.oneOfGroup).map((p) => p.name);
 
 /** Operations able to fill `field` of RetailProduct for a product looked up by `lookupKey`, narrowest first. */
 function candidatesFor(field: string, lookupKey: string | undefined): Operation[] {
-  const takes = (op: Operation) =>
-    lookupKey === undefined ? LOOKUP_KEYS.every((k) => op.parameters.some((p) => p.name === k)) : op.parameters.some((p) => p.name === lookupKey);
+  const takes = (op: Operation) => (lookupKey === undefined ? LOOKUP_KEYS : [lookupKey]).every((k) => op.parameters.some((p) => p.name === k));
   const fills = PRODUCT_OPERATIONS.filter((op) => FILLS.get(op)?.has(field) && takes(op));
   if (fills.length === 0 && lookupKey === undefined) return [GRAPHQL_OPERATIONS.product];
   return fills.sort((a, b) => (FILLS.get(a)?.size ?? 0) - (FILLS.get(b)?.size ?? 0));
 }
 
+/** Depth of a selection (a leaf is 1); introspection (`__schema`, `__type`) is free and not counted. */
+function depthOf(walk: Walk, type: GraphQLObjectType, fields: Fields): number {
+  let max = 0;
+  for (const nodes of fields.values()) {
+    const name = (nodes[0] as FieldNode).name.value;
+    if (name === '__schema' || name === '__type') continue;
+    const named = getNamedType(type.getFields()[name]?.type);
+    const below = isObjectType(named) ? depthOf(walk, named, collectSubfields(walk.schema, walk.fragments, walk.variables, named, nodes)) : 0;
+    max = Math.max(max, 1 + below);
+  }
+  return max;
+}
+
 class Planner {
-  readonly calls: PlannedCall[] = [];
-  readonly errors: PlanError[] = [];
+  readonly errors: ParameterError[] = [];
   readonly operations: string[] = [];
 
-  constructor(private readonly ctx: CollectContext) {}
+  constructor(private readonly walk: Walk) {}
 
-  private addCall(op: Operation, input: Args): PlannedCall | undefined {
+  private addCall(op: Operation, input: Args, root: RootPlan): PlannedCall | undefined {
     this.operations.push(op.name);
     const parsed = parseParameters(op, input, 'graphql');
-    if (!parsed.ok) {
-      this.errors.push(...parsed.errors);
-      return undefined;
-    }
-    const call = { id: this.calls.length, operation: op, request: parsed.request };
-    this.calls.push(call);
+    if (!parsed.ok) return void this.errors.push(...parsed.errors);
+    const call = { operation: op, request: parsed.request };
+    root.calls.push(call);
     return call;
   }
 
@@ -136,59 +82,32 @@ class Planner {
    * (`productResults(page: 2)`) with distinct arguments is its own call; the other fields ride
    * on the first call (or on one made without nested arguments).
    */
-  private planOperation(op: Operation, rootArgs: Args, type: GraphQLObjectType, fields: readonly [string, FieldNode[]][], fieldCalls: Map<string, PlannedCall>, calls: PlannedCall[]): void {
-    const carrying = argumentCarryingFields(op);
+  private planOperation(op: Operation, rootArgs: Args, type: GraphQLObjectType, fields: readonly [string, readonly FieldNode[]][], root: RootPlan): void {
     const byArgs = new Map<string, PlannedCall | undefined>();
     const riders: string[] = [];
     for (const [key, nodes] of fields) {
       const node = nodes[0] as FieldNode;
-      const name = node.name.value;
-      if (!carrying.has(name)) {
+      const def = type.getFields()[node.name.value];
+      const parameters = def ? nestedParameters(op, def.name) : [];
+      if (!def || parameters.length === 0) {
         riders.push(key);
         continue;
       }
-      const def = type.getFields()[name];
-      const nested = explicitArguments(def?.args ?? [], node.arguments, this.ctx.variables);
+      const nested = writtenArguments(def, node, this.walk.variables);
       const signature = JSON.stringify(nested);
-      if (!byArgs.has(signature)) {
-        const call = this.addCall(op, { ...pick(rootArgs, op.parameters), ...pick(nested, nestedParameters(op, name)) });
-        byArgs.set(signature, call);
-        if (call) calls.push(call);
-      }
+      if (!byArgs.has(signature)) byArgs.set(signature, this.addCall(op, { ...pick(rootArgs, op.parameters), ...pick(nested, parameters) }, root));
       const call = byArgs.get(signature);
-      if (call) fieldCalls.set(key, call);
+      if (call) root.fieldCalls.set(key, call);
     }
     if (riders.length === 0 && byArgs.size > 0) return;
-    let first = byArgs.size > 0 ? [...byArgs.values()][0] : this.addCall(op, pick(rootArgs, op.parameters));
-    if (byArgs.size === 0 && first) calls.push(first);
-    if (first) for (const key of riders) fieldCalls.set(key, first);
+    const first = byArgs.size > 0 ? [...byArgs.values()][0] : this.addCall(op, pick(rootArgs, op.parameters), root);
+    if (first) for (const key of riders) root.fieldCalls.set(key, first);
   }
 
-  planRoot(queryType: GraphQLObjectType, responseKey: string, nodes: FieldNode[]): RootPlan | undefined {
-    const node = nodes[0] as FieldNode;
-    const name = node.name.value;
-    const def = queryType.getFields()[name];
-    if (!def) return undefined;
-    const args = explicitArguments(def.args, node.arguments, this.ctx.variables);
-    const named = getNamedType(def.type);
-    const subfields = isObjectType(named) ? [...collectSubfields(this.ctx, named, nodes)].filter(([, n]) => n[0]?.name.value !== '__typename') : [];
-    const fieldCalls = new Map<string, PlannedCall>();
-    const calls: PlannedCall[] = [];
-    if (name === PRODUCT_ROOT && isObjectType(named)) {
-      this.planProduct(named, responseKey, args, subfields, fieldCalls, calls);
-    } else {
-      const op = GRAPHQL_OPERATIONS.roots.get(name);
-      if (!op || !isObjectType(named)) return undefined;
-      this.planOperation(op, args, named, subfields, fieldCalls, calls);
-    }
-    return { responseKey, calls, fieldCalls };
-  }
-
-  private planProduct(type: GraphQLObjectType, responseKey: string, args: Args, subfields: [string, FieldNode[]][], fieldCalls: Map<string, PlannedCall>, calls: PlannedCall[]): void {
-    const given = LOOKUP_KEYS.filter((k) => args[k] !== undefined && args[k] !== null);
-    if (subfields.length === 0) return;
+  private planProduct(type: GraphQLObjectType, responseKey: string, args: Args, subfields: [string, readonly FieldNode[]][], root: RootPlan): void {
     // No key or several: the core is the authority on that rule, so every field goes to the
     // operations that take the whole lookup group, and the core answers as it does on REST.
+    const given = LOOKUP_KEYS.filter((k) => args[k] !== undefined && args[k] !== null);
     const lookup = given.length === 1 ? given[0] : undefined;
     // Fields only one operation can fill decide first; the rest ride on a chosen one if it can.
     const chosen = new Set<Operation>();
@@ -196,14 +115,11 @@ class Planner {
     for (const [key, nodes] of subfields) {
       const field = (nodes[0] as FieldNode).name.value;
       const ops = candidatesFor(field, lookup);
-      if (ops.length === 0) {
-        this.errors.push({ message: `${field} cannot be selected when the product is looked up by ${lookup ?? 'several keys'}`, path: [responseKey, key] });
-        continue;
-      }
-      candidates.set(key, ops);
+      if (ops.length === 0) this.errors.push({ message: `${field} cannot be selected when the product is looked up by ${lookup ?? 'several keys'}`, path: [responseKey, key] });
+      else candidates.set(key, ops);
       if (ops.length === 1) chosen.add(ops[0] as Operation);
     }
-    const byOperation = new Map<Operation, [string, FieldNode[]][]>();
+    const byOperation = new Map<Operation, [string, readonly FieldNode[]][]>();
     for (const entry of subfields) {
       const ops = candidates.get(entry[0]);
       if (!ops) continue;
@@ -211,50 +127,59 @@ class Planner {
       chosen.add(op);
       byOperation.set(op, [...(byOperation.get(op) ?? []), entry]);
     }
-    for (const [op, fields] of byOperation) this.planOperation(op, args, type, fields, fieldCalls, calls);
+    for (const [op, fields] of byOperation) this.planOperation(op, args, type, fields, root);
+  }
+
+  planRoot(queryType: GraphQLObjectType, responseKey: string, nodes: readonly FieldNode[]): RootPlan | undefined {
+    const def = queryType.getFields()[(nodes[0] as FieldNode).name.value];
+    const named = getNamedType(def?.type);
+    const op = def && GRAPHQL_OPERATIONS.roots.get(def.name);
+    if (!def || !isObjectType(named) || (def.name !== PRODUCT_ROOT && !op)) return undefined;
+    const args = writtenArguments(def, nodes[0] as FieldNode, this.walk.variables);
+    const { schema, fragments, variables } = this.walk;
+    const subfields = [...collectSubfields(schema, fragments, variables, named, nodes)].filter(([, n]) => n[0]?.name.value !== '__typename');
+    const root: RootPlan = { calls: [], fieldCalls: new Map() };
+    if (op) this.planOperation(op, args, named, subfields, root);
+    else this.planProduct(named, responseKey, args, subfields, root);
+    return root;
   }
 }
 
 /** A variable coercion error names its variable, as a parameter error names its parameter. */
-function variableError(error: GraphQLError): PlanError {
+function variableError(error: GraphQLError): ParameterError {
   const node = error.nodes?.[0];
-  return node?.kind === Kind.VARIABLE_DEFINITION ? { message: error.message, path: [node.variable.name.value] } : { message: error.message };
+  return { message: error.message, path: node?.kind === Kind.VARIABLE_DEFINITION ? [node.variable.name.value] : [] };
 }
 
 /** Plans a parsed and validated document. */
 export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: PlanLimits): PlanResult {
+  const refuse = (errors: ParameterError[]): PlanResult => ({ ok: false, errors, operations: [] });
   const operation = getOperationAST(input.document, input.operationName);
-  if (!operation) {
-    const message = input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)';
-    return { ok: false, errors: [{ message }], operations: [] };
-  }
+  if (!operation) return refuse([{ message: input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)', path: [] }]);
   const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
   // Like an unknown REST query parameter, a variable the operation does not declare is refused.
   const undeclared = Object.keys(input.variables ?? {}).filter((name) => !declared.has(name));
-  if (undeclared.length > 0) {
-    return { ok: false, errors: undeclared.map((name) => ({ message: `unknown variable ${displayName(name)}: the operation does not declare it`, path: [name] })), operations: [] };
-  }
+  if (undeclared.length > 0) return refuse(undeclared.map((name) => ({ message: `unknown variable ${displayName(name)}: the operation does not declare it`, path: [name] })));
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...(input.variables ?? {}) }, { maxErrors: 10 });
-  if (coerced.errors) return { ok: false, errors: coerced.errors.map(variableError), operations: [] };
+  if (coerced.errors) return refuse(coerced.errors.map(variableError));
+  const queryType = schema.getQueryType();
+  if (operation.operation !== 'query' || !queryType) return refuse([{ message: 'only queries are supported', path: [] }]);
+
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  const ctx: CollectContext = { schema, fragments, variables: coerced.coerced };
-  const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType) return { ok: false, errors: [{ message: 'only queries are supported' }], operations: [] };
-
-  const planner = new Planner(ctx);
-  const depth = selectionDepth(ctx, operation.selectionSet);
+  const walk: Walk = { schema, fragments, variables: coerced.coerced };
+  const planner = new Planner(walk);
+  const fields = collectFields(schema, fragments, walk.variables, queryType, operation.selectionSet);
   const roots = new Map<string, RootPlan>();
-  for (const [key, nodes] of collectFields(ctx, queryType, operation.selectionSet)) {
+  for (const [key, nodes] of fields) {
     const root = planner.planRoot(queryType, key, nodes);
     if (root) roots.set(key, root);
   }
   const errors = [...planner.errors];
-  if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed` });
+  const depth = depthOf(walk, queryType, fields);
+  if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed`, path: [] });
   const count = planner.operations.length;
-  if (count > limits.maxOperations) {
-    errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request` });
-  }
+  if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });
   if (errors.length > 0) return { ok: false, errors, operations: planner.operations };
-  return { ok: true, plan: { roots, calls: planner.calls, depth } };
+  return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls) } };
 }

@@ -1,114 +1,99 @@
 /**
- * The GraphQL schema, generated from the registry and the response descriptors: one root query
- * field per data root (CONTRACT.md, GraphQL), the operation's parameters as flat arguments placed
- * by `graphql_argument_of`, and the per-product operations as fields of `RetailProduct`.
+ * The schema, generated at start-up from the registry and the proto descriptors, nothing typed by
+ * hand (docs/contract.md, GraphQL): one root field per data root, parameters as flat arguments placed by
+ * `graphql_argument_of`, the per-product operations as fields of `RetailProduct`, one type per
+ * response message and per proto enum, the wire JSON's names as field names.
  */
-import type { DescField, DescMessage } from '@bufbuild/protobuf';
+import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import { type Operation, type Parameter, typedDefault } from '@retail/gateway-shared';
-import {
-  GraphQLBoolean,
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  GraphQLFloat,
-  type GraphQLInputType,
-  GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  GraphQLSchema,
-  GraphQLString,
-  getNullableType,
-} from './graphql.js';
-import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, argumentCarryingFields, dataRootField, nestedParameters, rootParameters } from './operation-map.js';
-import { type GraphqlContext, resolveRoot, resolveRootField } from './resolvers.js';
-import { type TypeFactory, createTypeFactory } from './types.js';
+import type { GraphqlContext } from './context.js';
+import { GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNullableType } from './graphql.js';
+import type { GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLInputType, GraphQLOutputType, GraphQLScalarType } from './graphql.js';
+import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
+import { resolveRoot, resolveRootField } from './resolvers.js';
+import { SafeInt } from './scalars.js';
 
-function argumentType(types: TypeFactory, p: Parameter): GraphQLInputType {
-  let type: GraphQLInputType;
-  switch (p.kind) {
-    case 'integer':
-      type = GraphQLInt;
-      break;
-    case 'number':
-      type = GraphQLFloat;
-      break;
-    case 'boolean':
-      type = GraphQLBoolean;
-      break;
-    case 'enum':
-      type = types.enumType(p.enumDesc!);
-      break;
-    case 'enum-list':
-      type = new GraphQLList(new GraphQLNonNull(types.enumType(p.enumDesc!)));
-      break;
-    case 'string-list':
-      type = new GraphQLList(new GraphQLNonNull(GraphQLString));
-      break;
-    default:
-      type = GraphQLString;
-  }
-  return p.required ? new GraphQLNonNull(type) : type;
-}
+/** GraphQL names that differ from the proto names (docs/contract.md: `RetailDomain`, `RetailProduct`). */
+const RENAMED: Readonly<Record<string, string>> = { 'retail.v1.Domain': 'RetailDomain', 'retail.v1.Product': 'RetailProduct' };
 
-function argumentsOf(types: TypeFactory, parameters: readonly Parameter[]): GraphQLFieldConfigArgumentMap {
-  const args: GraphQLFieldConfigArgumentMap = {};
-  for (const p of parameters) {
-    const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;
-    args[p.name] = {
-      type: argumentType(types, p),
-      description: p.description,
-      ...(defaultValue !== undefined ? { defaultValue } : {}),
-    };
-  }
-  return args;
-}
+/** Proto scalars other than strings: int64 counts (and unsigned 32-bit) go out as SafeInt, 32-bit integers as Int. */
+const SCALARS = new Map<ScalarType, GraphQLScalarType>([
+  [ScalarType.BOOL, GraphQLBoolean],
+  ...[ScalarType.DOUBLE, ScalarType.FLOAT].map((s) => [s, GraphQLFloat] as const),
+  ...[ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32].map((s) => [s, GraphQLInt] as const),
+  ...[ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.UINT32, ScalarType.FIXED32].map((s) => [s, SafeInt] as const),
+]);
 
-/** Builds the schema. Every object type that is an operation's data root resolves through the plan. */
+/** Argument types by parameter kind, besides strings and enums. */
+const ARGUMENTS: Readonly<Record<string, GraphQLInputType>> = { integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean, 'string-list': new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+
 export function buildRetailSchema(): GraphQLSchema {
   const { product, roots, productFields } = GRAPHQL_OPERATIONS;
+  const enums = new Map<string, GraphQLEnumType>();
+  const objects = new Map<string, GraphQLObjectType>();
   // Data-root messages (RetailProduct, SearchResults, Seller, …) resolve their fields from the plan.
-  const rootMessages = new Map<string, Operation>();
-  for (const op of [product, ...roots.values()]) {
-    const message = dataRootField(op).message;
-    if (message) rootMessages.set(message.typeName, op);
+  const rootMessages = new Map([product, ...roots.values()].map((op) => [dataRootField(op).message?.typeName, op]));
+  const productMessage = dataRootField(product).message?.typeName;
+
+  function enumType(desc: DescEnum): GraphQLEnumType {
+    // Enum values leave without their proto prefix and UNSPECIFIED is never a client value.
+    if (!enums.has(desc.typeName)) {
+      const values = Object.fromEntries(desc.values.filter((v) => v.number !== 0).map((v) => [v.localName, { value: v.localName }]));
+      enums.set(desc.typeName, new GraphQLEnumType({ name: RENAMED[desc.typeName] ?? desc.name, values }));
+    }
+    return enums.get(desc.typeName) as GraphQLEnumType;
   }
 
-  const types: TypeFactory = createTypeFactory({
-    field(message: DescMessage, field: DescField, base: GraphQLFieldConfig<unknown, unknown>) {
-      const op = rootMessages.get(message.typeName);
-      if (!op) return base;
-      const nested = argumentCarryingFields(op).has(field.jsonName) ? nestedParameters(op, field.jsonName) : [];
-      // Nullable: a field whose call failed is null (one error per failed call, not per field).
-      return { ...base, type: getNullableType(base.type), args: argumentsOf(types, nested), resolve: resolveRootField };
-    },
-    extraFields(message: DescMessage) {
-      if (message.typeName !== dataRootField(product).message?.typeName) return {};
-      // RetailProduct also carries the fields the other product operations fill.
-      const extra: GraphQLFieldConfigMap<unknown, unknown> = {};
-      for (const [name, op] of productFields) {
-        if (message.fields.some((f) => f.jsonName === name)) continue;
-        const field = dataRootField(op).message?.fields.find((f) => f.jsonName === name);
-        if (!field) throw new Error(`${op.name}: its data root has no field ${name}`);
-        extra[name] = {
-          type: getNullableType(types.fieldType(field)),
-          description: op.summary,
-          args: argumentsOf(types, nestedParameters(op, name)),
-          resolve: resolveRootField,
-        };
-      }
-      return extra;
-    },
-  });
+  /** The output type of a response field: lists are `[T!]!` (always present on the wire). */
+  function fieldType(field: DescField): GraphQLOutputType {
+    if (field.fieldKind === 'map') throw new Error(`map field ${field.parent.typeName}.${field.name} has no GraphQL type`);
+    const item = field.message ? objectType(field.message) : field.enum ? enumType(field.enum) : (SCALARS.get(field.scalar as ScalarType) ?? GraphQLString);
+    return field.fieldKind === 'list' ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))) : item;
+  }
+
+  function argumentsOf(parameters: readonly Parameter[]): GraphQLFieldConfigArgumentMap {
+    const args: GraphQLFieldConfigArgumentMap = {};
+    for (const p of parameters) {
+      const enumDesc = p.enumDesc as DescEnum;
+      const type = p.kind === 'enum' ? enumType(enumDesc) : p.kind === 'enum-list' ? new GraphQLList(new GraphQLNonNull(enumType(enumDesc))) : (ARGUMENTS[p.kind] ?? GraphQLString);
+      const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;
+      args[p.name] = { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}) };
+    }
+    return args;
+  }
+
+  /** A field of a data-root type, read from the plan; nullable, as a field whose call failed is null. */
+  function plannedField(op: Operation, name: string, type: GraphQLOutputType) {
+    return { type: getNullableType(type), args: argumentsOf(nestedParameters(op, name)), resolve: resolveRootField };
+  }
+
+  function objectFields(desc: DescMessage): GraphQLFieldConfigMap<unknown, unknown> {
+    const op = rootMessages.get(desc.typeName);
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const f of desc.fields) fields[f.jsonName] = op ? plannedField(op, f.jsonName, fieldType(f)) : { type: fieldType(f) };
+    if (desc.typeName !== productMessage) return fields;
+    // RetailProduct also carries the fields the other product operations fill.
+    for (const [name, other] of productFields) {
+      if (fields[name]) continue;
+      const field = dataRootField(other).message?.fields.find((f) => f.jsonName === name);
+      if (!field) throw new Error(`${other.name}: its data root has no field ${name}`);
+      fields[name] = { ...plannedField(other, name, fieldType(field)), description: other.summary };
+    }
+    return fields;
+  }
+
+  function objectType(desc: DescMessage): GraphQLObjectType {
+    if (!objects.has(desc.typeName)) objects.set(desc.typeName, new GraphQLObjectType({ name: RENAMED[desc.typeName] ?? desc.name, fields: () => objectFields(desc) }));
+    return objects.get(desc.typeName) as GraphQLObjectType;
+  }
 
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   for (const [name, op] of [[PRODUCT_ROOT, product] as const, ...roots]) {
-    const rootField = dataRootField(op);
     query[name] = {
       // Nullable: an operation that fails leaves its field null beside the others' data.
-      type: getNullableType(types.fieldType(rootField)),
+      type: getNullableType(fieldType(dataRootField(op))),
       description: name === PRODUCT_ROOT ? 'A product, looked up by exactly one of asin, url or gtin; its fields may come from several operations.' : op.summary,
-      args: argumentsOf(types, rootParameters(op)),
+      args: argumentsOf(op.parameters.filter((p) => p.graphqlArgumentOf === undefined)),
       resolve: resolveRoot,
     };
   }

@@ -1,6 +1,6 @@
 /**
  * The MCP gateway deployment. Environment: the common gateway settings (see
- * gateways/shared/src/deployment.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
+ * gateways/shared/src/gateway-settings.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
  * MCP_BODY_LIMIT_BYTES (65536).
  */
 import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
@@ -12,7 +12,7 @@ const settings = readGatewaySettings(env);
 const metering = await createMeteringFromEnv(env);
 registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);
-const bodyLimitBytes = positiveSetting(env.MCP_BODY_LIMIT_BYTES);
+const bodyLimitBytes = positiveSetting(env.MCP_BODY_LIMIT_BYTES, 'MCP_BODY_LIMIT_BYTES');
 const app = createMcpApp({
   core,
   metering,

@@ -1,5 +1,5 @@
 /**
- * Request-level refusals of MCP (CONTRACT.md, Errors): conflicting credentials (400), 401, 402,
+ * Request-level refusals of MCP (docs/contract.md, Errors): conflicting credentials (400), 401, 402,
  * 403 and 429 answer with that HTTP status and a JSON-RPC error whose `data` is the error
  * envelope. Their JSON-RPC codes sit in the implementation-defined server range.
  */

@@ -4,8 +4,14 @@
  */
 import type { ErrorReason } from '@retail/contract';
 
-/** A client-facing interface; each accepts its own set of credential headers (SPEC.md). */
+/** A client-facing interface; each accepts its own set of credential headers (docs/contract.md, Authentication). */
 export type Interface = 'rest' | 'graphql' | 'mcp';
+
+/** Work the service does on an account's behalf, charged without a key (a watch's refresh, a job's items). */
+export type BackgroundWork = 'watcher' | 'jobs';
+
+/** Where a charged call came from, as usage records and the console name it. */
+export type UsageInterface = Interface | BackgroundWork;
 
 /** Headers as Node gives them (lower-case names). */
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -41,9 +47,27 @@ export interface Hold {
   readonly accountId: string;
   readonly keyId: string;
   readonly units: number;
-  readonly interface: Interface;
+  readonly interface: UsageInterface;
   readonly operations: readonly string[];
 }
+
+/** Units held for background work: by account, with the caller's idempotency key as the hold id. */
+export interface AccountAdmitRequest {
+  readonly accountId: string;
+  /**
+   * The caller's idempotency key (e.g. watch id + refresh time): admitting it again holds once and
+   * its settle is exactly once, so work retried after a crash never charges twice. At most 128
+   * characters of [A-Za-z0-9:_.-].
+   */
+  readonly holdId: string;
+  readonly work: BackgroundWork;
+  /** RPC names the work performs, one unit each. */
+  readonly operations: readonly string[];
+}
+
+export type AccountAdmitResult =
+  | { readonly ok: true; readonly hold: Hold; readonly balance: number }
+  | { readonly ok: false; readonly denial: Denial };
 
 export interface AdmitRequest {
   readonly key: string;
@@ -52,7 +76,7 @@ export interface AdmitRequest {
   readonly operations: readonly string[];
   /**
    * False when the gateway already found the parameters malformed: the script still checks
-   * scope and rate limit first (CONTRACT.md check order) but holds nothing and answers `shape`.
+   * scope and rate limit first (docs/contract.md, order of checks) but holds nothing and answers `shape`.
    */
   readonly shapeValid: boolean;
   readonly requestId: string;
@@ -85,7 +109,8 @@ export interface UsageDay {
 export interface UsageRecord {
   readonly at: string;
   readonly operation: string;
-  readonly interface: Interface;
+  readonly interface: UsageInterface;
+  /** Empty for background work (charged by account, not through a key). */
   readonly keyId: string;
 }
 
@@ -103,10 +128,16 @@ export interface Meter {
   /** Round trip 1: key lookup, scope, rate limit, hold. */
   admit(request: AdmitRequest): Promise<AdmitResult>;
   /**
+   * Holds units for background work on an account (no key, scope or rate limit): 401 when the
+   * account is gone, 403 when disabled, 402 when the balance cannot cover the operations.
+   */
+  admitAccount(request: AccountAdmitRequest): Promise<AccountAdmitResult>;
+  /**
    * Round trip 2: charge `succeeded` units of the hold and release the rest. `succeededOperations`
    * (optional) names the operations that succeeded, for the usage records of a partly failed GraphQL
-   * request; without it the first `succeeded` of `hold.operations` are recorded. Never throws: with
-   * the ledger down it answers `{ charged: 0, remaining: 0 }` and the hold is released on expiry.
+   * request; without it the first `succeeded` of `hold.operations` are recorded. Exactly once per
+   * hold. Never throws: when the ledger cannot be reached within the settle window it answers
+   * `{ charged: 0 }` and nothing is or will be charged for the hold (docs/metering.md).
    */
   settle(hold: Hold, succeeded: number, succeededOperations?: readonly string[]): Promise<SettleResult>;
   authenticate(key: string, iface: Interface): Promise<AuthenticateResult>;

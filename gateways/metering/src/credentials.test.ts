@@ -6,7 +6,7 @@ import { readCredentials } from './credentials.js';
 const KEY = 'rk_abcdefabcdef_0123456789abcdefABCDEF0123456789zzzzzz';
 const OTHER = 'rk_abcdefabcdef_9999999999abcdefABCDEF0123456789yyyyyy';
 
-/** Every header form and whether each interface accepts it (SPEC.md, Authentication). */
+/** Every header form and whether each interface accepts it (docs/contract.md, Authentication). */
 const FORMS: Array<{ name: string; headers: (k: string) => HeaderBag; accepted: Interface[] }> = [
   { name: 'API-KEY', headers: (k) => ({ 'api-key': k }), accepted: ['rest', 'graphql', 'mcp'] },
   { name: 'Authorization: Bearer', headers: (k) => ({ authorization: `Bearer ${k}` }), accepted: ['rest', 'graphql', 'mcp'] },

@@ -1,5 +1,5 @@
 /**
- * Reads the API key from exactly the header forms an interface accepts (SPEC.md, Authentication).
+ * Reads the API key from exactly the header forms an interface accepts (docs/contract.md, Authentication).
  * Headers an interface does not accept are ignored, as if absent.
  */
 import { ErrorReason, errorRow } from '@retail/contract';

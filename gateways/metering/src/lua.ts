@@ -49,15 +49,22 @@ end
 
 /**
  * ARGV: base, keyHash, iface ('' = any), operations (comma list), shapeValid (1/0), now, holdId, holdExpiresAt,
- * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek).
+ * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek|account).
  * Returns {code, keyId, plan, tokens, balance}. Check order: key → disabled → scope → rate → shape → units.
  */
 const ADMIT = `
 local now = tonumber(ARGV[6])
-local keyId = redis.call('HGET', base .. 'keyhash', ARGV[2])
-if not keyId then return {'unknown'} end
-local k = redis.call('HMGET', base .. 'key:' .. keyId, 'ops', 'ifaces', 'expiresAt', 'revokedAt')
-if k[4] or (k[3] and tonumber(k[3]) <= now) then return {'unknown'} end
+local mode = ARGV[12]
+-- 'account': work the service does for an account (a watch's refresh, a job's items): no key, no
+-- scope, no rate limit; the account, its state and its balance decide.
+local keyId = ''
+local k = {}
+if mode ~= 'account' then
+  keyId = redis.call('HGET', base .. 'keyhash', ARGV[2])
+  if not keyId then return {'unknown'} end
+  k = redis.call('HMGET', base .. 'key:' .. keyId, 'ops', 'ifaces', 'expiresAt', 'revokedAt')
+  if k[4] or (k[3] and tonumber(k[3]) <= now) then return {'unknown'} end
+end
 local a = redis.call('HMGET', acct, 'plan', 'disabled')
 if not a[1] then return {'unknown'} end
 release_expired(now)
@@ -74,13 +81,13 @@ local plan = plans[planName]
 if not plan then planName = ARGV[11]; plan = plans[planName] end
 -- The same admit sent again (a client library resending after a reconnect) answers as the first did
 -- and neither takes a second token nor holds twice.
-local repeated = ARGV[12] == 'admit' and (redis.call('HEXISTS', base .. 'holds', ARGV[7]) == 1 or redis.call('HEXISTS', base .. 'settled', ARGV[7]) == 1)
+local repeated = mode ~= 'peek' and (redis.call('HEXISTS', base .. 'holds', ARGV[7]) == 1 or redis.call('HEXISTS', base .. 'settled', ARGV[7]) == 1)
 local tokens = -1
-if plan.r >= 0 then
+if plan.r >= 0 and mode ~= 'account' then
   local b = redis.call('HMGET', base .. 'rate', 'tokens', 'ts')
   tokens = plan.b
   if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
-  if ARGV[12] == 'admit' and not repeated then
+  if mode == 'admit' and not repeated then
     if tokens < 1 then return {'rate', keyId, planName, num(tokens)} end
     tokens = tokens - 1
     redis.call('HSET', base .. 'rate', 'tokens', num(tokens), 'ts', ARGV[6])
@@ -89,7 +96,7 @@ if plan.r >= 0 then
   end
 end
 local balance = tonumber(redis.call('HGET', acct, 'balance'))
-if ARGV[12] == 'peek' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
+if mode == 'peek' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
 if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
 if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end

@@ -2,7 +2,7 @@
  * The in-memory ledger: the embedded default (`npm start` without Redis). Same semantics as the Lua
  * scripts in lua.ts, step for step; each method runs synchronously so it is atomic like a script.
  */
-import type { AuditEntry } from './api.js';
+import type { AuditEntry, Interface } from './api.js';
 import { isUnlimited, refill, type Bucket } from './plans.js';
 import {
   isKeyActive,
@@ -71,28 +71,33 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
 
   function admitNow(input: StoreAdmitInput): StoreAdmitOutcome {
     const account = accounts.get(input.accountId);
-    const keyId = account?.keyByHash.get(input.keyHash);
+    // 'account' mode: work the service does for an account; no key, scope or rate limit.
+    const internal = input.mode === 'account';
+    const keyId = internal ? undefined : account?.keyByHash.get(input.keyHash);
     const key = keyId === undefined ? undefined : account?.keys.get(keyId);
-    if (!account || !key || !isKeyActive(key, input.now)) return { code: 'unknown' };
+    if (!account || (!internal && (!key || !isKeyActive(key, input.now)))) return { code: 'unknown' };
     releaseExpired(account, input.now);
-    if (account.disabled) return { code: 'disabled', keyId: key.keyId };
-    if (input.iface !== '' && key.interfaces.length > 0 && !key.interfaces.includes(input.iface)) return { code: 'scope', keyId: key.keyId };
-    if (key.operations.length > 0 && input.operations.some((op) => !key.operations.includes(op))) {
-      return { code: 'scope', keyId: key.keyId };
+    const shownKeyId = key?.keyId ?? '';
+    if (account.disabled) return { code: 'disabled', keyId: shownKeyId };
+    if (key && input.iface !== '' && key.interfaces.length > 0 && !key.interfaces.includes(input.iface as Interface)) {
+      return { code: 'scope', keyId: shownKeyId };
+    }
+    if (key && key.operations.length > 0 && input.operations.some((op) => !key.operations.includes(op))) {
+      return { code: 'scope', keyId: shownKeyId };
     }
     const planName = options.plans[account.plan] ? account.plan : options.defaultPlan;
     const plan = options.plans[planName]!;
-    const repeated = input.mode === 'admit' && (account.holds.has(input.holdId) || account.settled.has(input.holdId));
+    const repeated = input.mode !== 'peek' && (account.holds.has(input.holdId) || account.settled.has(input.holdId));
     let tokens = -1;
-    if (!isUnlimited(plan)) {
+    if (!isUnlimited(plan) && !internal) {
       tokens = refill(account.bucket, plan, input.now);
       if (input.mode === 'admit' && !repeated) {
-        if (tokens < 1) return { code: 'rate', keyId: key.keyId, plan: planName, tokens };
+        if (tokens < 1) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
         tokens -= 1;
         account.bucket = { tokens, updatedAt: input.now };
       }
     }
-    const base = { keyId: key.keyId, plan: planName, tokens };
+    const base = { keyId: shownKeyId, plan: planName, tokens };
     if (input.mode === 'peek' || repeated) return { code: 'ok', ...base, balance: account.balance };
     if (!input.shapeValid) return { code: 'shape', ...base };
     if (account.balance < input.units) return { code: 'units', ...base, balance: account.balance };

@@ -4,7 +4,7 @@
  * becomes 503 LEDGER_UNAVAILABLE with nothing charged (fail closed).
  */
 import { ErrorReason } from '@retail/contract';
-import type { AccountSummary, AdmitResult, AuthenticateResult, Denial, Hold, Interface, Meter, RateLimitState } from './api.js';
+import type { AccountAdmitResult, AccountSummary, AdmitResult, AuthenticateResult, Denial, Hold, Interface, Meter, RateLimitState } from './api.js';
 import { denial, readCredentials } from './credentials.js';
 import { newHoldId, parseKey, type ParsedKey } from './keys.js';
 import { bump, bumpDenied, type MeteringCounters } from './metrics.js';
@@ -34,6 +34,9 @@ export function recentDays(now: number, count = SUMMARY_DAYS): string[] {
 }
 
 const UNAVAILABLE = Symbol('ledger unavailable');
+
+/** Caller-chosen hold ids: safe as a Redis hash field and a usage record field, bounded. */
+const HOLD_ID = /^[A-Za-z0-9:_.-]{1,128}$/;
 
 export function createMeter(options: MeterOptions): Meter {
   const { store, clock, plans, counters } = options;
@@ -137,6 +140,27 @@ export function createMeter(options: MeterOptions): Meter {
           return { ok: true, hold, rateLimit, balance: outcome.balance ?? 0 };
         }
       }
+    },
+
+    async admitAccount(request): Promise<AccountAdmitResult> {
+      if (!HOLD_ID.test(request.holdId)) throw new Error(`hold id must match ${HOLD_ID}: ${JSON.stringify(request.holdId)}`);
+      const now = clock();
+      const units = request.operations.length;
+      const outcome = await ask(() =>
+        store.admit({
+          accountId: request.accountId, keyHash: '', iface: '', operations: request.operations, shapeValid: true, now,
+          holdId: request.holdId, holdExpiresAt: now + options.holdTtlMs, units, mode: 'account',
+        }),
+      );
+      if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
+      if (outcome.code === 'unknown') return refuse(ErrorReason.INVALID_API_KEY);
+      if (outcome.code === 'disabled') return refuse(ErrorReason.ACCOUNT_DISABLED);
+      if (outcome.code === 'units') return refuse(ErrorReason.INSUFFICIENT_UNITS);
+      bump(counters, 'admitted');
+      const hold: Hold = {
+        holdId: request.holdId, accountId: request.accountId, keyId: '', units, interface: request.work, operations: [...request.operations],
+      };
+      return { ok: true, hold, balance: outcome.balance ?? 0 };
     },
 
     async settle(hold, succeeded, succeededOperations?: readonly string[]) {

@@ -3,7 +3,7 @@
  * same semantics. Everything an account owns is addressed by its accountId (the Redis hash tag), and
  * every method is one atomic step (one script on Redis).
  */
-import type { AuditEntry, Interface } from './api.js';
+import type { AuditEntry, Interface, UsageInterface } from './api.js';
 import type { PlanTable } from './plans.js';
 
 /** A key as stored: its SHA-256, never the key. Times are epoch milliseconds of the injected clock. */
@@ -34,8 +34,11 @@ export interface StoreAdmitInput {
   readonly holdId: string;
   readonly holdExpiresAt: number;
   readonly units: number;
-  /** 'peek': key, disabled and scope checks and the rate state without taking a token or holding. */
-  readonly mode: 'admit' | 'peek';
+  /**
+   * 'peek': key, disabled and scope checks and the rate state without taking a token or holding.
+   * 'account': background work for the account: no key (keyHash ignored), scope or rate limit.
+   */
+  readonly mode: 'admit' | 'peek' | 'account';
 }
 
 export interface StoreAdmitOutcome {
@@ -52,7 +55,7 @@ export interface StoreSettleInput {
   readonly accountId: string;
   readonly holdId: string;
   readonly keyId: string;
-  readonly iface: Interface;
+  readonly iface: UsageInterface;
   /** Operations to record as charged, in order; at most the hold's units are charged. */
   readonly chargedOperations: readonly string[];
   readonly now: number;

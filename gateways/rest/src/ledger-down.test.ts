@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createCoreClient } from '@retail/gateway-shared';
-import { type StubCore, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type StubCore, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../../../test/harness/redis.js';

@@ -1,6 +1,6 @@
 /**
  * The REST gateway deployment. Environment: the common gateway settings (see
- * gateways/shared/src/deployment.ts) and LEDGER_REDIS_URL / REDIS_URL (memory store when neither).
+ * gateways/shared/src/gateway-settings.ts) and LEDGER_REDIS_URL / REDIS_URL (memory store when neither).
  */
 import { createCoreClient, createGatewayLogger, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';

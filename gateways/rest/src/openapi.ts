@@ -5,7 +5,7 @@
  */
 import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, REGISTRY, dataSchema, parameterSchema } from '@retail/gateway-shared';
 
-/** Error statuses every metered operation can answer, with what they mean (CONTRACT.md, Errors). */
+/** Error statuses every metered operation can answer, with what they mean (docs/contract.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
   '400': 'Missing, malformed or unknown parameter, or conflicting credentials.',
   '401': 'API key is invalid or missing.',
@@ -48,7 +48,7 @@ function errorResponse(status: string) {
 }
 
 /**
- * A repeated parameter travels as one comma-separated value (CONTRACT.md), so the document describes
+ * A repeated parameter travels as one comma-separated value (docs/contract.md), so the document describes
  * exactly that string: a pattern repeating the item rule. Generators and validators then produce and
  * accept what the gateway does (an array schema would invite `?conditions=["NEW"]`).
  */

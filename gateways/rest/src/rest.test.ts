@@ -7,7 +7,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { CacheStatus, ErrorReason, type GetProductRequest, ProductSchema } from '@retail/contract';
 import { createCoreClient } from '@retail/gateway-shared';
-import { type StubCore, coreError, startStubCore } from '@retail/gateway-shared/testing/stub-core';
+import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResponseValidator } from '../../../test/contract/openapi-validator.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from './core-client.js';
 import { errorDetailOf, mapCoreError } from './errors.js';
 import { registryOperation } from './registry.js';
-import { type StubCore, coreError, startStubCore } from './testing/stub-core.js';
+import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 
 const TOKEN = 'core-client-test-token';
 const product = registryOperation('GetProduct');
@@ -25,6 +25,8 @@ beforeAll(async () => {
         const { asin } = req as GetProductRequest;
         if (asin === 'B000000404') throw coreError(ErrorReason.NOT_FOUND, 'no product with this identifier');
         if (asin === 'B000000429') throw coreError(ErrorReason.UPSTREAM_BLOCKED, 'blocked: 50% of tries', [], 7);
+        if (asin === 'B00000NEW1') throw coreError(ErrorReason.INVALID_ARGUMENT, 'asin is malformed', ['asin'], undefined, 'standard');
+        if (asin === 'B00000OLD1') throw coreError(ErrorReason.INVALID_ARGUMENT, 'asin is malformed', ['asin'], undefined, 'legacy');
         if (asin === 'B0000SLOW1') await new Promise((resolve) => setTimeout(resolve, 400));
         const title = asin === 'B00000BIG1' ? BIG : 'Kettle';
         return { retailProduct: create(ProductSchema, { asin, title, ratingsTotal: 3n }), meta: { cache: CacheStatus.HIT } };
@@ -72,6 +74,15 @@ describe('createCoreClient', () => {
     expect(errorDetailOf(error)).toMatchObject({ reason: ErrorReason.UPSTREAM_BLOCKED, retryAfterSeconds: 7 });
     const notFound = await failure(client().callOperation(product, { asin: 'B000000404' }, { requestId: 'r' }));
     expect(mapCoreError(notFound, product, 'rest')).toMatchObject({ status: 404, message: 'no product with this identifier' });
+  });
+
+  it.each([
+    ['only the standard grpc-status-details-bin', 'B00000NEW1', 'grpc-status-details-bin', 'retail-error-bin'],
+    ['only the deprecated retail-error-bin', 'B00000OLD1', 'retail-error-bin', 'grpc-status-details-bin'],
+  ])('maps an error that carries its detail in %s', async (_label, asin, present, absent) => {
+    const error = await failure(client().callOperation(product, { asin }, { requestId: 'r' }));
+    expect([error.metadata.has(present), error.metadata.has(absent)]).toEqual([true, false]);
+    expect(mapCoreError(error, product, 'rest')).toMatchObject({ status: 400, message: 'asin is malformed', path: ['query', 'asin'], reason: ErrorReason.INVALID_ARGUMENT });
   });
 
   it('answers UNIMPLEMENTED for a method the server does not serve', async () => {

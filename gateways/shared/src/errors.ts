@@ -32,12 +32,18 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The ErrorDetail the core attached to a failed call, if any. */
+/**
+ * The ErrorDetail the core attached to a failed call, if any: from the standard
+ * `grpc-status-details-bin` (Connect decodes it into the error's details), else from the deprecated
+ * `retail-error-bin` that a core of the previous release still sends alone (read until 0.3).
+ */
 export function errorDetailOf(err: ConnectError): ErrorDetail | undefined {
-  const value = err.metadata.get(ERROR_DETAIL_METADATA_KEY);
-  if (!value) return undefined;
+  const [standard] = err.findDetails(ErrorDetailSchema);
+  if (standard) return standard;
+  const legacy = err.metadata.get(ERROR_DETAIL_METADATA_KEY);
+  if (!legacy) return undefined;
   try {
-    return fromBinary(ErrorDetailSchema, decodeBinaryHeader(value));
+    return fromBinary(ErrorDetailSchema, decodeBinaryHeader(legacy));
   } catch {
     return undefined;
   }

@@ -8,5 +8,7 @@ export * from './health.js';
 export * from './logger.js';
 export * from './tracing.js';
 export * from './deployment.js';
+export * from './gateway-settings.js';
 export * from './cors.js';
 export * from './metrics.js';
+export * from './client-error.js';

@@ -1,9 +1,14 @@
 /**
- * Shape checks of client parameters against the registry, shared by the three interfaces. Only
- * the shape (known name, type, enum name, bounds, pattern, length) is checked here; the core
- * remains the authority on meaning (check digits, marketplace hosts, exactly-one-of groups).
+ * Shape checks of client parameters against the registry, shared by the three interfaces: the
+ * types a query string or JSON value can get wrong, then the declared rules (bounds, pattern,
+ * length, enum names, exactly-one-of groups, GTIN check digits) through the same checks and
+ * message table the core uses (@retail/contract), so a rule broken here reads exactly as the core
+ * would say it, only sooner (before units are held). The core stays the authority: it checks
+ * every request again, and alone knows marketplace hosts and domain/URL agreement.
  */
 import { ScalarType } from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
+import { RULE_MESSAGES, checkGroups, checkNumber as checkDeclaredNumber, checkString as checkDeclaredString, enumNumber } from '@retail/contract';
 import type { Operation, Parameter } from './registry.js';
 
 /** Where the parameters came from: REST query strings, GraphQL arguments, MCP tool arguments. */
@@ -33,54 +38,31 @@ function pathOf(style: ParameterStyle, name: string): string[] {
   return style === 'rest' ? ['query', name] : [name];
 }
 
-const patternCache = new Map<string, RegExp>();
-function compiled(pattern: string): RegExp {
-  let re = patternCache.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern, 'u');
-    patternCache.set(pattern, re);
-  }
-  return re;
-}
-
-function boundsMessage(p: Parameter): string {
-  if (p.minimum !== undefined && p.maximum !== undefined) return `${p.name} must be between ${p.minimum} and ${p.maximum}`;
-  if (p.minimum !== undefined) return `${p.name} must be at least ${p.minimum}`;
-  return `${p.name} must be at most ${p.maximum}`;
-}
-
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
+const refused = (message: string | undefined): Checked | undefined => (message === undefined ? undefined : { ok: false, message });
+
 function checkString(p: Parameter, value: unknown): Checked {
-  if (typeof value !== 'string') return { ok: false, message: `${p.name} must be a string` };
-  const length = [...value].length;
-  if (p.minLength !== undefined && length < p.minLength) {
-    return { ok: false, message: `${p.name} must be at least ${p.minLength} characters long` };
-  }
-  if (p.maxLength !== undefined && length > p.maxLength) {
-    return { ok: false, message: `${p.name} must be at most ${p.maxLength} characters long` };
-  }
-  if (p.pattern && !compiled(p.pattern).test(value)) return { ok: false, message: `${p.name} is malformed` };
-  return { ok: true, value };
+  if (typeof value !== 'string') return { ok: false, message: RULE_MESSAGES.string(p.name) };
+  return refused(checkDeclaredString(p, value)) ?? { ok: true, value };
 }
+
+const typeMessage = (p: Parameter, integer: boolean): string => (integer ? RULE_MESSAGES.integer(p.name) : RULE_MESSAGES.number(p.name));
 
 function checkNumber(p: Parameter, value: unknown, style: ParameterStyle, integer: boolean): Checked {
   let n: number;
   if (style === 'rest') {
     const text = String(value);
     const shape = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-    if (!shape.test(text)) return { ok: false, message: `${p.name} must be ${integer ? 'an integer' : 'a number'}` };
+    if (!shape.test(text)) return { ok: false, message: typeMessage(p, integer) };
     n = Number(text);
   } else {
-    if (typeof value !== 'number') return { ok: false, message: `${p.name} must be ${integer ? 'an integer' : 'a number'}` };
+    if (typeof value !== 'number') return { ok: false, message: typeMessage(p, integer) };
     n = value;
   }
-  if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) {
-    return { ok: false, message: `${p.name} must be ${integer ? 'an integer' : 'a number'}` };
-  }
-  if ((p.minimum !== undefined && n < p.minimum) || (p.maximum !== undefined && n > p.maximum)) {
-    return { ok: false, message: boundsMessage(p) };
-  }
+  if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) return { ok: false, message: typeMessage(p, integer) };
+  const broken = refused(checkDeclaredNumber(p, n));
+  if (broken) return broken;
   // protobuf-es holds 64-bit integers as bigint whatever the jstype (see @retail/contract wire.ts).
   return { ok: true, value: integer && is64Bit(p) ? BigInt(n) : n };
 }
@@ -95,13 +77,12 @@ const SIXTY_FOUR_BIT = new Set<ScalarType>([ScalarType.INT64, ScalarType.UINT64,
 function checkBoolean(p: Parameter, value: unknown, style: ParameterStyle): Checked {
   if (typeof value === 'boolean') return { ok: true, value };
   if (style === 'rest' && (value === 'true' || value === 'false')) return { ok: true, value: value === 'true' };
-  return { ok: false, message: `${p.name} must be true or false` };
+  return { ok: false, message: RULE_MESSAGES.boolean(p.name) };
 }
 
 function checkEnum(p: Parameter, value: unknown): Checked {
-  const found = typeof value === 'string' ? p.enumDesc?.values.find((v) => v.number !== 0 && v.localName === value) : undefined;
-  if (!found) return { ok: false, message: `${p.name} must be one of ${(p.enumValues ?? []).join(', ')}` };
-  return { ok: true, value: found.number };
+  const found = enumNumber(p, value);
+  return 'number' in found ? { ok: true, value: found.number } : { ok: false, message: found.message };
 }
 
 function checkScalar(p: Parameter, value: unknown, style: ParameterStyle, itemKind: ParameterKindScalar): Checked {
@@ -124,7 +105,7 @@ type ParameterKindScalar = 'string' | 'integer' | 'number' | 'boolean' | 'enum';
 function checkList(p: Parameter, value: unknown, style: ParameterStyle): Checked {
   // REST writes lists as one comma-separated value; GraphQL and MCP send arrays.
   const items = style === 'rest' ? (typeof value === 'string' ? value.split(',') : undefined) : Array.isArray(value) ? value : undefined;
-  if (!items) return { ok: false, message: `${p.name} must be a list` };
+  if (!items) return { ok: false, message: RULE_MESSAGES.list(p.name) };
   const itemKind: ParameterKindScalar = p.kind === 'enum-list' ? 'enum' : 'string';
   const out: unknown[] = [];
   for (const item of items) {
@@ -136,7 +117,7 @@ function checkList(p: Parameter, value: unknown, style: ParameterStyle): Checked
 }
 
 function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Checked {
-  if (style === 'rest' && Array.isArray(value)) return { ok: false, message: `${p.name} must be given once` };
+  if (style === 'rest' && Array.isArray(value)) return { ok: false, message: RULE_MESSAGES.givenOnce(p.name) };
   if (p.kind === 'string-list' || p.kind === 'enum-list') return checkList(p, value, style);
   return checkScalar(p, value, style, p.kind);
 }
@@ -161,17 +142,26 @@ export function parseParameters(op: Operation, input: Record<string, unknown>, s
   const byName = parametersByName(op);
   for (const name of Object.keys(input)) {
     if (!byName.has(name)) {
-      errors.push({ message: `unknown parameter ${displayName(name)}`, path: pathOf(style, name) });
+      errors.push({ message: RULE_MESSAGES.unknownParameter(displayName(name)), path: pathOf(style, name) });
     }
   }
+  const given = (p: Parameter): boolean => {
+    const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
+    if (value === undefined || (value === null && style === 'graphql')) return false;
+    // A proto3 string without `optional` cannot tell "" from absent over gRPC, so the core answers
+    // "is required" for it; the shape check reads "" the same way to say the same.
+    return !(value === '' && p.kind === 'string' && p.field.presence === FieldPresence.IMPLICIT);
+  };
+  // As in the core: exactly-one-of groups before the values of their members.
+  const group = checkGroups(op.parameters, (p) => given(p as Parameter));
+  if (group) errors.push({ message: group.message, path: pathOf(style, group.parameter.name) });
   const request: Record<string, unknown> = {};
   for (const p of op.parameters) {
-    const value = Object.hasOwn(input, p.name) ? input[p.name] : undefined;
-    if (value === undefined || (value === null && style === 'graphql')) {
-      if (p.required) errors.push({ message: `${p.name} is required`, path: pathOf(style, p.name) });
+    if (!given(p)) {
+      if (p.required) errors.push({ message: RULE_MESSAGES.required(p.name), path: pathOf(style, p.name) });
       continue;
     }
-    const checked = checkParameter(p, value, style);
+    const checked = checkParameter(p, input[p.name], style);
     if (checked.ok) request[p.field.localName] = checked.value;
     else errors.push({ message: checked.message, path: pathOf(style, p.name) });
   }

@@ -4,35 +4,19 @@
  * the GraphQL schema and the MCP tool list are all generated from this list; nothing about an
  * operation is typed twice.
  */
-import { type DescEnum, type DescField, type DescMessage, ScalarType, getOption, hasOption } from '@bufbuild/protobuf';
-import { OPERATIONS, type OperationDescriptor, META_FIELD, parameter } from '@retail/contract';
+import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
+import { OPERATIONS, type OperationDescriptor, META_FIELD, type ParameterRules, fieldEnum, parameterRules, wireEnumValues } from '@retail/contract';
+
+export { wireEnumValues };
 
 /** How a parameter is written by a client. */
 export type ParameterKind = 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'string-list' | 'enum-list';
 
-export interface Parameter {
-  /** Wire name (the field's JSON name): `searchTerm`, `page`. */
-  readonly name: string;
-  /** The request message field it fills. */
-  readonly field: DescField;
+/** A parameter as the gateways handle it: its declared rules (read once, in @retail/contract) and how a client writes it. */
+export interface Parameter extends ParameterRules {
   readonly kind: ParameterKind;
-  /** Enum values without their proto prefix, UNSPECIFIED excluded. */
-  readonly enumValues?: readonly string[];
   /** The enum itself, to turn names back into numbers. */
   readonly enumDesc?: DescEnum;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  /** Default as the client would write it ("US", "1"). */
-  readonly defaultValue?: string;
-  readonly required: boolean;
-  /** GraphQL: nested field taking this parameter as an argument ("productResults"). */
-  readonly graphqlArgumentOf?: string;
-  readonly description: string;
-  /** Name of an exactly-one-of set ("lookup"). */
-  readonly oneOfGroup?: string;
 }
 
 export interface Operation extends OperationDescriptor {
@@ -53,11 +37,6 @@ const INTEGER_SCALARS = new Set<ScalarType>([
   ScalarType.SINT32, ScalarType.SINT64, ScalarType.FIXED32, ScalarType.FIXED64,
   ScalarType.SFIXED32, ScalarType.SFIXED64,
 ]);
-
-/** Enum value names as they travel on the wire: prefix stripped, UNSPECIFIED left out. */
-export function wireEnumValues(desc: DescEnum): string[] {
-  return desc.values.filter((v) => v.number !== 0).map((v) => v.localName);
-}
 
 export function scalarKind(scalar: ScalarType): 'string' | 'integer' | 'number' | 'boolean' {
   if (INTEGER_SCALARS.has(scalar)) return 'integer';
@@ -82,34 +61,9 @@ function parameterKind(field: DescField): ParameterKind {
   throw new Error(`request field ${field.parent.typeName}.${field.name} has a kind no interface can carry`);
 }
 
-function fieldEnum(field: DescField): DescEnum | undefined {
-  if (field.fieldKind === 'enum') return field.enum;
-  if (field.fieldKind === 'list' && field.listKind === 'enum') return field.enum;
-  return undefined;
-}
-
 function buildParameter(field: DescField): Parameter {
-  if (!hasOption(field, parameter)) {
-    throw new Error(`request field ${field.parent.typeName}.${field.name} lacks the (retail.v1.parameter) option`);
-  }
-  const rules = getOption(field, parameter);
   const enumDesc = fieldEnum(field);
-  return {
-    name: field.jsonName,
-    field,
-    kind: parameterKind(field),
-    ...(enumDesc ? { enumDesc, enumValues: wireEnumValues(enumDesc) } : {}),
-    ...(rules.pattern ? { pattern: rules.pattern } : {}),
-    ...(rules.minimum !== undefined ? { minimum: rules.minimum } : {}),
-    ...(rules.maximum !== undefined ? { maximum: rules.maximum } : {}),
-    ...(rules.minLength !== undefined ? { minLength: rules.minLength } : {}),
-    ...(rules.maxLength !== undefined ? { maxLength: rules.maxLength } : {}),
-    ...(rules.defaultValue ? { defaultValue: rules.defaultValue } : {}),
-    required: rules.required,
-    ...(rules.graphqlArgumentOf ? { graphqlArgumentOf: rules.graphqlArgumentOf } : {}),
-    description: rules.description,
-    ...(rules.oneOfGroup ? { oneOfGroup: rules.oneOfGroup } : {}),
-  };
+  return { ...parameterRules(field), kind: parameterKind(field), ...(enumDesc ? { enumDesc } : {}) };
 }
 
 function buildOperation(op: OperationDescriptor): Operation {

@@ -2,6 +2,10 @@
  * JSON Schemas (draft 2020-12, as OpenAPI 3.1 and MCP use) derived from the registry: the
  * parameters of an operation (the MCP inputSchema, the OpenAPI parameters) and its 200 body
  * (`{ data: ... }`) following the wire rules of CONTRACT.md and the renderer in @retail/contract.
+ * Parameter schemas publish the rules as @retail/contract reads them from the proto (the same
+ * reading the shape checks and the core enforce). Exactly-one-of groups are said in the members'
+ * descriptions, not as a top-level `oneOf`: several tool-calling clients refuse one in a tool's
+ * input schema.
  */
 import { type DescField, type DescMessage, getOption } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';

@@ -1,5 +1,5 @@
 /**
- * GraphQL driver: turns an operation call into the query CONTRACT.md's GraphQL section describes
+ * GraphQL driver: turns an operation call into the query docs/contract.md's GraphQL section describes
  * (root field named by the data root, flat arguments as declared variables, nested arguments on
  * their field, every field of the record selected), reading argument types from the gateway's own
  * introspection through graphql-js `buildClientSchema`. Its `data` is normalized to the wire JSON

@@ -1,6 +1,6 @@
 /**
  * MCP driver: one stateless JSON-RPC `tools/call` per call over Streamable HTTP (no session, as
- * CONTRACT.md allows). Request-level refusals are an HTTP status with a JSON-RPC error whose
+ * docs/contract.md allows). Request-level refusals are an HTTP status with a JSON-RPC error whose
  * `data` is the envelope; operation errors are `isError` results carrying it. Every result is
  * checked against the tool's published outputSchema (from `tools/list`) and its text block.
  */

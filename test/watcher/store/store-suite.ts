@@ -90,6 +90,14 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(await store.watches.webhookOf(created.id)).toEqual({ url: 'https://example.com/hook', secretCiphertext: 'v1:abc' });
       });
 
+      it('takes the id the caller chose (a webhook secret is sealed bound to it) and refuses one that is not a UUID', async () => {
+        const id = randomUUID();
+        const owner = account();
+        expect((await createWatch(owner, asin(), { id })).id).toBe(id);
+        expect(await store.watches.get(owner, id)).toMatchObject({ id, accountId: owner });
+        await expect(createWatch(owner, asin(), { id: 'watch-1' })).rejects.toThrow(RangeError);
+      });
+
       it("another account's watch is simply not found: get, update, delete, list, pause", async () => {
         const owner = account();
         const stranger = account();

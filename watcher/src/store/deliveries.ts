@@ -13,7 +13,8 @@ import { isRowId, isWatchId } from './ids.js';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
-export interface WebhookDelivery {
+/** One delivery's row (the webhooks layer's `WebhookDelivery` is what one attempt sends). */
+export interface DeliveryRecord {
   readonly id: string;
   readonly eventId: string;
   readonly watchId: string;
@@ -43,7 +44,7 @@ export type AttemptOutcome =
 
 /** A delivery with the event it carries: what an attempt sends. */
 export interface DeliveryWork {
-  readonly delivery: WebhookDelivery;
+  readonly delivery: DeliveryRecord;
   readonly event: WatchEvent;
 }
 
@@ -65,7 +66,7 @@ interface DeliveryRow {
 const DELIVERY_COLUMNS = `id, event_id, watch_id, account_id, url, attempt_count, status, last_response_status, last_error,
   next_attempt_at, delivered_at, created_at`;
 
-function deliveryOf(row: DeliveryRow): WebhookDelivery {
+function deliveryOf(row: DeliveryRow): DeliveryRecord {
   return {
     id: row.id,
     eventId: row.event_id,
@@ -100,7 +101,7 @@ function workOf(row: WorkRow): DeliveryWork {
 export function createDeliveryRepository(db: Queryable, now: Clock) {
   return {
     /** A pending delivery, due now; creating it again (a retried refresh) returns the first one. */
-    async create(draft: DeliveryDraft): Promise<WebhookDelivery> {
+    async create(draft: DeliveryDraft): Promise<DeliveryRecord> {
       const at = now();
       const [row] = await db.query<DeliveryRow>(
         `WITH inserted AS (
@@ -119,7 +120,7 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
      * an attempt: null when it is delivered, dead or gone (watch deleted), so a job re-run after a
      * crash cannot turn a delivered webhook back into a failure. A redelivery reopens it first.
      */
-    async recordAttempt(id: string, outcome: AttemptOutcome): Promise<WebhookDelivery | null> {
+    async recordAttempt(id: string, outcome: AttemptOutcome): Promise<DeliveryRecord | null> {
       if (!isRowId(id)) return null;
       const at = now();
       const [row] = await db.query<DeliveryRow>(
@@ -146,7 +147,7 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
     },
 
     /** The deliveries of one of the account's watches, newest first. */
-    async listForWatch(accountId: string, watchId: string, page: { cursor?: string; limit: number }): Promise<Page<WebhookDelivery>> {
+    async listForWatch(accountId: string, watchId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRecord>> {
       const limit = checkedPageSize(page.limit);
       const before = idCursor(page.cursor);
       if (!isWatchId(watchId)) return { items: [], nextCursor: null };

@@ -10,5 +10,5 @@ export { InvalidCursorError, MAX_PAGE_SIZE, type Page } from './cursor.js';
 export type { DueProduct, WatchDraft, WatchPatch, WebhookTarget, WatchRepository } from './watches.js';
 export type { HistoryQuery, RecordedSnapshot, SnapshotRepository } from './snapshots.js';
 export type { EventDraft, EventRepository } from './events.js';
-export type { AttemptOutcome, DeliveryDraft, DeliveryStatus, DeliveryWork, WebhookDelivery, DeliveryRepository } from './deliveries.js';
+export type { AttemptOutcome, DeliveryDraft, DeliveryStatus, DeliveryWork, DeliveryRecord, DeliveryRepository } from './deliveries.js';
 export { MONTHS_AHEAD, type MaintenanceResult, type PartitionMaintenance } from './partitions.js';

@@ -2,8 +2,8 @@
 // @generated from file retail/v1/options.proto (package retail.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { FieldOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/options.proto.
  */
 export const file_retail_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChdyZXRhaWwvdjEvb3B0aW9ucy5wcm90bxIJcmV0YWlsLnYxInYKEE9wZXJhdGlvbk9wdGlvbnMSEQoJcmVzdF9wYXRoGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIWCg5ncmFwaHFsX2ZpZWxkcxgDIAMoCRIQCghtY3BfdG9vbBgEIAEoCRIPCgdzdW1tYXJ5GAUgASgJIqgCChBQYXJhbWV0ZXJPcHRpb25zEg8KB3BhdHRlcm4YASABKAkSFAoHbWluaW11bRgCIAEoAUgAiAEBEhQKB21heGltdW0YAyABKAFIAYgBARIVCg1kZWZhdWx0X3ZhbHVlGAQgASgJEhAKCHJlcXVpcmVkGAUgASgIEhsKE2dyYXBocWxfYXJndW1lbnRfb2YYBiABKAkSEwoLZGVzY3JpcHRpb24YByABKAkSFAoMb25lX29mX2dyb3VwGAggASgJEhcKCm1pbl9sZW5ndGgYCSABKA1IAogBARIXCgptYXhfbGVuZ3RoGAogASgNSAOIAQFCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGgiJAoQV2lyZUZpZWxkT3B0aW9ucxIQCghudWxsYWJsZRgBIAEoCDpbCglvcGVyYXRpb24SHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxjRhgMgASgLMhsucmV0YWlsLnYxLk9wZXJhdGlvbk9wdGlvbnNSCW9wZXJhdGlvbjpaCglwYXJhbWV0ZXISHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNKGAyABKAsyGy5yZXRhaWwudjEuUGFyYW1ldGVyT3B0aW9uc1IJcGFyYW1ldGVyOlAKBHdpcmUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNOGAyABKAsyGy5yZXRhaWwudjEuV2lyZUZpZWxkT3B0aW9uc1IEd2lyZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChdyZXRhaWwvdjEvb3B0aW9ucy5wcm90bxIJcmV0YWlsLnYxInYKEE9wZXJhdGlvbk9wdGlvbnMSEQoJcmVzdF9wYXRoGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIWCg5ncmFwaHFsX2ZpZWxkcxgDIAMoCRIQCghtY3BfdG9vbBgEIAEoCRIPCgdzdW1tYXJ5GAUgASgJItICChBQYXJhbWV0ZXJPcHRpb25zEg8KB3BhdHRlcm4YASABKAkSFAoHbWluaW11bRgCIAEoAUgAiAEBEhQKB21heGltdW0YAyABKAFIAYgBARIVCg1kZWZhdWx0X3ZhbHVlGAQgASgJEhAKCHJlcXVpcmVkGAUgASgIEhsKE2dyYXBocWxfYXJndW1lbnRfb2YYBiABKAkSEwoLZGVzY3JpcHRpb24YByABKAkSFAoMb25lX29mX2dyb3VwGAggASgJEhcKCm1pbl9sZW5ndGgYCSABKA1IAogBARIXCgptYXhfbGVuZ3RoGAogASgNSAOIAQESKAoFY2hlY2sYCyABKA4yGS5yZXRhaWwudjEuUGFyYW1ldGVyQ2hlY2tCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGgiJAoQV2lyZUZpZWxkT3B0aW9ucxIQCghudWxsYWJsZRgBIAEoCCpLCg5QYXJhbWV0ZXJDaGVjaxIfChtQQVJBTUVURVJfQ0hFQ0tfVU5TUEVDSUZJRUQQABIYChRQQVJBTUVURVJfQ0hFQ0tfR1RJThABOlsKCW9wZXJhdGlvbhIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyGy5yZXRhaWwudjEuT3BlcmF0aW9uT3B0aW9uc1IJb3BlcmF0aW9uOloKCXBhcmFtZXRlchIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoCzIbLnJldGFpbC52MS5QYXJhbWV0ZXJPcHRpb25zUglwYXJhbWV0ZXI6UAoEd2lyZRIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY04YDIAEoCzIbLnJldGFpbC52MS5XaXJlRmllbGRPcHRpb25zUgR3aXJlYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How one RPC appears on the client-facing interfaces. Every RPC of RetailService carries this
@@ -144,6 +144,14 @@ export type ParameterOptions = Message<"retail.v1.ParameterOptions"> & {
    * @generated from field: optional uint32 max_length = 10;
    */
   maxLength?: number | undefined;
+
+  /**
+   * A check of meaning a pattern cannot say (a check digit). The core and the gateways' shape
+   * checks run the same implementation (@retail/contract) and answer the same message.
+   *
+   * @generated from field: retail.v1.ParameterCheck check = 11;
+   */
+  check: ParameterCheck;
 };
 
 /**
@@ -173,6 +181,33 @@ export type WireFieldOptions = Message<"retail.v1.WireFieldOptions"> & {
  */
 export const WireFieldOptionsSchema: GenMessage<WireFieldOptions> = /*@__PURE__*/
   messageDesc(file_retail_v1_options, 2);
+
+/**
+ * Checks of meaning a request parameter may declare beside its pattern.
+ *
+ * @generated from enum retail.v1.ParameterCheck
+ */
+export enum ParameterCheck {
+  /**
+   * No check beyond the declared rules.
+   *
+   * @generated from enum value: PARAMETER_CHECK_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * ISBN-10, UPC-A, EAN-8, EAN-13 or GTIN-14 with a valid check digit, spaces and hyphens ignored.
+   *
+   * @generated from enum value: PARAMETER_CHECK_GTIN = 1;
+   */
+  GTIN = 1,
+}
+
+/**
+ * Describes the enum retail.v1.ParameterCheck.
+ */
+export const ParameterCheckSchema: GenEnum<ParameterCheck> = /*@__PURE__*/
+  enumDesc(file_retail_v1_options, 0);
 
 /**
  * Client-facing names of the RPC.

@@ -72,7 +72,7 @@ export const ProductSellerSchema: GenMessage<ProductSeller> = /*@__PURE__*/
   messageDesc(file_retail_v1_product, 1);
 
 /**
- * The normalized product record (SPEC.md, product record).
+ * The normalized product record (docs/contract.md, Records: Product).
  *
  * @generated from message retail.v1.Product
  */

@@ -1,0 +1,52 @@
+/**
+ * Admission, in Apollo's `didResolveOperation` (parsed and validated, nothing run yet): plan the
+ * operation, then scope, rate limit, parameter shape and one hold for every planned call, in
+ * docs/contract.md's order. A refusal is left on the context (settlement answers it) and stops Apollo.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ErrorReason } from '@retail/contract';
+import { admitCall, singleFailure } from '@retail/gateway-shared';
+import type { Meter } from '@retail/metering/api';
+import type { Admission, GraphqlContext, Refusal } from './context.js';
+import { GraphQLError } from './graphql.js';
+import { type PlanLimits, type PlanResult, planRequest } from './plan.js';
+
+/** Free requests (introspection, `__typename`) and refused documents still need a valid key. */
+export async function authenticateKey(meter: Meter, ctx: GraphqlContext): Promise<Refusal | { readonly rateLimit?: Admission['rateLimit'] }> {
+  const auth = await meter.authenticate(ctx.key, 'graphql');
+  if (auth.ok) return { rateLimit: auth.rateLimit };
+  const { httpStatus, reason, message, retryAfterSeconds, rateLimit } = auth.denial;
+  return { failure: singleFailure(httpStatus, reason, message, undefined, retryAfterSeconds), rateLimit };
+}
+
+async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Promise<Refusal | Admission> {
+  if (planned.ok && planned.plan.calls.length === 0) {
+    const free = await authenticateKey(meter, ctx);
+    return 'failure' in free ? free : { plan: planned.plan, ...free };
+  }
+  // A plan's 400s answer after scope (403) and rate limit (429), holding nothing.
+  const operations = planned.ok ? planned.plan.calls.map((c) => c.operation.name) : planned.operations;
+  const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId });
+  if (!admitted.ok) return admitted;
+  if (planned.ok) return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  await meter.settle(admitted.hold, 0).catch(() => undefined); // not expected: shape errors hold nothing
+  return { failure: singleFailure(400, ErrorReason.INVALID_ARGUMENT, planned.errors[0]?.message ?? 'invalid request'), rateLimit: admitted.rateLimit };
+}
+
+export function admissionPlugin(meter: Meter, limits: PlanLimits): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue: ctx, document, request, schema }) {
+          const outcome = await admit(meter, ctx, planRequest(schema, { document, operationName: request.operationName, variables: request.variables }, limits));
+          if ('plan' in outcome) ctx.admission = outcome;
+          else {
+            ctx.refusal = outcome;
+            const { status, errors } = outcome.failure;
+            throw new GraphQLError(errors[0]?.message ?? 'request refused', { extensions: { code: status, http: { status } } });
+          }
+        },
+      };
+    },
+  };
+}

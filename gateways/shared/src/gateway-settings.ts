@@ -1,0 +1,78 @@
+/**
+ * The settings every gateway deployment (rest, graphql, mcp) reads from the environment, parsed with
+ * zod as the core parses its own (core/src/config.ts): a bad value stops the process with one line
+ * per bad variable and no stack trace, instead of falling back to a default nobody asked for.
+ */
+import { z } from 'zod';
+import type { CoreClientOptions } from './core-client.js';
+
+export interface GatewaySettings {
+  readonly port: number;
+  readonly host: string;
+  readonly core: CoreClientOptions;
+  readonly corsOrigins: readonly string[];
+}
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
+const GatewayEnvSchema = z.object({
+  PORT: z.preprocess(blankToUndefined, wholeNumber(1, 65535).default(8080)),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  CORE_ADDRESS: z.preprocess(blankToUndefined, z.string().regex(/^\S+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:50051')),
+  // Required: a gateway without it could never reach the core. Its value is never echoed.
+  SERVICE_TOKEN: z.preprocess(blankToUndefined, z.string({ error: 'is required' })),
+  CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
+  CORS_ORIGINS: z.preprocess(blankToUndefined, z.string().default('')),
+});
+
+export class GatewayConfigError extends Error {
+  override readonly name = 'GatewayConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid gateway configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), SERVICE_TOKEN (required),
+ * CORE_DEADLINE_MS (10000), CORS_ORIGINS (comma list; CORS closed when unset). Throws
+ * GatewayConfigError naming every bad variable.
+ */
+export function loadGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
+  const parsed = GatewayEnvSchema.safeParse(env);
+  if (!parsed.success) throw new GatewayConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS },
+    corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+  };
+}
+
+/** loadGatewaySettings for a deployment's main: a bad environment prints its problems and exits 2 (as the core does). */
+export function readGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
+  try {
+    return loadGatewaySettings(env);
+  } catch (error) {
+    if (!(error instanceof GatewayConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+/**
+ * An optional positive whole-number tuning knob (GRAPHQL_MAX_DEPTH, MCP_BODY_LIMIT_BYTES, ...):
+ * undefined when unset, so the gateway's own default applies; a bad value stops the process like
+ * the settings above.
+ */
+export function positiveSetting(value: string | undefined, name = 'setting'): number | undefined {
+  const parsed = z.preprocess(blankToUndefined, wholeNumber(1, Number.MAX_SAFE_INTEGER).optional()).safeParse(value);
+  if (parsed.success) return parsed.data;
+  const error = new GatewayConfigError([`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`]);
+  process.stderr.write(`${error.message}\n`);
+  process.exit(2);
+}

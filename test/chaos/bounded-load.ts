@@ -1,0 +1,24 @@
+/**
+ * Runs `count` tasks with at most `concurrency` in flight and stops starting new ones after
+ * `budgetMs` or once `stop()` says so: every load loop of the chaos tier is bounded in both count
+ * and time.
+ */
+export async function runBounded<T>(
+  count: number,
+  concurrency: number,
+  budgetMs: number,
+  task: (index: number) => Promise<T>,
+  stop: () => boolean = () => false,
+): Promise<T[]> {
+  const results: T[] = [];
+  const stopAt = Date.now() + budgetMs;
+  let next = 0;
+  const worker = async () => {
+    while (next < count && Date.now() < stopAt && !stop()) {
+      const index = next++;
+      results.push(await task(index));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}
