@@ -9,19 +9,14 @@ import { checkedPageSize, idCursor, type Page, pageOf } from './cursor.js';
 import type { Database } from './database.js';
 import { isWatchId } from './ids.js';
 
-export interface EventDraft {
-  readonly accountId: string;
-  readonly watchId: string;
-  readonly type: EventType;
+/** An event to append: the record without its id (assigned on append), plus what makes it unique. */
+export type EventDraft = Omit<WatchEvent, 'id'> & {
   /**
    * What makes this event happen once: the snapshot id for condition events (a refresh retried after
    * a crash appends nothing twice), the cause (a job or settlement id) for lifecycle events.
    */
   readonly dedupeKey: string;
-  readonly before: Readonly<Record<string, unknown>> | null;
-  readonly after: Readonly<Record<string, unknown>> | null;
-  readonly at: Date;
-}
+};
 
 interface EventRow {
   id: string;
