@@ -1,0 +1,14 @@
+/** The watcher's storage layer: PostgreSQL or embedded PGlite behind one seam, migrated at start. */
+export type { Database, DatabaseSession, Queryable } from './database.js';
+export { createPostgresDatabase, type PostgresDatabaseOptions } from './pg-database.js';
+export { createPgliteDatabase } from './pglite-database.js';
+export { openDatabase, openWatchStoreFromEnv, storeSettingsFromEnv, DEFAULT_DATA_DIR, type StoreSettings } from './open-database.js';
+export { migrate, MIGRATIONS_DIR, MIGRATIONS_TABLE } from './migrate.js';
+export { createWatchStore, openWatchStore, DEFAULT_SNAPSHOT_RETENTION_DAYS, type WatchStore, type WatchStoreOptions } from './watch-store.js';
+export type { Clock } from './clock.js';
+export { InvalidCursorError, MAX_PAGE_SIZE, type Page } from './cursor.js';
+export type { DueProduct, WatchDraft, WatchPatch, WebhookTarget, WatchRepository } from './watches.js';
+export type { HistoryQuery, RecordedSnapshot, SnapshotRepository } from './snapshots.js';
+export type { EventDraft, EventRepository } from './events.js';
+export type { AttemptOutcome, DeliveryDraft, DeliveryStatus, DeliveryWork, DeliveryRecord, DeliveryRepository } from './deliveries.js';
+export { MONTHS_AHEAD, type MaintenanceResult, type PartitionMaintenance } from './partitions.js';

@@ -1,0 +1,37 @@
+/**
+ * Which database the watcher uses, from the environment: PostgreSQL at `DATABASE_URL` (production,
+ * any number of replicas), else embedded PGlite in `WATCHER_DATA_DIR` (the one-process `npm start`:
+ * no server to install; one process per directory).
+ */
+import type { Database } from './database.js';
+import { createPostgresDatabase } from './pg-database.js';
+import { createPgliteDatabase } from './pglite-database.js';
+import { openWatchStore, type WatchStore, type WatchStoreOptions } from './watch-store.js';
+
+export const DEFAULT_DATA_DIR = '.data/watcher';
+
+export interface StoreSettings {
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly snapshotRetentionDays?: number;
+}
+
+export function storeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettings {
+  const retention = env.SNAPSHOT_RETENTION_DAYS || undefined; // empty = unset, as for the other variables
+  if (retention !== undefined && !/^[1-9][0-9]*$/.test(retention)) throw new Error(`SNAPSHOT_RETENTION_DAYS must be a whole number of days, got ${JSON.stringify(retention)}`);
+  return {
+    ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
+    dataDir: env.WATCHER_DATA_DIR || DEFAULT_DATA_DIR,
+    ...(retention !== undefined && { snapshotRetentionDays: Number(retention) }),
+  };
+}
+
+export async function openDatabase(settings: StoreSettings): Promise<Database> {
+  return settings.databaseUrl ? createPostgresDatabase({ connectionString: settings.databaseUrl }) : createPgliteDatabase(settings.dataDir);
+}
+
+/** The watcher's store as the environment configures it: migrated, partitions ready. */
+export async function openWatchStoreFromEnv(env: NodeJS.ProcessEnv = process.env, options: Omit<WatchStoreOptions, 'snapshotRetentionDays'> = {}): Promise<WatchStore> {
+  const settings = storeSettingsFromEnv(env);
+  return openWatchStore(await openDatabase(settings), { ...options, ...(settings.snapshotRetentionDays && { snapshotRetentionDays: settings.snapshotRetentionDays }) });
+}
