@@ -74,4 +74,11 @@ describe('a malformed body on a request the app already holds', () => {
     expect(answer.closedByServer).toBe(true);
     expect(responsesIn(answer.raw).map((r) => parseRawResponse(r).status)).toEqual([200, 400]);
   });
+
+  it('after a pipelined answer that closes the connection, nothing follows it, not even a refusal', async () => {
+    const { port } = await gatewayServer();
+    const answer = await rawRequest(port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n\u0001GARBAGE\r\n\r\n', 4_000);
+    expect(answer.closedByServer).toBe(true);
+    expect(responsesIn(answer.raw).map((r) => parseRawResponse(r).status)).toEqual([200]);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Where a connection stands when Node's HTTP parser refuses bytes on it, read from the two places
- * Node keeps it (neither is public API, both stable since Node 12): the socket's `parser.incoming`
+ * Node keeps it (neither is public API; both long-standing fields of Node's HTTP server, and
+ * refused-connection.test.ts fails if they move): the socket's `parser.incoming`
  * (the last request the parser handed to the app) and `_httpMessage` (the response being written).
  * The parser fails either in the head of a request no route has seen, or in the body of a request
  * the app already holds (bad chunked framing after a good head), and the two need different answers.
