@@ -13,7 +13,7 @@ import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createRestGateway } from '@retail/rest';
-import { answerClientErrorsWithEnvelope, createCoreClient, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
+import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
 
 export interface RunningStack {
@@ -64,7 +64,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s)));
+    const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s))));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

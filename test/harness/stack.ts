@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
-import { type CoreClient, answerClientErrorsWithEnvelope, createCoreClient } from '@retail/gateway-shared';
+import { type CoreClient, answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient } from '@retail/gateway-shared';
 import { type StubHandler, startStubCore } from './stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 
@@ -137,7 +137,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const mount of options.mounts) await mount(app, { core, metering });
     app.use((_req, res) => void res.status(404).json(errorEnvelope(404, 'not found')));
     // As the deployments do: protocol-level refusals in the error envelope.
-    const server: Server = answerClientErrorsWithEnvelope(app.listen(0, '127.0.0.1'));
+    const server: Server = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(0, '127.0.0.1')));
     await new Promise((resolve) => server.once('listening', resolve));
     closers.push({
       close: () => new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-error';
+import { answerHalfClosedRequests } from '@retail/gateway-shared/half-close';
 import { createMeteringFromEnv } from '@retail/metering';
 import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';
@@ -45,6 +46,7 @@ const server = app.listen(config.port, config.host, () => {
   log('info', 'console listening', { address: `http://${config.host}:${port}/console/`, port, signupMode: config.signupMode });
 });
 answerClientErrorsWithEnvelope(server);
+answerHalfClosedRequests(server);
 
 const shutdown = () => {
   server.close(() => {

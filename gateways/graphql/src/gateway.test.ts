@@ -228,6 +228,26 @@ describe('GraphQL gateway', () => {
     expect(callsSince(before)).toEqual([]);
   });
 
+  it('refuses an Accept that allows no JSON type with 406 and the envelope, before anything is held, run or charged', async () => {
+    const { accountId } = await metering.admin.createAccount({ units: 10, plan: 'unlimited' });
+    const own = (await metering.admin.createKey(accountId)).key;
+    const query = { query: '{ retailProduct(asin: "B08KTZ8249") { title } }' };
+    const before = core.calls.length;
+    for (const accept of ['image/png', 'text/html', 'toH', 'application/xml', 'text/event-stream', 'application/json;q=0']) {
+      const res = await gql(query, { 'api-key': own, accept });
+      expect({ accept, status: res.status }).toEqual({ accept, status: 406 });
+      expect(res.json).toEqual({ success: false, errors: [{ code: 406, message: expect.stringMatching(/application\/json or application\/graphql-response\+json/) }] });
+    }
+    expect(callsSince(before)).toEqual([]);
+    expect((await metering.admin.summary(accountId)).balance).toBe(10);
+    // What the graphql-over-HTTP audit sends still works (no Accept at all: content-negotiation.test.ts; fetch sends */*).
+    for (const accept of ['application/json', 'application/graphql-response+json', '*/*', 'text/html, application/json;q=0.1']) {
+      const res = await gql(query, { 'api-key': own, accept });
+      expect({ accept, status: res.status }).toEqual({ accept, status: 200 });
+    }
+    expect((await metering.admin.summary(accountId)).balance).toBe(6);
+  });
+
   it('answers 402 for the whole request when the balance cannot cover every operation', async () => {
     const poor = await newKey(1, 'unlimited');
     const before = core.calls.length;

@@ -1,6 +1,6 @@
 /**
  * `POST /api/graphql`: Apollo Server 5 on express 5, the gateway's own work as Apollo plugins, in
- * docs/contract.md's order: HTTP shape (express) → credentials into the context → one parse and one
+ * docs/contract.md's order: HTTP shape and content negotiation (express) → credentials into the context → one parse and one
  * validation (Apollo, its document store keeps the result) → admission in `didResolveOperation` →
  * the resolvers run the plan → settlement in `willSendResponse`.
  */
@@ -12,6 +12,7 @@ import express from 'express';
 import { type CoreClient, createCors } from '@retail/gateway-shared';
 import type { Metering } from '@retail/metering/api';
 import { admissionPlugin } from './admission.js';
+import { requireAcceptableResponseType } from './content-negotiation.js';
 import { type GraphqlContext, createContext } from './context.js';
 import { formatGraphqlError, stringifyResult } from './errors.js';
 import { DEFAULT_BODY_LIMIT_BYTES, jsonBody, requirePostJson } from './http-body.js';
@@ -76,6 +77,6 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     // A browser asking for HTML gets Apollo's landing page; anything else is refused below.
     router.get(GRAPHQL_PATH, (req, _res, next) => (req.accepts(['json', 'html']) === 'html' ? next() : next('route')), express.json(), apollo);
   }
-  router.all(GRAPHQL_PATH, requirePostJson, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), apollo);
+  router.all(GRAPHQL_PATH, requirePostJson, requireAcceptableResponseType, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), apollo);
   return router;
 }

@@ -5,9 +5,10 @@
  * HTTP server of the project installs this one `clientError` listener so those answers carry the
  * envelope too; they never reach the pipeline, so nothing is metered or charged.
  */
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from '@retail/contract';
+import { connectionState } from './refused-connection.js';
 
 /** Status and message per parser error code; any other code is a malformed request (400). */
 const REFUSALS: Readonly<Record<string, { readonly status: number; readonly message: string }>> = {
@@ -47,9 +48,11 @@ const refused = new WeakSet<Duplex>();
 
 /**
  * The `clientError` listener. A reset, or a socket that can no longer be written, is destroyed at
- * once. Otherwise the refusal is a whole response, then the connection ends; when the answer to an
- * earlier (pipelined) request on the same connection is still being written, the refusal waits for
- * it, since a response written in between would be read as that request's answer.
+ * once. Otherwise exactly one answer per request, then the connection ends: a refused head gets the
+ * refusal, after the answer to an earlier (pipelined) request still being written, since a response
+ * written in between would be read as that request's answer; a request whose body is malformed gets
+ * the refusal only if the app has not answered it (the app waits for the rest of the body, which
+ * never comes, so without it the client would hang), and nothing more when it has.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (refused.has(socket)) return;
@@ -58,9 +61,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', () => refuse(error, socket));
-  else refuse(error, socket);
+  answerOnce(error, socket);
+}
+
+function answerOnce(error: Error & { code?: string }, socket: Duplex): void {
+  const state = connectionState(socket);
+  switch (state.kind) {
+    case 'earlier-answer-in-flight':
+      state.response.once('finish', () => answerOnce(error, socket));
+      return;
+    case 'answered':
+      if (state.response && !state.response.writableFinished) state.response.once('finish', () => closeAfterAnswer(socket));
+      else closeAfterAnswer(socket);
+      return;
+    default:
+      refuse(error, socket);
+  }
 }
 
 function refuse(error: Error & { code?: string }, socket: Duplex): void {
@@ -70,6 +86,16 @@ function refuse(error: Error & { code?: string }, socket: Duplex): void {
   }
   const { status, message } = clientErrorRefusal(error);
   socket.end(refusalResponse(status, message));
+  lingerThenDestroy(socket);
+}
+
+/** The request has its answer; the connection cannot carry another (the parser failed), so it ends. */
+function closeAfterAnswer(socket: Duplex): void {
+  if (socket.writable) socket.end();
+  lingerThenDestroy(socket);
+}
+
+function lingerThenDestroy(socket: Duplex): void {
   const linger = setTimeout(() => socket.destroy(), LINGER_MS);
   linger.unref();
   socket.once('close', () => clearTimeout(linger));

@@ -6,11 +6,12 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errorEnvelope } from '@retail/contract';
 import { answerClientErrorsWithEnvelope } from './client-error.js';
+import { answerHalfClosedRequests } from './half-close.js';
 import type { GatewaySettings } from './gateway-settings.js';
 import { observeRequests } from './tracing.js';
 
 /**
- * Listens (protocol-level refusals in the error envelope: client-error.ts), logs one JSON line, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
+ * Listens (protocol-level refusals in the error envelope: client-error.ts; answers after a client's half-close: half-close.ts), logs one JSON line, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
  * (10 s at most), then closes what `close` names (the ledger connection).
  */
 export function serveGateway(
@@ -23,6 +24,7 @@ export function serveGateway(
     console.log(JSON.stringify({ level: 'info', msg: `${name} listening`, port: settings.port, core: settings.core.address, ...options.details }));
   });
   answerClientErrorsWithEnvelope(server);
+  answerHalfClosedRequests(server);
   const shutdown = () => {
     server.close(() => void options.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();

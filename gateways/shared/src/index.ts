@@ -12,3 +12,4 @@ export * from './gateway-settings.js';
 export * from './cors.js';
 export * from './metrics.js';
 export * from './client-error.js';
+export * from './half-close.js';
