@@ -72,6 +72,12 @@ export interface FaultProxy {
   sameOriginFollows(): number;
   /** `slow` answers still waiting: upstream requests of calls that are in flight right now. */
   delayedInFlight(): number;
+  /**
+   * From now on answers nothing: every request (new, or a slow one whose delay ends) waits until the
+   * proxy closes. A test that kills a process then knows no call can be between its upstream answer
+   * and its response.
+   */
+  holdAll(): void;
   setPlan(plan: FaultPlan | undefined): void;
   close(): Promise<void>;
 }
@@ -102,8 +108,14 @@ export async function createFaultProxy(options: FaultProxyOptions): Promise<Faul
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
   let port = 0;
+  let holding = false;
+  let held = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    if (holding) {
+      held++;
+      return;
+    }
     const proxied = httpRequest(
       { host: replay.hostname, port: replay.port, path, method: 'GET', headers: req.headers, agent },
       (answer) => {
@@ -192,7 +204,10 @@ export async function createFaultProxy(options: FaultProxyOptions): Promise<Faul
     totalInjected: () => Object.values(injected).reduce((a, b) => a + b, 0),
     forbiddenFollows,
     sameOriginFollows: () => sameOrigin,
-    delayedInFlight: () => timers.size,
+    delayedInFlight: () => timers.size + held,
+    holdAll() {
+      holding = true;
+    },
     setPlan(next) {
       plan = next;
     },
