@@ -4,6 +4,15 @@ export { createLogger, type Logger } from './logger.js';
 export { CoreError, isCoreError, invalidArgument } from './errors.js';
 export * as marketplaces from './marketplaces/index.js';
 export * as validation from './validation/index.js';
-export { HANDLERS, UNIMPLEMENTED, type HandlerTable, type HandlerFor, type ResponseInit } from './operations/index.js';
+export {
+  HANDLERS,
+  UNIMPLEMENTED,
+  validateRequest,
+  type HandlerTable,
+  type HandlerFor,
+  type ResponseInit,
+  type RpcName,
+  type ValidatedRequests,
+} from './operations/index.js';
 export type { OperationContext, OperationHandler } from './operations/types.js';
 export type { FetchedPage, PageFetcher, PageKind, PageRequest } from './pages/types.js';

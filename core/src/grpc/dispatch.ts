@@ -4,14 +4,13 @@ import type { Metadata, ServerUnaryCall, UntypedServiceImplementation, sendUnary
 import { ErrorReason, RetailService } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { type HandlerTable, UNIMPLEMENTED } from '../operations/index.js';
+import { type HandlerTable, type RpcName, UNIMPLEMENTED, isRpcName, validateRequest } from '../operations/index.js';
 import type { ParsedPageSource } from '../cache/parsed-pages.js';
 import type { OperationContext } from '../operations/types.js';
 import type { PageFetcher } from '../pages/types.js';
 import type { ParsePool } from '../workers/pool.js';
 import type { UpstreamMetrics } from '../outcomes/metrics.js';
 import { outcomeClassOf } from '../resilience/outcome-class.js';
-import { type RpcName, isRpcName, validateRequest } from '../validation/index.js';
 import { abortRejection, callSignal } from './call-signal.js';
 import { trackPages } from './page-tracker.js';
 import { coreErrorStatus, toCoreError } from './status.js';
@@ -101,7 +100,7 @@ export function createRetailImplementation(options: DispatchOptions): UntypedSer
   const implementation: UntypedServiceImplementation = {};
   for (const method of RetailService.methods) {
     const rpc = method.name;
-    if (!isRpcName(rpc)) throw new Error(`RPC ${rpc} has no validation`);
+    if (!isRpcName(rpc)) throw new Error(`RPC ${rpc} has no operation`);
     implementation[rpc] = (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => {
       // One SERVER span per call, child of the caller's trace (traceparent in the gRPC metadata).
       const traced = inSpan(

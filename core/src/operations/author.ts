@@ -1,12 +1,23 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GetAuthorResponseSchema } from '@retail/contract';
+import type { GetAuthorRequest, GetAuthorResponseSchema } from '@retail/contract';
 import type { AuthorInit } from '../parsers/author.js';
-import type { AuthorRequest } from '../validation/types.js';
+import { validateAsin } from '../validation/asin.js';
+import { domainMarketplace, type MarketplaceRequest, pageOrFirst } from '../validation/request-fields.js';
 import { unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type AuthorResponseInit = MessageInitShape<typeof GetAuthorResponseSchema>;
+
+export interface AuthorRequest extends MarketplaceRequest {
+  /** The author's identifier, upper case. */
+  readonly authorId: string;
+  readonly page: number;
+}
+
+// Author identifiers are ASIN-shaped; the request names the field `asin`.
+const normalizeAuthorRequest = (m: GetAuthorRequest): AuthorRequest => ({ marketplace: domainMarketplace(m.domain), authorId: validateAsin(m.asin, 'asin'), page: pageOrFirst(m.page) });
 
 /** `/stores/author/<ID>` (`?page=N` after the first page), from the validated identifier only. */
 export function authorPath(authorId: string): string {
@@ -29,3 +40,5 @@ export const getAuthor: OperationHandler<AuthorRequest, AuthorResponseInit> = as
   const author = page.value;
   return { retailAuthor: author, meta: metaOfParsed(page) };
 };
+
+export const getAuthorOperation = defineOperation('GetAuthor', { normalize: normalizeAuthorRequest, handle: getAuthor });

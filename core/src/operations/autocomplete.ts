@@ -1,13 +1,25 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GetAutocompleteSuggestionsResponseSchema } from '@retail/contract';
+import type { GetAutocompleteSuggestionsRequest, GetAutocompleteSuggestionsResponseSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/index.js';
 import type { AutocompleteSuggestionInit } from '../parsers/autocomplete.js';
-import type { AutocompleteRequest } from '../validation/types.js';
+import { domainMarketplace, type MarketplaceRequest } from '../validation/request-fields.js';
 import { unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type AutocompleteResponseInit = MessageInitShape<typeof GetAutocompleteSuggestionsResponseSchema>;
+
+export interface AutocompleteRequest extends MarketplaceRequest {
+  readonly searchTerm: string;
+  readonly category: string | undefined;
+}
+
+const normalizeAutocompleteRequest = (m: GetAutocompleteSuggestionsRequest): AutocompleteRequest => ({
+  marketplace: domainMarketplace(m.domain),
+  searchTerm: m.searchTerm.trim(),
+  category: m.category,
+});
 
 /** Path of the suggestion endpoint on the marketplace's suggestion host (registry: `suggestionHost`). */
 export const SUGGESTIONS_PATH = '/api/2017/suggestions';
@@ -44,3 +56,5 @@ export const getAutocompleteSuggestions: OperationHandler<AutocompleteRequest, A
   );
   return { retailSearchAutocompleteResults: page.value ?? [], meta: metaOfParsed(page) };
 };
+
+export const getAutocompleteSuggestionsOperation = defineOperation('GetAutocompleteSuggestions', { normalize: normalizeAutocompleteRequest, handle: getAutocompleteSuggestions });

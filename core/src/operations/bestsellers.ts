@@ -1,12 +1,32 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GetBestSellersResponseSchema } from '@retail/contract';
+import type { GetBestSellersRequest, GetBestSellersResponseSchema } from '@retail/contract';
 import type { BestSellersInit } from '../parsers/bestsellers.js';
-import type { BestSellersRequest } from '../validation/types.js';
+import { agreeingMarketplace, domainMarketplace, type MarketplaceRequest, optionalNumber, pageOrFirst } from '../validation/request-fields.js';
+import { parseBestSellersUrl } from '../validation/url.js';
 import { applyLimit, unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type BestSellersResponseInit = MessageInitShape<typeof GetBestSellersResponseSchema>;
+
+export interface BestSellersRequest extends MarketplaceRequest {
+  /** 'electronics' or 'electronics/541966'; undefined = all departments (a URL of the root page). */
+  readonly categoryId: string | undefined;
+  readonly source: 'categoryId' | 'url';
+  readonly page: number;
+  readonly limit: number | undefined;
+}
+
+/** A best-sellers URL is reduced to its category here; its host names the marketplace. */
+function normalizeBestSellersRequest(m: GetBestSellersRequest): BestSellersRequest {
+  const common = { page: pageOrFirst(m.page), limit: optionalNumber(m.limit) };
+  if (m.url !== undefined) {
+    const parsed = parseBestSellersUrl(m.url, 'url');
+    return { ...common, marketplace: agreeingMarketplace(m.domain, parsed.marketplace), categoryId: parsed.categoryId, source: 'url' };
+  }
+  return { ...common, marketplace: domainMarketplace(m.domain), categoryId: m.categoryId, source: 'categoryId' };
+}
 
 /** `/gp/bestsellers/CATEGORY` (`?pg=N` after page 1); a best-sellers URL was reduced to its category by validation. */
 export function bestSellersPath(categoryId: string | undefined): string {
@@ -40,3 +60,5 @@ export const getBestSellers: OperationHandler<BestSellersRequest, BestSellersRes
     meta: metaOfParsed(page),
   };
 };
+
+export const getBestSellersOperation = defineOperation('GetBestSellers', { normalize: normalizeBestSellersRequest, handle: getBestSellers });

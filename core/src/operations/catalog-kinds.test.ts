@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode, MARKETPLACES } from '../marketplaces/index.js';
 import { hostForKind, isAllowedHost } from '../pages/hosts.js';
-import { validateRequest } from '../validation/index.js';
+import { validateRequest } from './index.js';
 import { getAuthor } from './author.js';
 import { getAutocompleteSuggestions, SUGGESTIONS_PATH, suggestionsQuery } from './autocomplete.js';
 import { getBestSellerCategories } from './bestseller-categories.js';

@@ -1,14 +1,28 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { SearchSort, type GetCategoryResponseSchema } from '@retail/contract';
+import { SearchSort, type GetCategoryRequest, type GetCategoryResponseSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/index.js';
 import type { CategoryInit } from '../parsers/category.js';
-import type { CategoryRequest } from '../validation/types.js';
+import { domainMarketplace, type MarketplaceRequest, pageOrFirst, sortOrDefault } from '../validation/request-fields.js';
 import { unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import { searchQuery } from './search.js';
 import type { OperationHandler } from './types.js';
 
 type CategoryResponseInit = MessageInitShape<typeof GetCategoryResponseSchema>;
+
+export interface CategoryRequest extends MarketplaceRequest {
+  readonly categoryId: string;
+  readonly page: number;
+  readonly sort: SearchSort;
+}
+
+const normalizeCategoryRequest = (m: GetCategoryRequest): CategoryRequest => ({
+  marketplace: domainMarketplace(m.domain),
+  categoryId: m.categoryId,
+  page: pageOrFirst(m.page),
+  sort: sortOrDefault(m.sort),
+});
 
 /** The marketplace's sort key (`s=`) for a sort, taken from the search operation's one table. */
 function sortKey(sort: SearchSort, marketplace: Marketplace): string | undefined {
@@ -47,3 +61,5 @@ export const getCategory: OperationHandler<CategoryRequest, CategoryResponseInit
   const category = page.value;
   return { retailProductCategory: category, meta: metaOfParsed(page) };
 };
+
+export const getCategoryOperation = defineOperation('GetCategory', { normalize: normalizeCategoryRequest, handle: getCategory });

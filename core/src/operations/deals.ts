@@ -1,13 +1,27 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GetDealsResponseSchema } from '@retail/contract';
+import type { GetDealsRequest, GetDealsResponseSchema } from '@retail/contract';
 import { DEALS_PAGE_SIZE, type ParsedDeals } from '../parsers/deals.js';
-import type { DealsRequest } from '../validation/types.js';
+import { domainMarketplace, type MarketplaceRequest, optionalNumber, pageOrFirst } from '../validation/request-fields.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 import { applyLimit, unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationHandler } from './types.js';
 
 type DealsResponseInit = MessageInitShape<typeof GetDealsResponseSchema>;
+
+export interface DealsRequest extends MarketplaceRequest {
+  readonly page: number;
+  readonly limit: number | undefined;
+  readonly categoryIds: readonly string[];
+}
+
+const normalizeDealsRequest = (m: GetDealsRequest): DealsRequest => ({
+  marketplace: domainMarketplace(m.domain),
+  page: pageOrFirst(m.page),
+  limit: optionalNumber(m.limit),
+  categoryIds: [...new Set(m.categoryIds)],
+});
 
 /**
  * `/deals`; later pages and department filters go in the grid's `deals-widget` parameter (JSON:
@@ -41,3 +55,5 @@ export const getDeals: OperationHandler<DealsRequest, DealsResponseInit> = async
     meta: metaOfParsed(page),
   };
 };
+
+export const getDealsOperation = defineOperation('GetDeals', { normalize: normalizeDealsRequest, handle: getDeals });

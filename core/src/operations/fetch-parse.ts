@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type ResponseMetaSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import { UNPARSEABLE_CAUSE_PREFIX } from '../resilience/outcome-class.js';
-import type { ProductLookup } from '../validation/types.js';
+import type { ProductLookup } from '../validation/request-fields.js';
 import type { OperationContext } from './types.js';
 import type { FetchedPage, PageKind } from '../pages/types.js';
 

@@ -1,13 +1,20 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GetGtinFromAsinResponseSchema } from '@retail/contract';
+import type { GetGtinFromAsinRequest, GetGtinFromAsinResponseSchema } from '@retail/contract';
 import type { DetailRow } from '../parsers/product-details.js';
-import { isbn10ToIsbn13, isValidIsbn10, validateGtin } from '../validation/index.js';
-import type { GtinFromAsinRequest } from '../validation/types.js';
+import { isbn10ToIsbn13, isValidIsbn10, validateAsin, validateGtin } from '../validation/index.js';
+import { domainMarketplace, type MarketplaceRequest } from '../validation/request-fields.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed } from './parsed-pages.js';
 import { identifierRows, loadProductPage } from './product-pages.js';
 import type { OperationHandler } from './types.js';
 
 type GtinFromAsinResponseInit = MessageInitShape<typeof GetGtinFromAsinResponseSchema>;
+
+export interface GtinFromAsinRequest extends MarketplaceRequest {
+  readonly asin: string;
+}
+
+const normalizeGtinFromAsinRequest = (m: GetGtinFromAsinRequest): GtinFromAsinRequest => ({ marketplace: domainMarketplace(m.domain), asin: validateAsin(m.asin, 'asin') });
 
 /** The first valid GTIN among row values ("885734123450", "978-0316769488", "4006381333931 4006381333948"). */
 function firstValidGtin(values: readonly string[]): string | undefined {
@@ -47,3 +54,5 @@ export const getGtinFromAsin: OperationHandler<GtinFromAsinRequest, GtinFromAsin
   const gtin = gtinFromRows(parsed.detailRows, request.asin);
   return { retailProduct: { asin: request.asin, ...(gtin ? { gtin } : {}) }, meta: metaOfParsed(source) };
 };
+
+export const getGtinFromAsinOperation = defineOperation('GetGtinFromAsin', { normalize: normalizeGtinFromAsinRequest, handle: getGtinFromAsin });

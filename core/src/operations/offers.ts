@@ -1,16 +1,23 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ErrorReason, type GetProductOffersResponseSchema } from '@retail/contract';
+import { ErrorReason, type GetProductOffersRequest, type GetProductOffersResponseSchema } from '@retail/contract';
 import { isCoreError } from '../errors.js';
 import type { ParsedPage } from '../cache/parsed-pages.js';
 import type { OffersPageInit } from '../parsers/offers.js';
-import type { ProductOffersRequest } from '../validation/types.js';
+import { pageOrFirst, productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 import { unparseable, type AsinResolver, type PageFetch } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type OffersResponseInit = MessageInitShape<typeof GetProductOffersResponseSchema>;
+
+export interface ProductOffersRequest extends ProductLookupRequest {
+  readonly page: number;
+}
+
+const normalizeOffersRequest = (m: GetProductOffersRequest): ProductOffersRequest => ({ ...productLookup(m), page: pageOrFirst(m.page) });
 
 /*
  * Offers of a product, from the all-offers display. The current display is an ajax fragment
@@ -55,3 +62,6 @@ export function createGetProductOffers(resolveAsin: AsinResolver = resolveLookup
 }
 
 export const getProductOffers = createGetProductOffers();
+
+/** GetProductOffers: one page of the offers of the product a lookup key names. */
+export const getProductOffersOperation = defineOperation('GetProductOffers', { normalize: normalizeOffersRequest, handle: getProductOffers });

@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { marketplaceByCode } from '../marketplaces/index.js';
-import { validateRequest } from '../validation/index.js';
+import { validateRequest } from './index.js';
 import { getBestSellers } from './bestsellers.js';
 import { getProductOffers } from './offers.js';
 import { getProductVariants } from './variants.js';

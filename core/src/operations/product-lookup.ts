@@ -2,7 +2,7 @@ import { ErrorReason } from '@retail/contract';
 import { CoreError, isCoreError } from '../errors.js';
 import type { GtinKind } from '../validation/index.js';
 import { isbn10ToIsbn13, isbn13ToIsbn10 } from '../validation/index.js';
-import type { ProductLookup } from '../validation/types.js';
+import type { ProductLookup } from '../validation/request-fields.js';
 import { resolveGtinBySearch } from './gtin-search.js';
 import { identifierRows, loadProductPage, type PageSource, type ProductPage } from './product-pages.js';
 import type { OperationContext } from './types.js';

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ErrorReason, type GetProductResponseSchema } from '@retail/contract';
 import { CoreError } from '../errors.js';
-import type { ProductLookupRequest } from '../validation/types.js';
+import { productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed } from './parsed-pages.js';
 import { resolveGtin } from './product-lookup.js';
 import { loadProductPage, type ProductPage } from './product-pages.js';
@@ -26,3 +27,6 @@ export const getProduct: OperationHandler<ProductLookupRequest, ProductResponseI
   }
   return { retailProduct: product.parsed.product, meta: metaOfParsed(product.source) };
 };
+
+/** GetProduct: the product a lookup key (ASIN, product URL or GTIN) names. */
+export const getProductOperation = defineOperation('GetProduct', { normalize: productLookup, handle: getProduct });

@@ -1,18 +1,37 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ErrorReason, ReviewRating, type GetProductReviewsResponseSchema } from '@retail/contract';
+import { ErrorReason, ReviewRating, type GetProductReviewsRequest, type GetProductReviewsResponseSchema } from '@retail/contract';
 import { CoreError, isCoreError } from '../errors.js';
 import type { ParsedPage } from '../cache/parsed-pages.js';
 import type { ProductPageParts } from '../parsers/product-page.js';
 import type { ReviewsPageInit } from '../parsers/reviews.js';
-import type { ProductReviewsRequest } from '../validation/types.js';
+import { pageOrFirst, productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 import { unparseable, type AsinResolver } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
 import { loadProductPageOnly, loadProductPageParts } from './product-pages.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type ReviewsResponseInit = MessageInitShape<typeof GetProductReviewsResponseSchema>;
+
+export interface ProductReviewsRequest extends ProductLookupRequest {
+  readonly page: number;
+  readonly onlyVerifiedReviews: boolean;
+  /** Never UNSPECIFIED (defaults to ALL). */
+  readonly rating: ReviewRating;
+  readonly search: string | undefined;
+}
+
+function normalizeReviewsRequest(m: GetProductReviewsRequest): ProductReviewsRequest {
+  return {
+    ...productLookup(m),
+    page: pageOrFirst(m.page),
+    onlyVerifiedReviews: m.onlyVerifiedReviews ?? false,
+    rating: m.rating === ReviewRating.UNSPECIFIED ? ReviewRating.ALL : m.rating,
+    search: m.search?.trim() || undefined,
+  };
+}
 
 /** The marketplace's `filterByStar` values. */
 const STAR_FILTERS: Partial<Record<ReviewRating, string>> = {
@@ -118,3 +137,6 @@ async function optionalProductPage(ctx: OperationContext, asin: string): Promise
 }
 
 export const getProductReviews = createGetProductReviews();
+
+/** GetProductReviews: the top reviews and one page of the review list of the product a lookup key names. */
+export const getProductReviewsOperation = defineOperation('GetProductReviews', { normalize: normalizeReviewsRequest, handle: getProductReviews });

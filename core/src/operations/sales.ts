@@ -1,8 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetSalesEstimateResponseSchema } from '@retail/contract';
 import { estimateSales } from '../estimators/sales.js';
-import type { ProductLookupRequest } from '../validation/types.js';
+import { productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
 import type { AsinResolver } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
 import { loadProductPageOnly } from './product-pages.js';
@@ -37,3 +38,6 @@ export function createGetSalesEstimate(resolveAsin: AsinResolver = resolveLookup
 }
 
 export const getSalesEstimate = createGetSalesEstimate();
+
+/** GetSalesEstimate: the sales estimate of the product a lookup key names. */
+export const getSalesEstimateOperation = defineOperation('GetSalesEstimate', { normalize: productLookup, handle: getSalesEstimate });

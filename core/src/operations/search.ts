@@ -1,13 +1,46 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { Condition, SearchSort, type SearchProductsResponseSchema } from '@retail/contract';
+import { Condition, RULE_MESSAGES, SearchSort, type SearchProductsRequest, type SearchProductsResponseSchema } from '@retail/contract';
+import { invalidArgument } from '../errors.js';
 import type { SearchResultsInit } from '../parsers/search.js';
-import type { SearchRequest } from '../validation/types.js';
+import { domainMarketplace, type MarketplaceRequest, optionalNumber, pageOrFirst, sortOrDefault } from '../validation/request-fields.js';
 import type { MarkedPage } from '../workers/parser-registry.js';
 import { applyLimit, unparseable } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type SearchResponseInit = MessageInitShape<typeof SearchProductsResponseSchema>;
+
+export interface SearchRequest extends MarketplaceRequest {
+  /** Trimmed, non-empty. */
+  readonly searchTerm: string;
+  readonly categoryId: string | undefined;
+  readonly page: number;
+  readonly limit: number | undefined;
+  readonly minPrice: number | undefined;
+  readonly maxPrice: number | undefined;
+  /** Distinct, never UNSPECIFIED; empty means any condition. */
+  readonly conditions: readonly Condition[];
+  /** Never UNSPECIFIED (defaults to FEATURED). */
+  readonly sort: SearchSort;
+}
+
+function normalizeSearchRequest(m: SearchProductsRequest): SearchRequest {
+  if (m.minPrice !== undefined && m.maxPrice !== undefined && m.maxPrice < m.minPrice) {
+    throw invalidArgument(RULE_MESSAGES.notLessThan('maxPrice', 'minPrice'), 'max_price');
+  }
+  return {
+    marketplace: domainMarketplace(m.domain),
+    searchTerm: m.searchTerm.trim(),
+    categoryId: m.categoryId,
+    page: pageOrFirst(m.page),
+    limit: optionalNumber(m.limit),
+    minPrice: m.minPrice,
+    maxPrice: m.maxPrice,
+    conditions: [...new Set(m.conditions)],
+    sort: sortOrDefault(m.sort),
+  };
+}
 
 /** The marketplace's sort keys (`s=` of /s). */
 const SORT_KEYS: Record<SearchSort, string | undefined> = {
@@ -73,3 +106,5 @@ export const searchProducts: OperationHandler<SearchRequest, SearchResponseInit>
     meta: metaOfParsed(page),
   };
 };
+
+export const searchProductsOperation = defineOperation('SearchProducts', { normalize: normalizeSearchRequest, handle: searchProducts });

@@ -1,13 +1,21 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ErrorReason, type GetSellerResponseSchema } from '@retail/contract';
+import { ErrorReason, type GetSellerRequest, type GetSellerResponseSchema } from '@retail/contract';
 import { isCoreError } from '../errors.js';
 import type { ParsedPage } from '../cache/parsed-pages.js';
 import { mergeSeller, type SellerInit } from '../parsers/seller.js';
-import type { SellerRequest } from '../validation/types.js';
+import { domainMarketplace, type MarketplaceRequest, pageOrFirst } from '../validation/request-fields.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed, readPage } from './parsed-pages.js';
 import type { OperationContext, OperationHandler } from './types.js';
 
 type SellerResponseInit = MessageInitShape<typeof GetSellerResponseSchema>;
+
+export interface SellerRequest extends MarketplaceRequest {
+  readonly sellerId: string;
+  readonly page: number;
+}
+
+const normalizeSellerRequest = (m: GetSellerRequest): SellerRequest => ({ marketplace: domainMarketplace(m.domain), sellerId: m.sellerId, page: pageOrFirst(m.page) });
 
 /*
  * A seller = its storefront (`/s?me=SELLER`, the products) plus, when the marketplace serves it,
@@ -40,3 +48,5 @@ async function readProfile(ctx: OperationContext, sellerId: string): Promise<Par
     throw error;
   }
 }
+
+export const getSellerOperation = defineOperation('GetSeller', { normalize: normalizeSellerRequest, handle: getSeller });

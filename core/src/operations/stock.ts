@@ -1,8 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetStockEstimateResponseSchema } from '@retail/contract';
 import { estimateStock } from '../estimators/stock.js';
-import type { ProductLookupRequest } from '../validation/types.js';
+import { productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
 import { unparseable, type AsinResolver } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
 import { loadProductPageOnly } from './product-pages.js';
@@ -30,3 +31,6 @@ export function createGetStockEstimate(resolveAsin: AsinResolver = resolveLookup
 }
 
 export const getStockEstimate = createGetStockEstimate();
+
+/** GetStockEstimate: the stock estimate of the product a lookup key names. */
+export const getStockEstimateOperation = defineOperation('GetStockEstimate', { normalize: productLookup, handle: getStockEstimate });

@@ -25,7 +25,7 @@ export interface OperationContext {
 }
 
 /**
- * One RPC's implementation. `Req` is the validated request (core/src/validation, ValidatedRequests),
+ * One RPC's implementation. `Req` is the validated request (what the operation's normalizer returns),
  * `Res` the MessageInitShape of the RPC's response schema. Throw CoreError for expected failures.
  */
 export type OperationHandler<Req, Res> = (request: Req, ctx: OperationContext) => Promise<Res>;

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GetProductVariantsResponseSchema } from '@retail/contract';
-import type { ProductLookupRequest } from '../validation/types.js';
+import { productLookup, type ProductLookupRequest } from '../validation/request-fields.js';
 import type { AsinResolver } from './fetch-parse.js';
+import { defineOperation } from './operation.js';
 import { metaOfParsed } from './parsed-pages.js';
 import { resolveLookupAsin } from './product-lookup.js';
 import { loadProductPageOnly } from './product-pages.js';
@@ -20,3 +21,6 @@ export function createGetProductVariants(resolveAsin: AsinResolver = resolveLook
 }
 
 export const getProductVariants = createGetProductVariants();
+
+/** GetProductVariants: the variations of the product a lookup key names. */
+export const getProductVariantsOperation = defineOperation('GetProductVariants', { normalize: productLookup, handle: getProductVariants });
