@@ -26,8 +26,10 @@ export function callSignal(call: ServerSurfaceCall, defaultBudgetMs = DEFAULT_CA
   const controller = new AbortController();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
-  const remaining = Number.isFinite(deadlineMs) ? Math.max(0, deadlineMs - Date.now()) : defaultBudgetMs;
-  const endsAt = Date.now() + remaining;
+  // The deadline is absolute: a handler that starts late (a busy event loop) has less of it left,
+  // and grpc-js cancels the call at that same instant.
+  const endsAt = Number.isFinite(deadlineMs) ? deadlineMs : Date.now() + defaultBudgetMs;
+  const remaining = Math.max(0, endsAt - Date.now());
   let passed = false;
   const expire = () => {
     passed = true;
@@ -36,7 +38,8 @@ export function callSignal(call: ServerSurfaceCall, defaultBudgetMs = DEFAULT_CA
   const timer = setTimeout(expire, remaining);
   timer.unref();
   // grpc-js cancels the call itself when the deadline passes; that is a timeout, not a client cancel.
-  const onCancelled = () => (Date.now() >= endsAt - 5 ? expire() : controller.abort(new Error('the client cancelled the call')));
+  // A few ms of slack: grpc-js's own deadline timer and this clock read can disagree by a tick.
+  const onCancelled = () => (Date.now() >= endsAt - 20 ? expire() : controller.abort(new Error('the client cancelled the call')));
   call.once('cancelled', onCancelled);
   return {
     signal: controller.signal,
