@@ -76,7 +76,6 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
 
   it('charges nothing without a 200 and returns the dead gateway’s holds after they expire', async () => {
     const { accountId, key } = await fundedAccount(ledger, START_UNITS);
-    let killedWithDelayedInFlight = -1;
     let killed = false;
     const outcomes: CallOutcome[] = [];
     // No new calls once the gateway is dead: they would only count refused connections.
@@ -96,7 +95,7 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
     while (Date.now() < killBy && !(outcomes.filter((o) => o.status === 200).length >= 30 && proxy.delayedInFlight() >= 4)) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    killedWithDelayedInFlight = proxy.delayedInFlight();
+    const killedWithDelayedInFlight = proxy.delayedInFlight();
     killed = true;
     await gateway!.kill();
     await load;

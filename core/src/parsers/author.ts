@@ -69,7 +69,7 @@ const str = (v: unknown) => (typeof v === 'string' ? cleanText(v) : undefined);
 function imageOf(v: unknown): string | undefined {
   if (typeof v === 'string') return cleanText(v);
   if (Array.isArray(v)) return imageOf(v[0]);
-  if (v && typeof v === 'object' && 'url' in v) return str((v as { url: unknown }).url);
+  if (v && typeof v === 'object' && 'url' in v) return str(v.url);
   return undefined;
 }
 
