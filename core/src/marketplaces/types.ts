@@ -1,6 +1,6 @@
 import type { Domain } from '@retail/contract';
 
-/** The 13 marketplaces by their `domain` code (CONTRACT.md, Common types). */
+/** The 13 marketplaces by their `domain` code (docs/contract.md, Enums on the wire). */
 export type DomainCode = 'US' | 'UK' | 'CA' | 'DE' | 'FR' | 'IT' | 'ES' | 'AU' | 'IN' | 'MX' | 'BR' | 'JP' | 'PL';
 
 /** Languages the marketplaces' pages are written in; one words file each. */

@@ -36,7 +36,7 @@ function domainMarketplace(domain: Domain): Marketplace {
 
 /**
  * With a URL and no domain the URL's host sets the marketplace; a domain that names another
- * marketplace than the URL's host is a 400 (CONTRACT.md, lookup key).
+ * marketplace than the URL's host is a 400 (docs/contract.md, Lookup key).
  */
 function agreeingMarketplace(domain: Domain, fromUrl: Marketplace): Marketplace {
   if (domain === Domain.UNSPECIFIED) return fromUrl;
