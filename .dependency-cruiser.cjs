@@ -2,7 +2,7 @@
  * The dependency rules `npm run check` enforces (dependency-cruiser; docs/architecture.md tells the
  * why). Two kinds:
  *
- * - Package rules (ARCHITECTURE): the contract package at the bottom, the core and the gateways as
+ * - Package rules (docs/architecture.md): the contract package at the bottom, the core and the gateways as
  *   peers that never import each other, app/ the only package that imports both. Test files inside
  *   the packages obey them too; the cross-cutting suites (test/, bench/) may import every package.
  * - The core's spine: its layers bottom-up, each importing only its own layer and the ones below.

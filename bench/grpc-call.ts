@@ -111,7 +111,7 @@ async function loop(client: string, call: () => Promise<unknown>): Promise<Resul
 }
 
 const results: Result[] = [];
-const request = create(op.request, { asin } as never);
+const request = create(op.request, { asin });
 try {
   for (let round = 0; round < rounds; round++) for (const name of clients) {
     if (name === 'gateway') {

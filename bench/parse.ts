@@ -81,7 +81,7 @@ async function startReplayProcess(dir: string): Promise<{ origin: string; close(
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'test/replay/cli.ts', '--corpus', dir, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
   if (!String(line).includes('replay server on')) throw new Error(`replay server did not start: ${String(line)}`);
   return { origin: `http://127.0.0.1:${port}`, close: () => void child.kill('SIGTERM') };
 }
@@ -101,9 +101,19 @@ const pages = entries.flatMap((e) => {
   };
   return [{ e, html, parseOnce }];
 });
-for (let round = 0; round < warmup; round++) for (const { html, parseOnce } of pages) (parseOnce(), tokenize(html), loadHtml(html));
+for (let round = 0; round < warmup; round++) {
+  for (const { html, parseOnce } of pages) {
+    parseOnce();
+    tokenize(html);
+    loadHtml(html);
+  }
+}
 for (const { e, html, parseOnce } of pages) {
-  for (let i = 0; i < 2; i++) (parseOnce(), tokenize(html), loadHtml(html));
+  for (let i = 0; i < 2; i++) {
+    parseOnce();
+    tokenize(html);
+    loadHtml(html);
+  }
   const p: number[] = [];
   const k: number[] = [];
   const l: number[] = [];

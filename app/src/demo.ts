@@ -20,7 +20,7 @@ const stack = await startStack(config, { ...process.env, MARKETPLACE_ORIGIN: rep
 printWelcome(stack, `replay server ${replay.origin} (${corpusDirs.join(', ')})`);
 
 const shutdown = () => {
-  Promise.allSettled([stack.stop(), replay.close()]).then(() => process.exit(0));
+  void Promise.allSettled([stack.stop(), replay.close()]).then(() => process.exit(0));
 };
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);

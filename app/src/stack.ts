@@ -59,7 +59,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   // Order does not matter for correctness: each router owns disjoint paths, as the Ingress routes them.
   app.use(await createGraphqlGateway({ core: coreClient, metering }));
-  app.use(await createMcpGateway({ core: coreClient, metering }));
+  app.use(createMcpGateway({ core: coreClient, metering }));
   app.use('/console', console_.router);
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
 

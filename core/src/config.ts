@@ -1,3 +1,4 @@
+import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { z } from 'zod';
 import { loadResilienceConfig, ResilienceConfigError, type ResilienceConfig } from './resilience/config.js';
 
@@ -30,7 +31,6 @@ export interface CoreConfig {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const httpOrigin = z
   .string()
@@ -57,12 +57,7 @@ const EnvSchema = z.object({
   REVIEWS_SESSION_COOKIE: z.preprocess(blankToUndefined, z.string().optional()),
 });
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid core configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export class ConfigError extends EnvironmentError {}
 
 /** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
 export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
@@ -70,10 +65,10 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
   const resilience = resilienceOrProblems(env);
   const problems = [
     // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
-    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`)),
+    ...(parsed.success ? [] : environmentProblems(parsed.error.issues)),
     ...(Array.isArray(resilience) ? resilience : []),
   ];
-  if (!parsed.success || Array.isArray(resilience)) throw new ConfigError(problems);
+  if (!parsed.success || Array.isArray(resilience)) throw new ConfigError('core', problems);
   const e = parsed.data;
   return Object.freeze({
     grpcHost: e.GRPC_HOST,

@@ -4,7 +4,7 @@
  */
 import { RULE_MESSAGES } from './rule-messages.js';
 
-/** The GTIN kinds the service accepts (CONTRACT.md, lookup key). */
+/** The GTIN kinds the service accepts (docs/contract.md, Lookup key). */
 export type GtinKind = 'ISBN-10' | 'UPC-A' | 'EAN-8' | 'EAN-13' | 'GTIN-14';
 
 export interface ValidGtin {

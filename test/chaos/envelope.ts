@@ -1,5 +1,5 @@
 /**
- * The error shapes of ../shared/CONTRACT.md, as predicates the chaos tests count violations with:
+ * The error shapes of docs/contract.md (Errors), as predicates the chaos tests count violations with:
  * the envelope `{ success: false, errors: [{ code, message }] }` (REST, GraphQL request-level
  * failures), GraphQL field errors, and MCP's JSON-RPC errors and isError results.
  */
@@ -15,7 +15,7 @@ export function isEnvelope(body: unknown, status?: number): boolean {
   );
 }
 
-/** A GraphQL 200 answer's `errors[]` entries: message, code and extensions.code (CONTRACT.md). */
+/** A GraphQL 200 answer's `errors[]` entries: message, code and extensions.code (docs/contract.md, Errors). */
 export function isGraphqlFieldErrors(errors: unknown): boolean {
   return (
     Array.isArray(errors) &&

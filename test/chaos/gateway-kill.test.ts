@@ -76,7 +76,6 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
 
   it('charges nothing without a 200 and returns the dead gateway’s holds after they expire', async () => {
     const { accountId, key } = await fundedAccount(ledger, START_UNITS);
-    let killedWithDelayedInFlight = -1;
     let killed = false;
     const outcomes: CallOutcome[] = [];
     // No new calls once the gateway is dead: they would only count refused connections.
@@ -106,7 +105,7 @@ describe.skipIf(missing)('a gateway killed mid-load', () => {
       seen = outcomes.length;
       await new Promise((r) => setTimeout(r, 300));
     }
-    killedWithDelayedInFlight = proxy.delayedInFlight();
+    const killedWithDelayedInFlight = proxy.delayedInFlight();
     await gateway!.kill();
     await load;
 

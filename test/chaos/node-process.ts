@@ -82,8 +82,8 @@ export async function launchNode(options: {
         resolveReady(found[1] ?? found[0]);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     void exit.then((how) => {
       clearTimeout(timer);
       reject(new Error(`${options.entry} exited (${how}) before it was ready:\n${output}`));

@@ -72,7 +72,7 @@ describe.skipIf(missing)('refused request heads', () => {
         const answer = await rawExchange(target.port, request);
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
         const problem = rawHeadVerdict(answer);
-        if (problem) violations.push({ target: target.name, request: JSON.stringify(request.length > 240 ? `${request.subarray(0, 60).toString("latin1")}…${request.subarray(-120).toString("latin1")}` : request.toString("latin1")), problem });
+        if (problem) violations.push({ target: target.name, request: JSON.stringify(request.length > 240 ? `${request.subarray(0, 60).toString('latin1')}…${request.subarray(-120).toString('latin1')}` : request.toString('latin1')), problem });
       });
       figures.push(`${target.name}: ${target.cases.length} heads, statuses ${JSON.stringify(statuses)}`);
     }

@@ -15,7 +15,7 @@ import { accountFigures, fundedAccount } from './ledger-figures.js';
 const missing = redisMissing();
 if (missing) console.log(`chaos tier: ${missing}`);
 
-/** REST status per fault (CONTRACT.md error table); GraphQL and MCP carry the same code inside a 200. */
+/** REST status per fault (docs/contract.md, Errors); GraphQL and MCP carry the same code inside a 200. */
 const EXPECTED_STATUS: Record<Fault, number> = {
   unavailable: 502,
   slow: 504,

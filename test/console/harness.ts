@@ -49,7 +49,6 @@ export async function startConsole(
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly body: any;
 }
 

@@ -2,7 +2,7 @@
  * One rule, one message, one path on every interface. For every rule (rule-cases.ts) the same
  * violating call goes through REST, GraphQL and MCP (drivers/) and straight to the core over gRPC,
  * and all four must answer 400 / INVALID_ARGUMENT with the same message, and a path naming the same
- * parameter in each interface's convention (CONTRACT.md):
+ * parameter in each interface's convention (docs/contract.md, Rules that hold across operations):
  *
  *   REST ["query", "searchTerm"] · GraphQL ["searchTerm"] · MCP ["searchTerm"] · gRPC ["search_term"]
  *
@@ -105,7 +105,7 @@ describe('every rule reads the same on REST, GraphQL, MCP and gRPC', () => {
     for (const kind of ['required', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'enum', 'noneOfGroup', 'severalOfGroup', 'checkDigit', 'marketplaceHost', 'domainMismatch', 'unknownParameter']) {
       expect(kinds.has(kind as RuleCase['rule']), kind).toBe(true);
     }
-    // The messages of the group rules are the contract's own words (CONTRACT.md, lookup key).
+    // The messages of the group rules are the contract's own words (docs/contract.md, Lookup key).
     expect(RULE_MESSAGES.noneOfGroup(['asin', 'url', 'gtin'])).toBe('asin, url or gtin must be provided');
     expect(RULE_MESSAGES.severalOfGroup(['asin', 'url', 'gtin'])).toBe('provide exactly one of asin, url or gtin');
     console.info(`[rules] ${tally.rules} rules × ${drivers.length + 1} interfaces: ${tally.compared} answers with the identical message and path, ${tally.exceptions} GraphQL type-system answers; core: ${stack.coreKind}`);

@@ -105,7 +105,7 @@ export async function callCase(service: CorpusService, c: CorpusCase): Promise<A
   const methodName = RPC_OF_OPERATION[c.golden.operation];
   if (!methodName) throw new Error(`no RPC for corpus operation ${c.golden.operation}`);
   const method = RetailService.method[methodName];
-  const request = buildRequest(method.input, (c.entry.request ?? c.golden.request) as Record<string, unknown>);
+  const request = buildRequest(method.input, (c.entry.request ?? c.golden.request));
   const call = (service.client as unknown as Record<string, (req: Message, opts: object) => Promise<Message>>)[methodName]!;
   try {
     const response = await call(request, { headers: { authorization: `Bearer ${service.core.token}` }, timeoutMs: 30_000 });

@@ -23,7 +23,7 @@ function robustnessMarketplace(code: string): Marketplace {
     origin: 'https://www.amazon.ae',
     bareHost: 'amazon.ae',
     priceFormat: { ...us.priceFormat, pattern: 'AED\u00a0{number}' },
-  } as Marketplace;
+  };
 }
 
 export function corpusMarketplace(code: string): Marketplace {
@@ -50,7 +50,7 @@ export function runKind<D extends DescMessage>(operation: string, responseDesc: 
   const cases = loadCorpusCases(dir.dir, (entry) => entry.operation === operation);
   const scores = cases.flatMap((c) => {
     const html = readFileSync(c.pageFile, 'utf8');
-    const request = (c.entry.request ?? c.golden.request) as Record<string, unknown>;
+    const request = (c.entry.request ?? c.golden.request);
     const init = parse(html, corpusMarketplace(c.entry.domain), request);
     const data = renderData(responseDesc, create(responseDesc, init as MessageInitShape<D>));
     return scoreCase(c, { data });

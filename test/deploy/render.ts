@@ -17,16 +17,16 @@ type Model = new (data: never) => { validate(): void };
 
 /** The kinds the chart may render, each with the model that validates it. */
 const MODELS: Record<string, Model> = {
-  'v1/ConfigMap': ConfigMap as unknown as Model,
-  'v1/Secret': Secret as unknown as Model,
-  'v1/Service': Service as unknown as Model,
-  'v1/ServiceAccount': ServiceAccount as unknown as Model,
-  'apps/v1/Deployment': Deployment as unknown as Model,
-  'apps/v1/StatefulSet': StatefulSet as unknown as Model,
-  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as unknown as Model,
-  'policy/v1/PodDisruptionBudget': PodDisruptionBudget as unknown as Model,
-  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy as unknown as Model,
-  'networking.k8s.io/v1/Ingress': Ingress as unknown as Model,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
+  'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
 };
 
 /**

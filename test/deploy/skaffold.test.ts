@@ -13,7 +13,7 @@ import { parseDockerfile, stageByName } from './dockerfile.js';
 import { type K8sObject, byKind, find, renderChart, validateObject, workload } from './render.js';
 import { DEPLOYABLE_NAMES, DEPLOYABLES } from './workspace.js';
 
-const skaffold = parse(readFileSync(join(REPO_ROOT, 'skaffold.yaml'), 'utf8')) as any;
+const skaffold = parse(readFileSync(join(REPO_ROOT, 'skaffold.yaml'), 'utf8'));
 const stages = parseDockerfile(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'));
 const chartValues = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as Record<string, unknown>;
 const release = skaffold.deploy?.helm?.releases?.[0];

@@ -30,7 +30,10 @@ export async function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port && port !== 6379 ? resolve(port) : freePort().then(resolve, reject)));
+      server.close(() => {
+        if (port && port !== 6379) resolve(port);
+        else freePort().then(resolve, reject);
+      });
     });
   });
 }

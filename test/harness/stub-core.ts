@@ -6,7 +6,7 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { type Message, create, toBinary } from '@bufbuild/protobuf';
-import { Code, ConnectError, type HandlerContext, encodeBinaryHeader } from '@connectrpc/connect';
+import { ConnectError, type HandlerContext, encodeBinaryHeader } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService, errorRow } from '@retail/contract';
 
@@ -33,7 +33,7 @@ export function coreError(reason: ErrorReason, message?: string, fieldPath: stri
   const metadata = new Headers();
   if (trailers !== 'standard') metadata.set(ERROR_DETAIL_METADATA_KEY, encodeBinaryHeader(toBinary(ErrorDetailSchema, detail)));
   const details = trailers === 'legacy' ? [] : [{ desc: ErrorDetailSchema, value: detail }];
-  return new ConnectError(message ?? row.defaultMessage, row.grpcCode as number as Code, metadata, details);
+  return new ConnectError(message ?? row.defaultMessage, row.grpcCode as number, metadata, details);
 }
 
 export async function startStubCore(options: { serviceToken: string; handlers?: Record<string, StubHandler> }): Promise<StubCore> {

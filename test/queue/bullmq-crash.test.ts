@@ -23,7 +23,7 @@ function spawnCrashingWorker(redisUrl: string, queueName: string): { child: Chil
   const script = fileURLToPath(new URL('./crashing-worker.ts', import.meta.url));
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, redisUrl, queueName, String(LOCK_DURATION_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
   return { child, lines };
 }
 

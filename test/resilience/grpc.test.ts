@@ -1,7 +1,6 @@
 import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { CacheStatus, ErrorDetailSchema, ErrorReason, RetailService } from '@retail/contract';
-import { HANDLERS, type HandlerTable } from '@retail/core';
 import { loadResilienceConfig } from '@retail/core/resilience/config';
 import { createPageServices, type PageServices } from '@retail/core/page-services';
 import { createPageFetcher } from '@retail/core/upstream/index';

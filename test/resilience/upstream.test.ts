@@ -89,7 +89,7 @@ describe('retries with the real upstream client', () => {
     const fetcher = createResilientPageFetcher(slowRaw, { ...fast, retry: { ...fast.retry, maxAttempts: 10 } });
     const deadlineMs = 150;
     const signal = AbortSignal.timeout(deadlineMs);
-    const error = await failure(fetcher.fetchPage({ ...get('slow', signal), deadlineAt: Date.now() + deadlineMs } as PageRequest));
+    const error = await failure(fetcher.fetchPage({ ...get('slow', signal), deadlineAt: Date.now() + deadlineMs }));
     expect(error).toMatchObject({ reason: ErrorReason.UPSTREAM_TIMEOUT });
     const attempts = faults.count(path('slow'));
     // Each attempt takes at least its 40 ms timeout, so at most ⌈150/40⌉ fit; 10 were allowed.

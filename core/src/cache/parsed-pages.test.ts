@@ -46,7 +46,7 @@ describe('createParsedPageSource', () => {
     expect(all[0]!.value).toEqual(all[1]!.value);
   });
 
-  it("the shared fetch sees the latest deadline of the callers waiting on it (its retry policy reads it)", async () => {
+  it('the shared fetch sees the latest deadline of the callers waiting on it (its retry policy reads it)', async () => {
     let release!: () => void;
     const joined = new Promise<void>((r) => (release = r));
     const seen: (number | undefined)[] = [];

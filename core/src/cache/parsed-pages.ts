@@ -19,7 +19,7 @@ export interface ParsedPage<T> {
   readonly value: T;
   /** True when no upstream fetch happened for this call (fresh hit or stale fallback). */
   readonly fromCache: boolean;
-  /** Served past its fresh time because the marketplace failed (CONTRACT.md: X-Cache STALE). */
+  /** Served past its fresh time because the marketplace failed (docs/contract.md: X-Cache STALE). */
   readonly stale: boolean;
   readonly retrievedAt: Date;
   readonly url: string;

@@ -33,7 +33,7 @@ describe.skipIf(missing !== null)('createRedisPageCache (real redis-server)', ()
     const down = await startRedis();
     const metrics = createUpstreamMetrics();
     const warnings: string[] = [];
-    const cache = createRedisPageCache({ url: down.url, metrics, logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } as never });
+    const cache = createRedisPageCache({ url: down.url, metrics, logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } });
     if (cache.client.status !== 'ready') await once(cache.client, 'ready');
     await down.stop();
     await new Promise((r) => setTimeout(r, 20)); // let the client notice the closed socket

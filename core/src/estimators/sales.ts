@@ -1,7 +1,7 @@
 import type { BestSellersRank } from '../parsers/sales.js';
 import { coefficientFor, type SalesCoefficient } from './sales-coefficients.js';
 
-/** The sales estimate of CONTRACT.md (`retailProduct.salesEstimate`) plus the row it used. */
+/** The sales estimate of docs/contract.md (`retailProduct.salesEstimate`) plus the row it used. */
 export interface SalesEstimate {
   readonly weeklyUnitSales: number;
   readonly monthlyUnitSales: number;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { marketplaceByCode } from '../marketplaces/index.js';
-import type { DomainCode } from '../marketplaces/types.js';
 import type { StockSignals } from '../parsers/stock.js';
 import { estimateStock } from './stock.js';
 
@@ -19,7 +18,7 @@ describe('stock model', () => {
     ['JP', '残り2点 ご注文はお早めに', 2],
     ['PL', 'Zostały tylko 4 sztuki.', 4],
   ] as const)('%s "%s" → %d left', (code, message, count) => {
-    const estimate = estimateStock(signals({ availabilityMessage: message, quantityMax: 30, buyable: true }), marketplaceByCode(code as DomainCode));
+    const estimate = estimateStock(signals({ availabilityMessage: message, quantityMax: 30, buyable: true }), marketplaceByCode(code));
     expect(estimate).toMatchObject({ inStock: true, stockLevel: count, basis: 'only-left-text', availabilityMessage: message });
   });
 

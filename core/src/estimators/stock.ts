@@ -1,7 +1,7 @@
 import type { LanguageCode, Marketplace } from '../marketplaces/types.js';
 import type { StockSignals } from '../parsers/stock.js';
 
-/** The stock estimate of CONTRACT.md (`retailProduct.stockEstimate`). */
+/** The stock estimate of docs/contract.md (`retailProduct.stockEstimate`). */
 export interface StockEstimate {
   readonly inStock: boolean;
   /** Units the estimate believes are available; undefined when the page gives no bound. */

@@ -35,7 +35,7 @@ describe('createTokenCheck', () => {
   it.each([[[]], [['the-service-token']], [['Bearer the-service-toke']], [['Bearer the-service-token2']], [['Basic the-service-token']], [['Bearer the-service-token', 'Bearer the-service-token']]])(
     'refuses %j',
     (values) => {
-      expect(check(withAuth(...(values as string[])))).toBe(false);
+      expect(check(withAuth(...(values)))).toBe(false);
     },
   );
 });

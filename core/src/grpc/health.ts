@@ -12,7 +12,7 @@ export interface HealthReporter {
 /** grpc.health.v1 (Check and Watch); exempt from the service token so probes need no secret. */
 export function addHealth(server: Pick<Server, 'addService'>): HealthReporter {
   const health = new HealthImplementation(Object.fromEntries(HEALTH_SERVICES.map((name) => [name, 'SERVING'])));
-  health.addToServer(server as Server);
+  health.addToServer(server);
   return {
     setServing: (serving) => {
       for (const name of HEALTH_SERVICES) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');

@@ -6,8 +6,8 @@ import type { FetchedPage, PageFetcher } from '../pages/types.js';
 
 /**
  * Wraps a call's PageFetcher to learn how the response was produced, so every response's `meta`
- * says whether it came from cache and when its oldest page was retrieved (CONTRACT.md, response
- * metadata) without each handler repeating it.
+ * says whether it came from cache and when its oldest page was retrieved (docs/contract.md,
+ * Billing and response metadata) without each handler repeating it.
  */
 export function trackPages(pages: PageFetcher): { pages: PageFetcher; meta(): MessageInitShape<typeof ResponseMetaSchema> | undefined } {
   const seen: FetchedPage[] = [];

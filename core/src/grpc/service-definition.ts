@@ -36,5 +36,5 @@ export function grpcServiceDefinition(service: DescService): ServiceDefinition {
       originalName: method.localName,
     };
   }
-  return definition as ServiceDefinition;
+  return definition;
 }

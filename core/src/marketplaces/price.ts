@@ -1,7 +1,7 @@
 import type { Marketplace } from './types.js';
 import { interpretNumberToken, numberTokens } from './numbers.js';
 
-/** A price as CONTRACT.md's Price type carries it. */
+/** A price as docs/contract.md's Price record carries it. */
 export interface ParsedPrice {
   symbol: string;
   value: number;
@@ -19,7 +19,7 @@ function numberFormatter(locale: string, fractionDigits: number): Intl.NumberFor
       minimumFractionDigits: fractionDigits,
       maximumFractionDigits: fractionDigits,
       useGrouping: 'always',
-    } as Intl.NumberFormatOptions);
+    });
     formatters.set(key, nf);
   }
   return nf;
@@ -45,8 +45,11 @@ export function formatPriceDisplay(value: number, m: Marketplace): string {
   return sign + pattern.replace('{number}', number);
 }
 
-/** Currency marks in the order they must be tried (longest first: "R$" before "$"). */
-const CURRENCY_MARKS: ReadonlyArray<readonly [mark: string, currency: string | 'dollar']> = [
+/**
+ * Currency marks in the order they must be tried (longest first: "R$" before "$"). The currency is an
+ * ISO code, or 'dollar' for a bare "$" (the marketplace's own dollar, resolved below).
+ */
+const CURRENCY_MARKS: ReadonlyArray<readonly [mark: string, currency: string]> = [
   ['R$', 'BRL'],
   ['US$', 'USD'],
   ['CDN$', 'CAD'],
@@ -96,8 +99,8 @@ const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g;
  * without a number ("See price in cart") gives undefined, never a guess. Without a currency mark
  * the marketplace's currency is assumed (parsers often pass the amount alone).
  *
- * Why `display` is the shown text by default, not a re-format: CONTRACT.md asks for the price "as
- * the marketplace shows it", and the real pages of the corpus show older or alternative forms
+ * Why `display` is the shown text by default, not a re-format: docs/contract.md (Wire JSON) asks
+ * for "the marketplace's own `display`", and the real pages of the corpus show older or alternative forms
  * ("EUR 10,99" on DE and FR in 2019, "CDN$ 16.65" on CA, "R$259,00" on BR) that their goldens
  * compare exactly. The text is cleaned only of invisible marks and runs of ordinary white space
  * (no-break spaces are the marketplace's own characters and are kept).

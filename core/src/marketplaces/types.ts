@@ -1,6 +1,6 @@
 import type { Domain } from '@retail/contract';
 
-/** The 13 marketplaces by their `domain` code (CONTRACT.md, Common types). */
+/** The 13 marketplaces by their `domain` code (docs/contract.md, Enums on the wire). */
 export type DomainCode = 'US' | 'UK' | 'CA' | 'DE' | 'FR' | 'IT' | 'ES' | 'AU' | 'IN' | 'MX' | 'BR' | 'JP' | 'PL';
 
 /** Languages the marketplaces' pages are written in; one words file each. */
@@ -49,19 +49,21 @@ export interface LocaleWords {
   /** Label of the best-sellers rank row on product pages. */
   readonly bestSellersRankLabels: readonly string[];
   /** Labels of product-detail rows, by the field they fill. Compared after trimming, case-insensitively. */
-  readonly detailLabels: {
-    readonly brand: readonly string[];
-    readonly manufacturer: readonly string[];
-    readonly isbn10: readonly string[];
-    readonly isbn13: readonly string[];
-    readonly upc: readonly string[];
-    readonly ean: readonly string[];
-    readonly asin: readonly string[];
-    readonly modelNumber: readonly string[];
-    readonly dateFirstAvailable: readonly string[];
-    readonly customerReviews: readonly string[];
-  };
+  readonly detailLabels: Readonly<Record<DetailField, readonly string[]>>;
 }
+
+/** The product-detail rows the parsers find by their label. */
+export type DetailField =
+  | 'brand'
+  | 'manufacturer'
+  | 'isbn10'
+  | 'isbn13'
+  | 'upc'
+  | 'ean'
+  | 'asin'
+  | 'modelNumber'
+  | 'dateFirstAvailable'
+  | 'customerReviews';
 
 /** One regional marketplace: where it lives and how it writes things. */
 export interface Marketplace {

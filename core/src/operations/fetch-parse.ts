@@ -49,7 +49,7 @@ export function unparseable(what: string, detail: string, publicMessage = `The m
  */
 export type AsinResolver = (lookup: ProductLookup, ctx: OperationContext) => Promise<string>;
 
-/** Truncates a page's results to `limit` (CONTRACT.md: limit truncates the marketplace's page). */
+/** Truncates a page's results to `limit` (docs/contract.md: limit truncates the marketplace's page). */
 export function applyLimit<T>(results: readonly T[] | undefined, limit: number | undefined): T[] {
   const all = [...(results ?? [])];
   return limit === undefined ? all : all.slice(0, limit);

@@ -4,7 +4,7 @@ import type { MarketplaceRequest } from '../validation/request-fields.js';
 import type { OperationHandler } from './types.js';
 
 /** The RPCs of RetailService, by their proto names (`GetProduct`); the generated service declares them. */
-export type RpcName = Capitalize<keyof (typeof RetailService)['method'] & string>;
+export type RpcName = Capitalize<Extract<keyof (typeof RetailService)['method'], string>>;
 
 type MethodOf<K extends RpcName> = (typeof RetailService)['method'][Uncapitalize<K>];
 

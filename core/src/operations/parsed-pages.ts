@@ -3,7 +3,7 @@ import { CacheStatus } from '@retail/contract';
 import type { ParsedPage, ParserRef } from '../cache/parsed-pages.js';
 import { pageUrl } from '../cache/parsed-pages.js';
 import { parserVersion, runParser, type ParseArgs, type ParserId } from '../workers/parser-registry.js';
-import { checkPageStatus, type PageFetch, type ResponseMetaInit } from './fetch-parse.js';
+import { checkPageStatus, unparseable, type PageFetch, type ResponseMetaInit } from './fetch-parse.js';
 import type { OperationContext } from './types.js';
 import type { FetchedPage } from '../pages/types.js';
 
@@ -68,6 +68,19 @@ export function readPage<T>(ctx: OperationContext, fetch: PageFetch, parser: Par
     const value = await parseOffThread<T>(ctx, signal, parser, page.html, { ...args, domain: ctx.marketplace.code });
     options.usable?.(value);
     return value;
+  });
+}
+
+/**
+ * readPage for a page whose whole answer is one list that every readable page has (a directory, a
+ * department tree): an empty list means the layout was not understood, so the page is unparseable
+ * (`emptyCause` says what was missing) rather than an empty answer.
+ */
+export function readListPage<T>(ctx: OperationContext, fetch: PageFetch, parser: ParserId, emptyCause: string): Promise<ParsedPage<T[]>> {
+  return readPage<T[]>(ctx, fetch, parser, {
+    usable: (items) => {
+      if (items.length === 0) throw unparseable(fetch.what, emptyCause);
+    },
   });
 }
 

@@ -11,7 +11,7 @@ import type { OperationHandler } from './types.js';
 type ProductResponseInit = MessageInitShape<typeof GetProductResponseSchema>;
 
 /**
- * GetProduct: the product record of SPEC.md from `/dp/ASIN`. A URL lookup arrives as its ASIN; a
+ * GetProduct: the product record of docs/contract.md from `/dp/ASIN`. A URL lookup arrives as its ASIN; a
  * GTIN is resolved first (and the verified page is reused, not fetched twice).
  */
 export const getProduct: OperationHandler<ProductLookupRequest, ProductResponseInit> = async (request, ctx) => {

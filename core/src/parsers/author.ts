@@ -3,9 +3,7 @@ import type { AuthorRefSchema, AuthorSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { cleanText, tryJson, type AnyNode } from './common/dom.js';
 import { firstAttr, firstVisibleText, loadPlainPage, query, type Page } from './common/page.js';
-import { parseResultCard, type ProductResultInit } from './results/card.js';
-import { findResultCards } from './results/cards.js';
-import { parsePageInfo } from './results/page-info.js';
+import { parseResultList } from './search.js';
 
 export type AuthorInit = MessageInitShape<typeof AuthorSchema>;
 type AuthorRefInit = MessageInitShape<typeof AuthorRefSchema>;
@@ -40,10 +38,9 @@ export function readAuthorPage(page: Page, ctx: AuthorParseContext): AuthorInit 
   if (image) author.imageUrl = image;
   const biography = str(person?.description) ?? paragraphs(page, ['[data-testid="author-bio"]', '#ap-bio .a-expander-content', '#ap-bio']);
   if (biography) author.biography = biography;
-  const results = findResultCards(page)
-    .map((card) => bookResult(page, card, m))
-    .filter((r): r is ProductResultInit => r !== undefined);
-  author.bookResults = { results, pageInfo: parsePageInfo(page, ctx.page, results.length) };
+  author.bookResults = parseResultList(page, ctx, (book, card) => {
+    book.authors = contributorsOf(page, card, m);
+  });
   return author;
 }
 
@@ -69,7 +66,7 @@ const str = (v: unknown) => (typeof v === 'string' ? cleanText(v) : undefined);
 function imageOf(v: unknown): string | undefined {
   if (typeof v === 'string') return cleanText(v);
   if (Array.isArray(v)) return imageOf(v[0]);
-  if (v && typeof v === 'object' && 'url' in v) return str((v as { url: unknown }).url);
+  if (v && typeof v === 'object' && 'url' in v) return str(v.url);
   return undefined;
 }
 
@@ -91,9 +88,8 @@ export function authorIdFromHref(href: string | undefined): string | undefined {
   return /\/(?:e|author)\/([A-Z0-9]{10})(?:[/?#]|$)/i.exec(href)?.[1]?.toUpperCase();
 }
 
-function bookResult(page: Page, card: AnyNode, m: Marketplace): ProductResultInit | undefined {
-  const result = parseResultCard(page, card, m);
-  if (!result) return undefined;
+/** A book card's contributors: its links to author pages, each author once, in card order. */
+function contributorsOf(page: Page, card: AnyNode, m: Marketplace): AuthorRefInit[] {
   const seen = new Set<string>();
   const authors: AuthorRefInit[] = [];
   for (const link of page.$(card).find('a[href]').toArray()) {
@@ -103,6 +99,5 @@ function bookResult(page: Page, card: AnyNode, m: Marketplace): ProductResultIni
     seen.add(id);
     authors.push({ name, url: authorUrl(id, m) });
   }
-  result.authors = authors;
-  return result;
+  return authors;
 }

@@ -100,22 +100,12 @@ function parseLegacyOffer(page: Page, row: AnyNode, m: Marketplace): OfferInit {
   const sellerLink = selectFirst(page, row, '.olpSellerName a');
   delivery.fulfilledByRetail = /isAmazonFulfilled=1/.test(attrOf(sellerLink, 'href') ?? '') || selectAll(page, row, '.olpBadge, [data-fba]').length > 0;
   offer.delivery = delivery;
-  const seller: NonNullable<OfferInit['seller']> = {};
-  const sellerName = cleanText(textOf(sellerLink)) ?? cleanText(attrOf(selectFirst(page, row, '.olpSellerName img'), 'alt'));
-  if (sellerName) seller.name = sellerName;
-  const sellerId = sellerIdFromHref(attrOf(sellerLink, 'href'));
-  if (sellerId) {
-    seller.id = sellerId;
-    seller.link = `${m.origin}/sp?seller=${sellerId}`;
-  }
-  const ratingBlock = cleanText(textOf(selectFirst(page, row, '.olpSellerColumn p')));
-  const stars = readRating(firstText(page, row, ['.olpSellerColumn .a-icon-alt']), m);
-  if (stars !== undefined) seller.rating = stars;
-  const pct = percentPositive(ratingBlock);
-  if (pct !== undefined) seller.ratingsPercentagePositive = pct;
-  const total = ratingsTotal(ratingBlock);
-  if (total !== undefined) seller.ratingsTotal = BigInt(total);
-  offer.seller = seller;
+  offer.seller = sellerOf(m, {
+    name: cleanText(textOf(sellerLink)) ?? cleanText(attrOf(selectFirst(page, row, '.olpSellerName img'), 'alt')),
+    href: attrOf(sellerLink, 'href'),
+    stars: readRating(firstText(page, row, ['.olpSellerColumn .a-icon-alt']), m),
+    ratingText: cleanText(textOf(selectFirst(page, row, '.olpSellerColumn p'))),
+  });
   return offer;
 }
 
@@ -139,24 +129,41 @@ function parseAodOffer(page: Page, block: AnyNode, m: Marketplace, pinned: boole
   const shipsFrom = firstText(page, block, ['#aod-offer-shipsFrom .a-col-right']);
   delivery.fulfilledByRetail = /^amazon/i.test(shipsFrom ?? '') || /isAmazonFulfilled=1/.test(attrOf(soldBy, 'href') ?? '');
   offer.delivery = delivery;
+  const ratingArea = selectFirst(page, block, '#aod-offer-seller-rating');
+  offer.seller = sellerOf(m, {
+    name: cleanText(textOf(soldBy)) ?? firstText(page, block, ['#aod-offer-soldBy .a-col-right']),
+    href: attrOf(soldBy, 'href'),
+    stars: readRating(cleanText(ratingArea ? textOfAll(selectAll(page, ratingArea, '.a-icon-alt')) : ''), m),
+    ratingText: cleanText(textOf(ratingArea)),
+  });
+  return offer;
+}
+
+/** What an offer shows of its seller, in either layout. */
+interface SellerSeen {
+  readonly name: string | undefined;
+  /** The storefront link, whose `seller=ID` names the seller. */
+  readonly href: string | undefined;
+  readonly stars: number | undefined;
+  /** The rating line: "95% positive … (1,234 ratings)". */
+  readonly ratingText: string | undefined;
+}
+
+/** The offer's seller record; the link is rebuilt on the marketplace from the seller id. */
+function sellerOf(m: Marketplace, seen: SellerSeen): NonNullable<OfferInit['seller']> {
   const seller: NonNullable<OfferInit['seller']> = {};
-  const name = cleanText(textOf(soldBy)) ?? firstText(page, block, ['#aod-offer-soldBy .a-col-right']);
-  if (name) seller.name = name;
-  const sellerId = sellerIdFromHref(attrOf(soldBy, 'href'));
+  if (seen.name) seller.name = seen.name;
+  const sellerId = sellerIdFromHref(seen.href);
   if (sellerId) {
     seller.id = sellerId;
     seller.link = `${m.origin}/sp?seller=${sellerId}`;
   }
-  const ratingArea = selectFirst(page, block, '#aod-offer-seller-rating');
-  const stars = readRating(cleanText(ratingArea ? textOfAll(selectAll(page, ratingArea, '.a-icon-alt')) : ''), m);
-  if (stars !== undefined) seller.rating = stars;
-  const ratingText = cleanText(textOf(ratingArea));
-  const pct = percentPositive(ratingText);
+  if (seen.stars !== undefined) seller.rating = seen.stars;
+  const pct = percentPositive(seen.ratingText);
   if (pct !== undefined) seller.ratingsPercentagePositive = pct;
-  const total = ratingsTotal(ratingText);
+  const total = ratingsTotal(seen.ratingText);
   if (total !== undefined) seller.ratingsTotal = BigInt(total);
-  offer.seller = seller;
-  return offer;
+  return seller;
 }
 
 /** "R$" + "3.374" + "," + "10" from the visible price spans when no offscreen label exists. */

@@ -28,7 +28,7 @@ export interface ParsedProductPage {
 const TITLE = ['#productTitle', '#ebooksProductTitle', '#ebooksTitle', '#btAsinTitle', 'h1[data-automation-id="title"]', '#aiv-content-title', '#title_feature_div h1', '#title'];
 
 /**
- * Parses a product page into the product record of SPEC.md. Pure: no I/O, no clock. A page without a
+ * Parses a product page into the product record of docs/contract.md (Records). Pure: no I/O, no clock. A page without a
  * title is not a product page the parser understands: UPSTREAM_ERROR, never a half-empty record.
  */
 export function parseProductPage(html: string, ctx: ProductParseContext): ParsedProductPage {

@@ -1,6 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { SearchResultsSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
+import type { AnyNode } from './common/dom.js';
 import { loadIndexedPage, type Page } from './common/page.js';
 import { findResultCards } from './results/cards.js';
 import { parseResultCard, type ProductResultInit } from './results/card.js';
@@ -15,11 +16,23 @@ export interface SearchParseContext {
   readonly page?: number;
 }
 
-/** The results list and pagination of any search-style page (search, storefront, category). */
-export function parseResultList(page: Page, ctx: SearchParseContext): { results: ProductResultInit[]; pageInfo: PageInfoInit } {
-  const results = findResultCards(page)
-    .map((card) => parseResultCard(page, card, ctx.marketplace))
-    .filter((r): r is ProductResultInit => r !== undefined);
+/**
+ * The results list and pagination of any search-style page (search, storefront, category, author).
+ * `complete` adds to each result what its page kind reads beyond the shared card (an author page's
+ * contributors).
+ */
+export function parseResultList(
+  page: Page,
+  ctx: SearchParseContext,
+  complete?: (result: ProductResultInit, card: AnyNode) => void,
+): { results: ProductResultInit[]; pageInfo: PageInfoInit } {
+  const results: ProductResultInit[] = [];
+  for (const card of findResultCards(page)) {
+    const result = parseResultCard(page, card, ctx.marketplace);
+    if (!result) continue;
+    complete?.(result, card);
+    results.push(result);
+  }
   return { results, pageInfo: parsePageInfo(page, ctx.page ?? 1, results.length) };
 }
 

@@ -15,7 +15,7 @@ export type CategoryNodeInit = MessageInitShape<typeof CategoryNodeSchema>;
  * A link's category id is its `node` parameter (`/b/?node=16225007011&ref_=sd_allcat_...`), the
  * stable part; links without one (programme pages such as /music/unlimited) keep their name and URL
  * and have no id. Groups are headings, not nodes: no id or URL. breadcrumbPath joins the levels
- * with " > " (CONTRACT.md CategoryRef).
+ * with " > " (docs/contract.md, CategoryRef).
  */
 const GROUP_LAYOUTS: readonly { group: string; heading: string; links: string }[] = [
   { group: '#shopAllLinks .popover-grouping', heading: '.popover-category-name', links: 'ul li a[href]' },

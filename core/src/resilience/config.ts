@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { EnvironmentError } from '@retail/contract/environment';
 import { z } from 'zod';
 import { DEFAULT_TTL_SECONDS } from '../cache/page-cache.js';
 import type { PageKind } from '../pages/types.js';
@@ -93,18 +94,13 @@ const schemaFor = (replay: boolean) => z.object({
   PARSE_WORKERS: int(0, 64, defaultWorkers),
 });
 
-export class ResilienceConfigError extends Error {
-  override readonly name = 'ResilienceConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid resilience configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export class ResilienceConfigError extends EnvironmentError {}
 
 export function loadResilienceConfig(env: Readonly<Record<string, string | undefined>> = process.env): ResilienceConfig {
   const parsed = schemaFor(Boolean(env.MARKETPLACE_ORIGIN?.trim())).safeParse(env);
   if (!parsed.success) {
     // Values are not echoed: proxy URLs may carry credentials.
-    throw new ResilienceConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
+    throw new ResilienceConfigError('resilience', parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
   }
   const e = parsed.data;
   return Object.freeze({

@@ -61,7 +61,7 @@ describe('withRetries', () => {
     const clock = createManualClock();
     const inner = scriptedFetcher([failures.connection]);
     const deadlineAt = clock.now() + 100;
-    const pending = withRetries(inner, { ...options, clock, random: () => 0.95 }).fetchPage({ ...request(), deadlineAt } as never);
+    const pending = withRetries(inner, { ...options, clock, random: () => 0.95 }).fetchPage({ ...request(), deadlineAt });
     await expect(pending).rejects.toMatchObject({ reason: ErrorReason.UPSTREAM_ERROR });
     expect(inner.calls).toBe(1); // 95 ms back-off + 10 ms minimum attempt > 100 ms left
   });

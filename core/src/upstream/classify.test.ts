@@ -45,7 +45,7 @@ const corpus = process.env.RETAIL_CORPUS ? resolve(process.env.RETAIL_CORPUS) : 
 const haveCorpus = corpus !== undefined && existsSync(join(corpus, 'index.json'));
 describe.skipIf(!haveCorpus)('classifyUpstream on the corpus (RETAIL_CORPUS)', () => {
   const entries = haveCorpus
-    ? (JSON.parse(readFileSync(join(corpus!, 'index.json'), 'utf8')) as { id: string; operation: string; status: number; page: string }[])
+    ? (JSON.parse(readFileSync(join(corpus, 'index.json'), 'utf8')) as { id: string; operation: string; status: number; page: string }[])
     : [];
   const read = (page: string) => readFileSync(join(corpus!, page), 'utf8');
   it('every product(blocked) page is blocked', () => {

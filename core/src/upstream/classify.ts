@@ -2,7 +2,7 @@ import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { PageKind } from '../pages/types.js';
 
-/** The classes every upstream answer falls into (one place decides; ARCHITECTURE.md, block detection). */
+/** The classes every upstream answer falls into (one place decides; docs/architecture.md, block pages). */
 export type UpstreamOutcome =
   | { readonly kind: 'ok' }
   | { readonly kind: 'not-found'; readonly why: string }

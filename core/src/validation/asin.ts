@@ -3,7 +3,7 @@ import { invalidArgument } from '../errors.js';
 
 const ASIN = /^[A-Za-z0-9]{10}$/;
 
-/** An ASIN parameter (`^[A-Za-z0-9]{10}$`), returned upper case (CONTRACT.md). */
+/** An ASIN parameter (`^[A-Za-z0-9]{10}$`), returned upper case (docs/contract.md, Lookup key). */
 export function validateAsin(raw: string, field = 'asin'): string {
   if (!ASIN.test(raw)) throw invalidArgument(RULE_MESSAGES.asin(field), field);
   return raw.toUpperCase();

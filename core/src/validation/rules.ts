@@ -9,7 +9,7 @@ import { invalidArgument } from '../errors.js';
  * receives, internal gRPC callers included, answers exactly what a gateway would. Semantic checks
  * (check digits, hosts) live in the other modules.
  *
- * `fieldPath` carries the request-message field name (`search_term`) as CONTRACT.md asks.
+ * `fieldPath` carries the request-message field name (`search_term`) as docs/contract.md asks.
  */
 
 function fail(r: ParameterRules, message: string | undefined): void {

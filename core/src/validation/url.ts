@@ -14,6 +14,7 @@ export function checkMarketplaceUrl(raw: string, field: string): { url: URL; mar
     throw invalidArgument(RULE_MESSAGES.httpsUrl(field), field);
   }
   // Backslashes and controls are read differently by different URL parsers; refuse them outright.
+  // eslint-disable-next-line no-control-regex -- matching control characters is this check's purpose
   if (/[\\\s\u0000-\u001f\u007f]/.test(text)) throw invalidArgument(RULE_MESSAGES.urlCharacters(field), field);
   const authority = /^https:\/\/([^/?#\\]*)/i.exec(text)![1]!;
   if (authority.includes('@')) throw invalidArgument(RULE_MESSAGES.urlCredentials(field), field);

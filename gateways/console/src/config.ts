@@ -3,6 +3,7 @@
  * zod, as the core and the gateways read theirs: a bad value is one line naming the variable.
  */
 import { randomBytes } from 'node:crypto';
+import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { z } from 'zod';
 import { SIGNUP_MODES, type SignupMode } from './context.js';
 
@@ -19,7 +20,6 @@ export interface ConsoleConfig {
   readonly invites: readonly string[];
 }
 
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const lowerCase = (value: unknown) => (typeof value === 'string' ? blankToUndefined(value.trim().toLowerCase()) : value);
 
 const ConsoleEnvSchema = z.object({
@@ -34,17 +34,12 @@ const ConsoleEnvSchema = z.object({
   REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
 });
 
-export class ConsoleConfigError extends Error {
-  override readonly name = 'ConsoleConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid console configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export class ConsoleConfigError extends EnvironmentError {}
 
 /** Reads and validates the console's settings; throws ConsoleConfigError naming every bad variable. */
 export function loadConsoleConfig(env: Readonly<Record<string, string | undefined>> = process.env): ConsoleConfig {
   const parsed = ConsoleEnvSchema.safeParse(env);
-  if (!parsed.success) throw new ConsoleConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
+  if (!parsed.success) throw new ConsoleConfigError('console', environmentProblems(parsed.error.issues));
   const e = parsed.data;
   const redisUrl = e.LEDGER_REDIS_URL ?? e.REDIS_URL;
   return {

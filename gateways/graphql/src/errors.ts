@@ -28,7 +28,7 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   // `path` is GraphQL's response path; the argument at fault, when the core named it, is `extensions.argumentPath`.
   const argumentPath = Array.isArray(extensions.argumentPath) ? { argumentPath: extensions.argumentPath } : {};
   const entry = { message, code, extensions: { code, ...argumentPath }, ...(path ? { path } : {}), ...(formatted.locations ? { locations: formatted.locations } : {}) };
-  return entry as GraphQLFormattedError;
+  return entry;
 }
 
 /** Apollo's `stringifyResult`: a result that never ran (no `data`) is the envelope. */

@@ -123,6 +123,7 @@ class Planner {
     for (const entry of subfields) {
       const ops = candidates.get(entry[0]);
       if (!ops) continue;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the rule misses noUncheckedIndexedAccess here; tsc needs it
       const op = ops.find((o) => chosen.has(o)) ?? (ops[0] as Operation);
       chosen.add(op);
       byOperation.set(op, [...(byOperation.get(op) ?? []), entry]);

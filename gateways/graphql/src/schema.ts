@@ -47,7 +47,7 @@ export function buildRetailSchema(): GraphQLSchema {
   /** The output type of a response field: lists are `[T!]!` (always present on the wire). */
   function fieldType(field: DescField): GraphQLOutputType {
     if (field.fieldKind === 'map') throw new Error(`map field ${field.parent.typeName}.${field.name} has no GraphQL type`);
-    const item = field.message ? objectType(field.message) : field.enum ? enumType(field.enum) : (SCALARS.get(field.scalar as ScalarType) ?? GraphQLString);
+    const item = field.message ? objectType(field.message) : field.enum ? enumType(field.enum) : (SCALARS.get(field.scalar) ?? GraphQLString);
     return field.fieldKind === 'list' ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))) : item;
   }
 

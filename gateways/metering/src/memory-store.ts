@@ -2,7 +2,7 @@
  * The in-memory ledger: the embedded default (`npm start` without Redis). Same semantics as the Lua
  * scripts in lua.ts, step for step; each method runs synchronously so it is atomic like a script.
  */
-import type { AuditEntry, Interface } from './api.js';
+import type { AuditEntry } from './api.js';
 import { isUnlimited, refill, type Bucket } from './plans.js';
 import {
   isKeyActive,
@@ -79,7 +79,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     releaseExpired(account, input.now);
     const shownKeyId = key?.keyId ?? '';
     if (account.disabled) return { code: 'disabled', keyId: shownKeyId };
-    if (key && input.iface !== '' && key.interfaces.length > 0 && !key.interfaces.includes(input.iface as Interface)) {
+    if (key && input.iface !== '' && key.interfaces.length > 0 && !key.interfaces.includes(input.iface)) {
       return { code: 'scope', keyId: shownKeyId };
     }
     if (key && key.operations.length > 0 && input.operations.some((op) => !key.operations.includes(op))) {

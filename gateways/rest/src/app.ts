@@ -1,12 +1,9 @@
 /** The REST gateway as a standalone express app (its own deployment). */
 import type express from 'express';
-import { createGatewayApp } from '@retail/gateway-shared';
+import { createGatewayApp, type StandaloneGatewayOptions } from '@retail/gateway-shared';
 import { createRestGateway, type RestGatewayOptions } from './router.js';
 
-export interface RestAppOptions extends RestGatewayOptions {
-  /** Readiness of the dependencies (core health, ledger). */
-  readonly ready?: () => Promise<boolean>;
-}
+export interface RestAppOptions extends RestGatewayOptions, StandaloneGatewayOptions {}
 
 export function createRestApp(options: RestAppOptions): express.Express {
   return createGatewayApp({

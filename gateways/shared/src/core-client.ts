@@ -2,7 +2,7 @@
  * The gateways' client of the core: one gRPC transport (HTTP/2, Connect's gRPC protocol) with the
  * service token, request id and trace context on every call, and a deadline on every call.
  */
-import { type DescMessage, type Message, create } from '@bufbuild/protobuf';
+import { type Message, create } from '@bufbuild/protobuf';
 import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
@@ -91,7 +91,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     async callOperation(op, request, { requestId, signal }) {
       const call = client[op.method.localName];
       if (!call) throw new Error(`the client has no method ${op.method.localName}`);
-      const message = create(op.request as DescMessage, request);
+      const message = create(op.request, request);
       const response = await traceCoreCall(op.method.name, () =>
         call(message, {
           timeoutMs: deadlineMs,

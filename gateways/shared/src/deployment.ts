@@ -34,14 +34,19 @@ export function serveGateway(
   return server;
 }
 
+/** What a gateway's options gain when it runs as its own deployment. */
+export interface StandaloneGatewayOptions {
+  /** Readiness of the dependencies (core health, ledger); /readyz answers 503 while it is false. */
+  readonly ready?: () => Promise<boolean>;
+}
+
 /**
  * The standalone express app of one gateway deployment: its request spans and metrics, /healthz,
  * /readyz (the dependencies' readiness), the gateway's router, a JSON 404 and a last-resort error
  * handler, so express's HTML pages never reach a client.
  */
-export function createGatewayApp(options: {
+export function createGatewayApp(options: StandaloneGatewayOptions & {
   readonly router: RequestHandler;
-  readonly ready?: () => Promise<boolean>;
   /** Express settings of the gateway (REST reads the raw query string: `query parser` false). */
   readonly settings?: Record<string, unknown>;
   /** The body of an unexpected failure (MCP answers a JSON-RPC error); status 4xx errors from express keep their status. */

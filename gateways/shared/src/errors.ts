@@ -1,5 +1,5 @@
 /**
- * Maps failures of a core call to the client-facing error of CONTRACT.md: by the ErrorDetail's
+ * Maps failures of a core call to the client-facing error of docs/contract.md: by the ErrorDetail's
  * reason when the core sent one; a status without the detail is a 500 (a crash in the core never
  * reads as "retry the marketplace"), except the transport's own failures: our deadline → 504,
  * core unreachable → 503.

@@ -3,6 +3,7 @@
  * zod as the core parses its own (core/src/config.ts): a bad value stops the process with one line
  * per bad variable and no stack trace, instead of falling back to a default nobody asked for.
  */
+import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { z } from 'zod';
 import type { CoreClientOptions } from './core-client.js';
 
@@ -13,7 +14,6 @@ export interface GatewaySettings {
   readonly corsOrigins: readonly string[];
 }
 
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
@@ -29,12 +29,7 @@ const GatewayEnvSchema = z.object({
   CORS_ORIGINS: z.preprocess(blankToUndefined, z.string().default('')),
 });
 
-export class GatewayConfigError extends Error {
-  override readonly name = 'GatewayConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid gateway configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
+export class GatewayConfigError extends EnvironmentError {}
 
 /**
  * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), SERVICE_TOKEN (required),
@@ -43,7 +38,7 @@ export class GatewayConfigError extends Error {
  */
 export function loadGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
   const parsed = GatewayEnvSchema.safeParse(env);
-  if (!parsed.success) throw new GatewayConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`));
+  if (!parsed.success) throw new GatewayConfigError('gateway', environmentProblems(parsed.error.issues));
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -72,7 +67,7 @@ export function readGatewaySettings(env: Readonly<Record<string, string | undefi
 export function positiveSetting(value: string | undefined, name = 'setting'): number | undefined {
   const parsed = z.preprocess(blankToUndefined, wholeNumber(1, Number.MAX_SAFE_INTEGER).optional()).safeParse(value);
   if (parsed.success) return parsed.data;
-  const error = new GatewayConfigError([`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`]);
+  const error = new GatewayConfigError('gateway', [`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`]);
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
 }

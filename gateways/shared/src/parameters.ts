@@ -16,7 +16,7 @@ export type ParameterStyle = 'rest' | 'graphql' | 'mcp';
 
 export interface ParameterError {
   readonly message: string;
-  /** `["query", name]` on REST, `[name]` on GraphQL and MCP (CONTRACT.md). */
+  /** `["query", name]` on REST, `[name]` on GraphQL and MCP (docs/contract.md). */
   readonly path: string[];
 }
 

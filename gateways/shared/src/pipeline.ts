@@ -1,5 +1,5 @@
 /**
- * The metered call, shared by REST, GraphQL and MCP, in CONTRACT.md's order: credentials (400
+ * The metered call, shared by REST, GraphQL and MCP, in docs/contract.md's order: credentials (400
  * conflicting, 401) → scope (403) → rate limit (429) → parameter shape (400) → units (402) → core
  * → settle (one unit on success, none on any error) → response metadata headers.
  * The steps are exported one by one so GraphQL can hold several operations in one request.

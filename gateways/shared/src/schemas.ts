@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (draft 2020-12, as OpenAPI 3.1 and MCP use) derived from the registry: the
  * parameters of an operation (the MCP inputSchema, the OpenAPI parameters) and its 200 body
- * (`{ data: ... }`) following the wire rules of CONTRACT.md and the renderer in @retail/contract.
+ * (`{ data: ... }`) following the wire rules of docs/contract.md and the renderer in @retail/contract.
  * Parameter schemas publish the rules as @retail/contract reads them from the proto (the same
  * reading the shape checks and the core enforce). Exactly-one-of groups are said in the members'
  * descriptions, not as a top-level `oneOf`: several tool-calling clients refuse one in a tool's
@@ -15,7 +15,7 @@ import { type Operation, type Parameter, scalarKind, wireEnumValues } from './re
 
 export type JsonSchema = { [key: string]: unknown };
 
-/** Largest count a 53-bit-safe client can hold exactly (CONTRACT.md: ratingsTotal). */
+/** Largest count a 53-bit-safe client can hold exactly (docs/contract.md, Wire JSON: ratingsTotal). */
 export const MAX_COUNT = 4503599627370495;
 
 /**
@@ -171,7 +171,7 @@ export function responseJsonSchema(op: Operation, options: SchemaOptions = {}): 
   return body;
 }
 
-/** The error envelope every interface returns (CONTRACT.md, Errors). */
+/** The error envelope every interface returns (docs/contract.md, Errors). */
 export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {

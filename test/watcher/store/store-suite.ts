@@ -137,15 +137,15 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
       it('pauses for lack of units and resumes only those, due at once; a watch its owner paused stays paused', async () => {
         const owner = account();
         const [a, b, c] = [await createWatch(owner), await createWatch(owner), await createWatch(owner)];
-        expect((await store.watches.pause(owner, 'USER', [c!.id])).map((w) => w.id)).toEqual([c!.id]);
+        expect((await store.watches.pause(owner, 'USER', [c.id])).map((w) => w.id)).toEqual([c.id]);
         const paused = await store.watches.pause(owner, 'INSUFFICIENT_UNITS');
-        expect(paused.map((w) => w.id).sort()).toEqual([a!.id, b!.id].sort());
+        expect(paused.map((w) => w.id).sort()).toEqual([a.id, b.id].sort());
         expect(paused.every((w) => w.status === 'PAUSED' && w.pausedReason === 'INSUFFICIENT_UNITS')).toBe(true);
         clock.advance(5000);
         const resumed = await store.watches.resume(owner, 'INSUFFICIENT_UNITS');
-        expect(resumed.map((w) => w.id).sort()).toEqual([a!.id, b!.id].sort());
+        expect(resumed.map((w) => w.id).sort()).toEqual([a.id, b.id].sort());
         expect(resumed.every((w) => w.status === 'ACTIVE' && w.pausedReason === undefined && w.nextRefreshAt.getTime() === clock.now().getTime())).toBe(true);
-        expect(await store.watches.get(owner, c!.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
+        expect(await store.watches.get(owner, c.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
       });
 
       it('lists every watch exactly once, oldest first, while new ones are created between pages', async () => {

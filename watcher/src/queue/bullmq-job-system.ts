@@ -67,10 +67,10 @@ export async function createBullJobSystem(options: BullJobSystemOptions): Promis
       if (!entry) {
         const queue = new Queue(definition.name, { connection: producerConnection, prefix });
         queue.on('error', onBackgroundError);
-        entry = { queue, handle: bullQueue(queue, definition as QueueDefinition<unknown>) };
+        entry = { queue, handle: bullQueue(queue, definition) };
         queues.set(definition.name, entry);
       }
-      return entry.handle as JobQueue<Data>;
+      return entry.handle;
     },
     work<Data>(definition: QueueDefinition<Data>, processor: JobProcessor<Data>, work: WorkOptions<Data>): JobWorker {
       const worker = new Worker(definition.name, (job: Job) => runOnBull(job, processor, work), {

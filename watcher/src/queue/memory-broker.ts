@@ -87,7 +87,7 @@ export class MemoryBroker {
     const pending = existing && queue.jobs.get(scheduledKey(id, existing.nextRunAt));
     const replaced = pending !== undefined && pending.state !== 'active';
     if (replaced) this.drop(queue, pending);
-    let nextRunAt = replaced && sameInterval ? existing!.nextRunAt : nextDueAt(sameInterval ? existing!.nextRunAt : undefined, everyMs, now, phaseMs);
+    let nextRunAt = replaced && sameInterval ? existing.nextRunAt : nextDueAt(sameInterval ? existing.nextRunAt : undefined, everyMs, now, phaseMs);
     // A run of that slot still running: walk forward to a free slot, as the script does.
     while (queue.jobs.has(scheduledKey(id, nextRunAt))) nextRunAt += everyMs;
     const schedule: MemorySchedule = { everyMs, phaseMs, rank: PRIORITY_RANK[priority], data, maxAttempts, nextRunAt };

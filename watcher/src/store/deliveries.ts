@@ -94,7 +94,7 @@ type WorkRow = DeliveryRow & { event_account_id: string; event_watch_id: string;
 function workOf(row: WorkRow): DeliveryWork {
   return {
     delivery: deliveryOf(row),
-    event: eventOf({ id: row.event_id, account_id: row.event_account_id, watch_id: row.event_watch_id, type: row.event_type, before: row.event_before as Record<string, unknown> | null, after: row.event_after as Record<string, unknown> | null, at: row.event_at }),
+    event: eventOf({ id: row.event_id, account_id: row.event_account_id, watch_id: row.event_watch_id, type: row.event_type, before: row.event_before, after: row.event_after, at: row.event_at }),
   };
 }
 

@@ -21,7 +21,7 @@ function queryableOf(client: PGlite | Transaction): Queryable {
 /** Opens PGlite in `dataDir` (created when missing), or in memory when `dataDir` is undefined. */
 export async function createPgliteDatabase(dataDir?: string): Promise<Database> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir, { parsers: TYPE_PARSERS as Record<number, (text: string) => unknown> });
+  const pglite = await PGlite.create(dataDir, { parsers: TYPE_PARSERS });
   const base = queryableOf(pglite);
   const session: DatabaseSession = {
     ...base,

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** German: DE. */
 export const de: LocaleWords = {
@@ -15,11 +16,7 @@ export const de: LocaleWords = {
   detailLabels: {
     brand: ['Marke', 'Markenname'],
     manufacturer: ['Hersteller'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Modellnummer', 'Modellnummer des Artikels', 'Artikelnummer'],
     dateFirstAvailable: ['Im Angebot von Amazon.de seit'],
     customerReviews: ['Kundenrezensionen'],

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** English: US, UK, CA, AU, IN. */
 export const en: LocaleWords = {
@@ -15,11 +16,7 @@ export const en: LocaleWords = {
   detailLabels: {
     brand: ['Brand', 'Brand Name'],
     manufacturer: ['Manufacturer'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Item model number', 'Model Number', 'Model name'],
     dateFirstAvailable: ['Date First Available'],
     customerReviews: ['Customer Reviews'],

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** Spanish: ES and MX (MX says "calificaciones" where ES says "valoraciones"). */
 export const es: LocaleWords = {
@@ -15,11 +16,7 @@ export const es: LocaleWords = {
   detailLabels: {
     brand: ['Marca'],
     manufacturer: ['Fabricante'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Número de modelo del producto', 'Número de modelo'],
     dateFirstAvailable: ['Producto en Amazon.es desde', 'Producto en Amazon.com.mx desde', 'Fecha de disponibilidad'],
     customerReviews: ['Opiniones de los clientes', 'Valoración media de los clientes'],

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** French: FR. Labels exist with both the straight (') and the typographic (’) apostrophe. */
 export const fr: LocaleWords = {
@@ -15,11 +16,9 @@ export const fr: LocaleWords = {
   detailLabels: {
     brand: ['Marque', 'Nom de marque'],
     manufacturer: ['Fabricant'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
+    ...CODE_LABELS,
     upc: ['UPC', 'Code UPC'],
     ean: ['EAN', 'Code EAN'],
-    asin: ['ASIN'],
     modelNumber: ["Numéro du modèle de l'article", 'Numéro du modèle de l’article', 'Référence du modèle'],
     dateFirstAvailable: ['Date de mise en ligne sur Amazon.fr'],
     customerReviews: ['Moyenne des commentaires client', 'Commentaires client'],

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** Italian: IT. */
 export const it: LocaleWords = {
@@ -15,11 +16,7 @@ export const it: LocaleWords = {
   detailLabels: {
     brand: ['Marca', 'Marchio'],
     manufacturer: ['Produttore'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Numero modello articolo', 'Numero modello'],
     dateFirstAvailable: ['Disponibile su Amazon.it a partire dal'],
     customerReviews: ['Recensioni dei clienti'],

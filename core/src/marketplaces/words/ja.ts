@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** Japanese: JP. Counts are written without a space before the word ("1,234個の評価"). */
 export const ja: LocaleWords = {
@@ -15,11 +16,8 @@ export const ja: LocaleWords = {
   detailLabels: {
     brand: ['ブランド', 'ブランド名'],
     manufacturer: ['メーカー', '製造元'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
+    ...CODE_LABELS,
     ean: ['EAN', 'JAN'],
-    asin: ['ASIN'],
     modelNumber: ['型番', 'メーカー型番'],
     dateFirstAvailable: ['Amazon.co.jp での取り扱い開始日', '発売日'],
     customerReviews: ['カスタマーレビュー'],

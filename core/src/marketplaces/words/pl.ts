@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** Polish: PL. */
 export const pl: LocaleWords = {
@@ -15,11 +16,7 @@ export const pl: LocaleWords = {
   detailLabels: {
     brand: ['Marka'],
     manufacturer: ['Producent'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Numer modelu produktu', 'Numer modelu'],
     dateFirstAvailable: ['Data pierwszej dostępności'],
     customerReviews: ['Opinie klientów'],

@@ -1,4 +1,5 @@
 import type { LocaleWords } from '../types.js';
+import { CODE_LABELS } from './code-labels.js';
 
 /** Portuguese: BR. */
 export const pt: LocaleWords = {
@@ -15,11 +16,7 @@ export const pt: LocaleWords = {
   detailLabels: {
     brand: ['Marca'],
     manufacturer: ['Fabricante'],
-    isbn10: ['ISBN-10'],
-    isbn13: ['ISBN-13'],
-    upc: ['UPC'],
-    ean: ['EAN'],
-    asin: ['ASIN'],
+    ...CODE_LABELS,
     modelNumber: ['Número do modelo', 'Número do modelo do item'],
     dateFirstAvailable: ['Disponível para compra desde'],
     customerReviews: ['Avaliações de clientes'],

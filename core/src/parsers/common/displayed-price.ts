@@ -1,6 +1,6 @@
 import { numberTokens, parsePrice, type Marketplace } from '../../marketplaces/index.js';
 
-/** A price as the page displays it (CONTRACT.md Price). */
+/** A price as the page displays it (docs/contract.md, Price). */
 export interface DisplayedPrice {
   symbol?: string;
   value: number;

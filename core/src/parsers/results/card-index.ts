@@ -2,7 +2,6 @@ import { hasToken } from '../common/class-tokens.js';
 import type { PageIndex } from '../common/page-index.js';
 import type { Page } from '../common/page.js';
 import type { AnyNode, Element } from './dom.js';
-import { loadIndexedPage } from '../common/page.js';
 
 /*
  * The elements of one result card. Card readers ask ~25 questions per card; answering each with a
@@ -69,7 +68,7 @@ function walkIndex(card: AnyNode): CardIndex {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if ('attribs' in node && node.attribs) {
-      const el = node as Element;
+      const el = node;
       all.push(el);
       push(tags, el.name.toLowerCase(), el);
       const cls = el.attribs.class;
@@ -86,7 +85,7 @@ function walkIndex(card: AnyNode): CardIndex {
 }
 
 export function hasClass(el: AnyNode | null | undefined, name: string): boolean {
-  const cls = el && 'attribs' in el ? (el as Element).attribs.class : undefined;
+  const cls = el && 'attribs' in el ? el.attribs.class : undefined;
   return cls !== undefined && hasToken(cls, name);
 }
 
@@ -98,8 +97,8 @@ export function attr(el: Element, name: string): string | undefined {
 export function closest(el: AnyNode, stop: AnyNode, test: (node: Element) => boolean): Element | undefined {
   let node = el.parent as AnyNode | null;
   while (node && node !== stop) {
-    if ('attribs' in node && test(node as Element)) return node as Element;
-    node = node.parent as AnyNode | null;
+    if ('attribs' in node && test(node)) return node;
+    node = node.parent;
   }
   return undefined;
 }

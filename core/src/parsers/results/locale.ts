@@ -51,7 +51,7 @@ export function formatDisplay(value: number, m: Marketplace): string {
 /**
  * A price object from the text a page shows ("$25.18", "24,90 €", "R$ 1.439,01"): `display` is the
  * price as shown (the registry's rule, which the goldens compare). Ranges and texts with more or
- * less than one number are omitted (CONTRACT.md: never guessed).
+ * less than one number are omitted (docs/contract.md, Wire JSON: never guessed).
  */
 export function readPrice(text: string | undefined, m: Marketplace): PriceInit | undefined {
   if (!text) return undefined;

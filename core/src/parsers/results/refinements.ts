@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { RefinementSchema } from '@retail/contract';
 import { cardIndex, closest, hasClass } from './card-index.js';
-import { query, selectFirst, type Page } from '../common/page.js';
+import { selectFirst, type Page } from '../common/page.js';
 import { cleanText, textOf, type AnyNode, type Element } from './dom.js';
 
 export type RefinementInit = MessageInitShape<typeof RefinementSchema>;
