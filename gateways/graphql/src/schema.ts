@@ -57,7 +57,7 @@ export function buildRetailSchema(): GraphQLSchema {
       const enumDesc = p.enumDesc as DescEnum;
       const type = p.kind === 'enum' ? enumType(enumDesc) : p.kind === 'enum-list' ? new GraphQLList(new GraphQLNonNull(enumType(enumDesc))) : (ARGUMENTS[p.kind] ?? GraphQLString);
       const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;
-      args[p.name] = { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}) };
+      args[p.name] = { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}), extensions: { parameter: p } };
     }
     return args;
   }
