@@ -8,9 +8,6 @@ import { RULE_MESSAGES } from '@retail/contract';
 import { type Parameter, type ParameterError, displayName, parameterValueError } from '@retail/gateway-shared';
 import { type DefinitionNode, type GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, TypeInfo, visit, visitWithTypeInfo } from './graphql.js';
 
-/** The schema's arguments carry their parameter (schema.ts), so a variable's rule is the argument's. */
-export const parameterOfArgument = (extensions: { readonly parameter?: unknown }): Parameter | undefined => extensions.parameter as Parameter | undefined;
-
 /** Like an unknown REST query parameter, a variable the operation does not declare is refused. */
 export function undeclaredVariables(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): ParameterError[] {
   const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
@@ -25,8 +22,8 @@ function parametersByVariable(schema: GraphQLSchema, definitions: readonly Defin
   const typeInfo = new TypeInfo(schema);
   const visitor = visitWithTypeInfo(typeInfo, {
     Argument(node) {
-      const argument = typeInfo.getArgument();
-      const parameter = argument && parameterOfArgument(argument.extensions);
+      // The schema's arguments carry their parameter (schema.ts), so a variable's rule is the argument's.
+      const parameter = typeInfo.getArgument()?.extensions.parameter as Parameter | undefined;
       if (node.value.kind === Kind.VARIABLE && parameter && !found.has(node.value.name.value)) found.set(node.value.name.value, parameter);
     },
   });
