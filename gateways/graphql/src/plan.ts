@@ -4,10 +4,11 @@
  * several); `retailProduct(gtin: …) { asin gtin }` is one conversion call. graphql-js's executor
  * collects the fields, so the plan is what execution resolves; the resolvers run only the plan.
  */
-import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
+import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
-import { type Operation, type Parameter, type ParameterError, displayName, parseParameters } from '@retail/gateway-shared';
+import { type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
+import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
 /** One core call: the operation and its request message init, already shape-checked. */
 export type PlannedCall = { readonly operation: Operation; readonly request: Record<string, unknown> };
@@ -146,28 +147,21 @@ class Planner {
   }
 }
 
-/** A variable coercion error names its variable, as a parameter error names its parameter. */
-function variableError(error: GraphQLError): ParameterError {
-  const node = error.nodes?.[0];
-  return { message: error.message, path: node?.kind === Kind.VARIABLE_DEFINITION ? [node.variable.name.value] : [] };
-}
-
 /** Plans a parsed and validated document. */
 export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: PlanLimits): PlanResult {
   const refuse = (errors: ParameterError[]): PlanResult => ({ ok: false, errors, operations: [] });
   const operation = getOperationAST(input.document, input.operationName);
   if (!operation) return refuse([{ message: input.operationName ? `unknown operation named ${input.operationName}` : 'the document must name the operation to run (operationName)', path: [] }]);
-  const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
-  // Like an unknown REST query parameter, a variable the operation does not declare is refused.
-  const undeclared = Object.keys(input.variables ?? {}).filter((name) => !declared.has(name));
-  if (undeclared.length > 0) return refuse(undeclared.map((name) => ({ message: `unknown variable ${displayName(name)}: the operation does not declare it`, path: [name] })));
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...(input.variables ?? {}) }, { maxErrors: 10 });
-  if (coerced.errors) return refuse(coerced.errors.map(variableError));
+  const variables = input.variables ?? {};
+  const undeclared = undeclaredVariables(operation, variables);
+  if (undeclared.length > 0) return refuse(undeclared);
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...variables }, { maxErrors: 10 });
+  if (coerced.errors) return refuse(coercionErrors(schema, [operation, ...Object.values(fragments)], variables, coerced.errors));
   const queryType = schema.getQueryType();
   if (operation.operation !== 'query' || !queryType) return refuse([{ message: 'only queries are supported', path: [] }]);
 
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const walk: Walk = { schema, fragments, variables: coerced.coerced };
   const planner = new Planner(walk);
   const fields = collectFields(schema, fragments, walk.variables, queryType, operation.selectionSet);

@@ -5,10 +5,10 @@
  * response message and per proto enum, the wire JSON's names as field names.
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
-import { type Operation, type Parameter, typedDefault } from '@retail/gateway-shared';
+import { type Operation, type Parameter, scalarKind, typedDefault } from '@retail/gateway-shared';
 import type { GraphqlContext } from './context.js';
 import { GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNullableType } from './graphql.js';
-import type { GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLInputType, GraphQLOutputType, GraphQLScalarType } from './graphql.js';
+import type { GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLOutputType } from './graphql.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { resolveRoot, resolveRootField } from './resolvers.js';
 import { SafeInt } from './scalars.js';
@@ -16,16 +16,10 @@ import { SafeInt } from './scalars.js';
 /** GraphQL names that differ from the proto names (docs/contract.md: `RetailDomain`, `RetailProduct`). */
 const RENAMED: Readonly<Record<string, string>> = { 'retail.v1.Domain': 'RetailDomain', 'retail.v1.Product': 'RetailProduct' };
 
-/** Proto scalars other than strings: int64 counts (and unsigned 32-bit) go out as SafeInt, 32-bit integers as Int. */
-const SCALARS = new Map<ScalarType, GraphQLScalarType>([
-  [ScalarType.BOOL, GraphQLBoolean],
-  ...[ScalarType.DOUBLE, ScalarType.FLOAT].map((s) => [s, GraphQLFloat] as const),
-  ...[ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32].map((s) => [s, GraphQLInt] as const),
-  ...[ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.UINT32, ScalarType.FIXED32].map((s) => [s, SafeInt] as const),
-]);
-
-/** Argument types by parameter kind, besides strings and enums. */
-const ARGUMENTS: Readonly<Record<string, GraphQLInputType>> = { integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean, 'string-list': new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+/** GraphQL scalars by the registry's kind of a proto scalar; integers wider than 32 bits (int64 counts, unsigned) go out as SafeInt. */
+const KIND_SCALARS = { string: GraphQLString, integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean } as const;
+const INT32 = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32]);
+const outputScalar = (scalar: ScalarType) => (scalarKind(scalar) === 'integer' && !INT32.has(scalar) ? SafeInt : KIND_SCALARS[scalarKind(scalar)]);
 
 export function buildRetailSchema(): GraphQLSchema {
   const { product, roots, productFields } = GRAPHQL_OPERATIONS;
@@ -47,17 +41,17 @@ export function buildRetailSchema(): GraphQLSchema {
   /** The output type of a response field: lists are `[T!]!` (always present on the wire). */
   function fieldType(field: DescField): GraphQLOutputType {
     if (field.fieldKind === 'map') throw new Error(`map field ${field.parent.typeName}.${field.name} has no GraphQL type`);
-    const item = field.message ? objectType(field.message) : field.enum ? enumType(field.enum) : (SCALARS.get(field.scalar) ?? GraphQLString);
+    const item = field.message ? objectType(field.message) : field.enum ? enumType(field.enum) : outputScalar(field.scalar);
     return field.fieldKind === 'list' ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))) : item;
   }
 
   function argumentsOf(parameters: readonly Parameter[]): GraphQLFieldConfigArgumentMap {
     const args: GraphQLFieldConfigArgumentMap = {};
     for (const p of parameters) {
-      const enumDesc = p.enumDesc as DescEnum;
-      const type = p.kind === 'enum' ? enumType(enumDesc) : p.kind === 'enum-list' ? new GraphQLList(new GraphQLNonNull(enumType(enumDesc))) : (ARGUMENTS[p.kind] ?? GraphQLString);
+      const item = p.kind === 'enum' || p.kind === 'enum-list' ? enumType(p.enumDesc as DescEnum) : p.kind === 'string-list' ? GraphQLString : KIND_SCALARS[p.kind];
+      const type = p.kind.endsWith('-list') ? new GraphQLList(new GraphQLNonNull(item)) : item;
       const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;
-      args[p.name] = { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}) };
+      args[p.name] = { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}), extensions: { parameter: p } };
     }
     return args;
   }

@@ -122,6 +122,17 @@ function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Ch
   return checkScalar(p, value, style, p.kind);
 }
 
+/**
+ * The rule one value of `p` breaks, in the table's words, or undefined when it keeps them; absent
+ * (`null` included) breaks only `required`. For a value another checker refused first (a GraphQL
+ * variable graphql-js could not coerce), so the client still reads the rule.
+ */
+export function parameterValueError(p: Parameter, value: unknown, style: ParameterStyle): string | undefined {
+  if (value === undefined || value === null) return p.required ? RULE_MESSAGES.required(p.name) : undefined;
+  const checked = checkParameter(p, value, style);
+  return checked.ok ? undefined : checked.message;
+}
+
 const indexes = new WeakMap<Operation, Map<string, Parameter>>();
 function parametersByName(op: Operation): Map<string, Parameter> {
   let index = indexes.get(op);
