@@ -5,31 +5,24 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { admitCall, singleFailure } from '@retail/gateway-shared';
+import { type Refusal, admitCall, admitFree, settleHold, singleFailure } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
-import type { Admission, GraphqlContext, Refusal } from './context.js';
+import type { Admission, GraphqlContext } from './context.js';
 import { GraphQLError } from './graphql.js';
 import { type PlanLimits, type PlanResult, planRequest } from './plan.js';
 
-/** Free requests (introspection, `__typename`) and refused documents still need a valid key. */
-export async function authenticateKey(meter: Meter, ctx: GraphqlContext): Promise<Refusal | { readonly rateLimit?: Admission['rateLimit'] }> {
-  const auth = await meter.authenticate(ctx.key, 'graphql');
-  if (auth.ok) return { rateLimit: auth.rateLimit };
-  const { httpStatus, reason, message, retryAfterSeconds, rateLimit } = auth.denial;
-  return { failure: singleFailure(httpStatus, reason, message, undefined, retryAfterSeconds), rateLimit };
-}
-
 async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Promise<Refusal | Admission> {
   if (planned.ok && planned.plan.calls.length === 0) {
-    const free = await authenticateKey(meter, ctx);
-    return 'failure' in free ? free : { plan: planned.plan, ...free };
+    // Free requests (introspection, `__typename`) still need a valid key.
+    const free = await admitFree(meter, ctx.key, 'graphql');
+    return free.ok ? { plan: planned.plan, rateLimit: free.rateLimit } : free;
   }
   // A plan's 400s answer after scope (403) and rate limit (429), holding nothing.
   const operations = planned.ok ? planned.plan.calls.map((c) => c.operation.name) : planned.operations;
   const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId });
   if (!admitted.ok) return admitted;
   if (planned.ok) return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit };
-  await meter.settle(admitted.hold, 0).catch(() => undefined); // not expected: shape errors hold nothing
+  await settleHold(meter, admitted.hold, []); // not expected: shape errors hold nothing
   return { failure: singleFailure(400, ErrorReason.INVALID_ARGUMENT, planned.errors[0]?.message ?? 'invalid request'), rateLimit: admitted.rateLimit };
 }
 

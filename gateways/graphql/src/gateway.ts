@@ -15,9 +15,9 @@ import { admissionPlugin } from './admission.js';
 import { requireAcceptableResponseType } from './content-negotiation.js';
 import { type GraphqlContext, createContext } from './context.js';
 import { formatGraphqlError, stringifyResult } from './errors.js';
-import { DEFAULT_BODY_LIMIT_BYTES, jsonBody, requirePostJson } from './http-body.js';
+import { graphqlBody, requirePostJson } from './http-body.js';
 import { buildRetailSchema } from './schema.js';
-import { settleHold, settlementPlugin } from './settlement.js';
+import { settleRequest, settlementPlugin } from './settlement.js';
 
 export const GRAPHQL_PATH = '/api/graphql';
 export const DEFAULT_MAX_OPERATIONS = 10;
@@ -67,7 +67,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     async context({ req, res }) {
       const ctx = createContext(meter, core, req.headers);
       // Whatever happens next, a hold never outlives the response uncharged-but-unreleased.
-      res.on('close', () => void settleHold(meter, ctx));
+      res.on('close', () => void settleRequest(meter, ctx));
       return ctx;
     },
   });
@@ -77,6 +77,6 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     // A browser asking for HTML gets Apollo's landing page; anything else is refused below.
     router.get(GRAPHQL_PATH, (req, _res, next) => (req.accepts(['json', 'html']) === 'html' ? next() : next('route')), express.json(), apollo);
   }
-  router.all(GRAPHQL_PATH, requirePostJson, requireAcceptableResponseType, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), apollo);
+  router.all(GRAPHQL_PATH, requirePostJson, requireAcceptableResponseType, ...graphqlBody(options.bodyLimitBytes), apollo);
   return router;
 }

@@ -5,16 +5,14 @@
  * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
  * carried over the SDK's 200 by rewriting the status line; protocol misuse keeps JSON-RPC's codes.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type CoreClient, createCors, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
-import type { Denial, Meter, Metering } from '@retail/metering/api';
-import { RequestLevelError, envelope, jsonRpcError, rpcCodeFor } from './rpc-errors.js';
+import { type BodyRefusal, type CoreClient, admitFree, createCors, denialFailure, jsonBody, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
+import type { Meter, Metering } from '@retail/metering/api';
+import { RequestLevelError, envelope, jsonRpcError, refusalError } from './rpc-errors.js';
 import { createRequestServer } from './server.js';
 
 export const MCP_PATH = '/api/mcp';
-/** Tool arguments are small; 64 KiB leaves ample room and bounds what a request can cost. */
-export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface McpGatewayOptions {
   readonly core: CoreClient;
@@ -77,24 +75,10 @@ function toolsCallMisuse(body: unknown): { id: unknown; message: string } | unde
   return undefined;
 }
 
-function denialError(denial: Denial): RequestLevelError {
-  return new RequestLevelError(denial.httpStatus, rpcCodeFor(denial.httpStatus), denial.message, envelope([{ code: denial.httpStatus, message: denial.message }]));
-}
-
-function jsonBody(limitBytes: number) {
-  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
-  return (req: Request, res: Response, next: NextFunction): void => {
-    parse(req, res, (err?: unknown) => {
-      if (!err) return next();
-      const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') {
-        const message = `the request body exceeds the limit of ${limitBytes} bytes`;
-        res.status(413).json(jsonRpcError(null, -32600, message, envelope([{ code: 413, message }])));
-        return;
-      }
-      res.status(400).json(jsonRpcError(null, -32700, 'Parse error: the body is not valid JSON'));
-    });
-  };
+/** The shared body parser's refusals in JSON-RPC's words: too large is an invalid request, anything else a parse error. */
+function refuseBody(res: Response, { status, message }: BodyRefusal): void {
+  if (status === 413) res.status(413).json(jsonRpcError(null, -32600, message, envelope([{ code: 413, message }])));
+  else res.status(400).json(jsonRpcError(null, -32700, 'Parse error: the body is not valid JSON'));
 }
 
 export function createMcpGateway(options: McpGatewayOptions): express.Router {
@@ -115,13 +99,13 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       return;
     }
     const credentials = meter.readCredentials(req.headers, 'mcp');
-    if (!credentials.ok) return refuse(denialError(credentials.denial), credentials.denial.retryAfterSeconds);
+    if (!credentials.ok) return refuse(refusalError(denialFailure(credentials.denial)), credentials.denial.retryAfterSeconds);
     let authenticated = false;
     const authenticateFree = async (): Promise<void> => {
       if (authenticated) return;
-      const auth = await meter.authenticate(credentials.key, 'mcp');
-      if (!auth.ok) {
-        refusal = denialError(auth.denial);
+      const free = await admitFree(meter, credentials.key, 'mcp');
+      if (!free.ok) {
+        refusal = refusalError(free.failure);
         throw refusal;
       }
       authenticated = true;
@@ -170,7 +154,7 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       extraAllowedHeaders: ['SERVICE-API-KEY', 'X-API-KEY', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
       extraExposedHeaders: ['Mcp-Session-Id'],
     }));
-  router.post(MCP_PATH, jsonBody(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES), (req, res, next) => void handle(req, res).catch(next));
+  router.post(MCP_PATH, jsonBody(refuseBody, options.bodyLimitBytes), (req, res, next) => void handle(req, res).catch(next));
   router.all(MCP_PATH, (_req, res) => {
     res.status(405).set('Allow', 'POST').json(jsonRpcError(null, -32000, 'Method not allowed: use POST (stateless Streamable HTTP, no SSE stream or session)'));
   });

@@ -1,3 +1,4 @@
-export { createMcpGateway, type McpGatewayOptions, MCP_PATH, DEFAULT_BODY_LIMIT_BYTES } from './gateway.js';
+export { createMcpGateway, type McpGatewayOptions, MCP_PATH } from './gateway.js';
+export { DEFAULT_BODY_LIMIT_BYTES } from '@retail/gateway-shared';
 export { createMcpApp, type McpAppOptions } from './app.js';
 export { TOOLS, operationOfTool, outputSchema } from './tools.js';

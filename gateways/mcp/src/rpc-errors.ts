@@ -4,7 +4,7 @@
  * envelope. Their JSON-RPC codes sit in the implementation-defined server range.
  */
 import { ErrorReason, type ErrorEnvelope } from '@retail/contract';
-import type { EnvelopeError } from '@retail/gateway-shared';
+import type { CallFailure, EnvelopeError } from '@retail/gateway-shared';
 
 const RPC_CODES: Readonly<Record<number, number>> = {
   400: -32600,
@@ -37,6 +37,11 @@ export class RequestLevelError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A failure answered at the HTTP level, its envelope as the JSON-RPC error's `data`. */
+export function refusalError(failure: CallFailure): RequestLevelError {
+  return new RequestLevelError(failure.status, rpcCodeFor(failure.status), failure.errors[0]?.message ?? 'request refused', envelope(failure.errors));
 }
 
 export function jsonRpcError(id: unknown, code: number, message: string, data?: unknown) {

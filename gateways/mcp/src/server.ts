@@ -15,9 +15,9 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type CoreClient, displayName, runMeteredCall } from '@retail/gateway-shared';
+import { type CoreClient, displayName, runMeteredCall, unitsReport } from '@retail/gateway-shared';
 import type { HeaderBag, Meter } from '@retail/metering/api';
-import { RequestLevelError, envelope, isRequestLevel, rpcCodeFor } from './rpc-errors.js';
+import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
 import { TOOLS, operationOfTool } from './tools.js';
 
 export const SERVER_INFO = { name: 'retail-data', version: '1.0.0' } as const;
@@ -62,18 +62,14 @@ export function createRequestServer(ctx: RequestContext): Server {
       headers: ctx.headers,
     });
     ctx.setHeaders(result.headers);
-    const _meta = {
-      unitsCharged: result.unitsCharged,
-      ...(result.unitsRemaining !== undefined && Number.isFinite(result.unitsRemaining) ? { unitsRemaining: result.unitsRemaining } : {}),
-      requestId: result.requestId,
-    };
+    const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
     if (result.ok) {
       const body = { data: result.data };
       return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
     }
     const body = envelope(result.errors);
     if (isRequestLevel(result.status, result.reason)) {
-      const refusal = new RequestLevelError(result.status, rpcCodeFor(result.status), result.errors[0]?.message ?? 'request refused', body);
+      const refusal = refusalError(result);
       ctx.onRefusal(refusal);
       throw refusal;
     }

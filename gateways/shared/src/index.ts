@@ -13,3 +13,4 @@ export * from './cors.js';
 export * from './metrics.js';
 export * from './client-error.js';
 export * from './half-close.js';
+export * from './json-body.js';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorReason, type WireObject, errorRow, renderData } from '@retail/contract';
-import type { HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
+import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, ResponseInfo } from './core-client.js';
 import { mapCoreError } from './errors.js';
 import { type ParameterError, type ParameterStyle, parseParameters } from './parameters.js';
@@ -67,6 +67,11 @@ export function singleFailure(status: number, reason: ErrorReason, message: stri
   return failure(status, reason, [{ code: status, message, ...(path && path.length > 0 ? { path } : {}) }], retryAfterSeconds);
 }
 
+/** The meter's refusal (credentials, key, scope, rate limit, units) as a failure. */
+export function denialFailure(d: Denial): CallFailure {
+  return singleFailure(d.httpStatus, d.reason, d.message, undefined, d.retryAfterSeconds);
+}
+
 function parameterFailure(errors: ParameterError[]): CallFailure {
   return failure(400, ErrorReason.INVALID_ARGUMENT, errors.map((e) => ({ code: 400, message: e.message, path: e.path })));
 }
@@ -79,7 +84,14 @@ const ledgerDown = (): CallFailure => {
 /** Headers every metered response carries. */
 export function meteringHeaders(
   meter: Meter,
-  parts: { requestId: string; rateLimit?: RateLimitState; charged?: number; remaining?: number; meta?: ResponseInfo; retryAfterSeconds?: number },
+  parts: {
+    requestId: string;
+    rateLimit?: RateLimitState | undefined;
+    charged?: number | undefined;
+    remaining?: number | undefined;
+    meta?: ResponseInfo | undefined;
+    retryAfterSeconds?: number | undefined;
+  },
 ): Record<string, string> {
   const headers: Record<string, string> = { 'X-Request-Id': parts.requestId };
   if (parts.rateLimit) Object.assign(headers, meter.rateLimitHeaders(parts.rateLimit));
@@ -91,9 +103,27 @@ export function meteringHeaders(
   return headers;
 }
 
+/** A request refused before any work: its failure, and the rate limit state when known. */
+export interface Refusal {
+  readonly failure: CallFailure;
+  readonly rateLimit?: RateLimitState | undefined;
+}
+
+/** Headers of a refused request: nothing charged, the rate limit state and any wait. */
+export function refusalHeaders(meter: Meter, requestId: string, { failure, rateLimit }: Refusal): Record<string, string> {
+  return meteringHeaders(meter, { requestId, charged: 0, rateLimit, retryAfterSeconds: failure.retryAfterSeconds });
+}
+
+/** A free call (introspection, tools/list): a valid key in scope, nothing held. */
+export async function admitFree(meter: Meter, key: string, iface: Interface): Promise<({ readonly ok: true } | { readonly ok: false; readonly failure: CallFailure }) & Pick<Refusal, 'rateLimit'>> {
+  const auth = await meter.authenticate(key, iface);
+  if (auth.ok) return { ok: true, rateLimit: auth.rateLimit };
+  return { ok: false, failure: denialFailure(auth.denial), rateLimit: auth.denial.rateLimit };
+}
+
 export type AdmitOutcome =
   | { readonly ok: true; readonly hold: Hold; readonly rateLimit: RateLimitState }
-  | { readonly ok: false; readonly failure: CallFailure; readonly rateLimit?: RateLimitState };
+  | ({ readonly ok: false } & Refusal);
 
 /**
  * Credentials, scope, rate limit, shape and units for `operations`. `shapeErrors` are the
@@ -104,10 +134,7 @@ export async function admitCall(
   input: { headers: HeaderBag; iface: Interface; operations: readonly string[]; shapeErrors: ParameterError[]; requestId: string },
 ): Promise<AdmitOutcome> {
   const credentials = meter.readCredentials(input.headers, input.iface);
-  if (!credentials.ok) {
-    const d = credentials.denial;
-    return { ok: false, failure: singleFailure(d.httpStatus, d.reason, d.message, undefined, d.retryAfterSeconds) };
-  }
+  if (!credentials.ok) return { ok: false, failure: denialFailure(credentials.denial) };
   let admitted;
   try {
     admitted = await meter.admit({
@@ -125,12 +152,7 @@ export async function admitCall(
     const errors = input.shapeErrors.length > 0 ? input.shapeErrors : [{ message: 'invalid request', path: [] }];
     return { ok: false, failure: parameterFailure(errors), rateLimit: admitted.rateLimit };
   }
-  const d = admitted.denial;
-  return {
-    ok: false,
-    failure: singleFailure(d.httpStatus, d.reason, d.message, undefined, d.retryAfterSeconds),
-    ...(d.rateLimit ? { rateLimit: d.rateLimit } : {}),
-  };
+  return { ok: false, failure: denialFailure(admitted.denial), rateLimit: admitted.denial.rateLimit };
 }
 
 /** One core call: data rendered by the contract's wire renderer, or the mapped failure. */
@@ -149,13 +171,47 @@ export async function executeOperation(
   }
 }
 
-/** Settles a hold; a ledger failure here never turns a served answer into an error. */
-export async function settleHold(meter: Meter, hold: Hold, succeeded: number): Promise<{ charged: number; remaining?: number }> {
+/** What a settle charged, and the balance after it when the ledger answered. */
+export interface Settlement {
+  readonly charged: number;
+  readonly remaining?: number | undefined;
+}
+
+/** Settles a hold for the operations that succeeded; a ledger failure here never turns a served answer into an error. */
+export async function settleHold(meter: Meter, hold: Hold, succeededOperations: readonly string[]): Promise<Settlement> {
   try {
-    return await meter.settle(hold, succeeded);
+    return await meter.settle(hold, succeededOperations.length, succeededOperations);
   } catch {
     return { charged: 0 };
   }
+}
+
+/** The units of a settled request as a response body reports them (`_meta`, `extensions`): a finite balance only. */
+export function unitsReport({ charged, remaining }: Settlement): { unitsCharged: number; unitsRemaining?: number } {
+  return { unitsCharged: charged, ...(remaining !== undefined && Number.isFinite(remaining) ? { unitsRemaining: remaining } : {}) };
+}
+
+/** Several calls' X-Cache: MISS if any went upstream, STALE if any was stale, HIT only if all hit; the oldest retrieval. */
+export function combinedResponseInfo(infos: readonly ResponseInfo[]): ResponseInfo {
+  const caches = infos.map((i) => i.cache);
+  const cache = infos.length === 0 || caches.includes(undefined) ? undefined : caches.includes('MISS') ? 'MISS' : caches.includes('STALE') ? 'STALE' : 'HIT';
+  const oldest = infos.flatMap((i) => (i.retrievedAt ? [i.retrievedAt] : [])).sort()[0];
+  return { ...(cache ? { cache } : {}), ...(oldest ? { retrievedAt: oldest } : {}) };
+}
+
+/**
+ * Headers of a request that ran its calls: the settlement, the calls' cache state combined, and
+ * Retry-After when a failed call asks to wait (a blocked marketplace's 503, a 429): the longest wait.
+ */
+export function servedHeaders(
+  meter: Meter,
+  parts: { requestId: string; rateLimit?: RateLimitState | undefined; settled: Settlement; results: readonly (CallSuccess | CallFailure)[] },
+): Record<string, string> {
+  const { requestId, rateLimit, settled, results } = parts;
+  const waits = results.flatMap((r) => (!r.ok && (r.status === 503 || r.status === 429) && r.retryAfterSeconds !== undefined ? [r.retryAfterSeconds] : []));
+  const meta = combinedResponseInfo(results.flatMap((r) => (r.ok ? [r.meta] : [])));
+  const retryAfterSeconds = waits.length > 0 ? Math.max(...waits) : undefined;
+  return meteringHeaders(meter, { requestId, rateLimit, charged: settled.charged, remaining: settled.remaining, meta, retryAfterSeconds });
 }
 
 /** The whole metered call of one operation (REST and MCP). */
@@ -173,28 +229,13 @@ export async function runMeteredCall(
     requestId,
   });
   if (!admitted.ok) {
-    const f = admitted.failure;
-    const headers = meteringHeaders(deps.meter, {
-      requestId,
-      charged: 0,
-      ...(admitted.rateLimit ? { rateLimit: admitted.rateLimit } : {}),
-      ...(f.retryAfterSeconds !== undefined ? { retryAfterSeconds: f.retryAfterSeconds } : {}),
-    });
-    return { ...f, headers, unitsCharged: 0, requestId };
+    return { ...admitted.failure, headers: refusalHeaders(deps.meter, requestId, admitted), unitsCharged: 0, requestId };
   }
   const result = parsed.ok
     ? await executeOperation(deps.core, input.op, parsed.request, { requestId, style: input.style, ...(input.signal ? { signal: input.signal } : {}) })
     : parameterFailure(parsed.errors); // unreachable: admit answers `shape` first
-  const settled = await settleHold(deps.meter, admitted.hold, result.ok ? 1 : 0);
-  const retryAfter = !result.ok && (result.status === 503 || result.status === 429) ? result.retryAfterSeconds : undefined;
-  const headers = meteringHeaders(deps.meter, {
-    requestId,
-    rateLimit: admitted.rateLimit,
-    charged: settled.charged,
-    ...(settled.remaining !== undefined ? { remaining: settled.remaining } : {}),
-    ...(result.ok ? { meta: result.meta } : {}),
-    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-  });
+  const settled = await settleHold(deps.meter, admitted.hold, result.ok ? [input.op.name] : []);
+  const headers = servedHeaders(deps.meter, { requestId, rateLimit: admitted.rateLimit, settled, results: [result] });
   return {
     ...result,
     headers,
