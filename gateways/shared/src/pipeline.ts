@@ -84,14 +84,7 @@ const ledgerDown = (): CallFailure => {
 /** Headers every metered response carries. */
 export function meteringHeaders(
   meter: Meter,
-  parts: {
-    requestId: string;
-    rateLimit?: RateLimitState | undefined;
-    charged?: number | undefined;
-    remaining?: number | undefined;
-    meta?: ResponseInfo | undefined;
-    retryAfterSeconds?: number | undefined;
-  },
+  parts: { requestId: string; rateLimit?: RateLimitState | undefined; charged?: number | undefined; remaining?: number | undefined; meta?: ResponseInfo | undefined; retryAfterSeconds?: number | undefined },
 ): Record<string, string> {
   const headers: Record<string, string> = { 'X-Request-Id': parts.requestId };
   if (parts.rateLimit) Object.assign(headers, meter.rateLimitHeaders(parts.rateLimit));
