@@ -131,6 +131,27 @@ describe('refreshProduct', () => {
     expect(await balanceOf(metering, accountId)).toBe(5);
   });
 
+  it('lets only one of two overlapping runs of a product serve its watches: one read, one unit, the other retried', async () => {
+    const { accountId } = await metering.admin.createAccount({ units: 5 });
+    const asin = newAsin();
+    await newWatch(store, accountId, asin);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    const slowReader = { async read() { reads += 1; await gate; return PRICE_STORY[0]!; } };
+    const { refresh } = processor(scriptedReader(PRICE_STORY), { reader: slowReader });
+    // A new watch's one-off first refresh and the product's scheduled run, a second apart.
+    const first = refresh(runOf('US', asin, START));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(refresh(runOf('US', asin, START + 1000))).rejects.toThrow(/another run of the product is in progress/);
+    release();
+    await first;
+    // The retry of the second run finds the watch refreshed and no longer due.
+    await refresh(runOf('US', asin, START + 1000, 2));
+    expect(reads).toBe(1);
+    expect(await balanceOf(metering, accountId)).toBe(4);
+  });
+
   it('serves a watch with a longer interval only on the runs where it is due', async () => {
     const { accountId } = await metering.admin.createAccount({ units: 10 });
     const asin = newAsin();

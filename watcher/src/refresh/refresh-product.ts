@@ -9,6 +9,7 @@
  * - events are keyed by (watch, type, snapshot id + condition) and found again after a crash;
  * - deliveries are unique per (event, URL) and their jobs per delivery id;
  * - holds are per (watch, run, attempt): the ledger admits and settles each once;
+ * - one run of a product at a time (product-run-lock.ts), so overlapping runs do not both serve a watch;
  * - watches are marked refreshed before their units settle: a marked watch is no longer due, so a
  *   re-run never admits or settles it again. A crash between the two leaves that one refresh unpaid
  *   (its hold returns at expiry), which is the side to err on: a unit is never charged twice.
@@ -22,6 +23,7 @@ import type { EventDraft, WatchStore } from '../store/index.js';
 import { deliverEvents } from './deliver-events.js';
 import { refreshHoldId } from './hold-ids.js';
 import { pauseWithEvent } from './lifecycle-events.js';
+import { createProductRunLock } from './product-run-lock.js';
 import type { DeliveryJob, RefreshJob } from './refresh-queues.js';
 import { syncProductSchedule } from './schedule-sync.js';
 import type { SnapshotReader } from './snapshot-reader.js';
@@ -52,6 +54,7 @@ interface Served {
 export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<RefreshJob>) => Promise<void> {
   const { store, meter, reader } = deps;
   const log = deps.log ?? (() => undefined);
+  const oneRunPerProduct = createProductRunLock(store.db);
 
   const releaseAll = (served: readonly Served[]) => Promise.all(served.map(({ hold }) => meter.settle(hold, 0)));
 
@@ -97,6 +100,11 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
   }
 
   return async function refreshProduct(run: JobRun<RefreshJob>): Promise<void> {
+    const outcome = await oneRunPerProduct(run.data.domain, run.data.asin, () => refreshLocked(run));
+    if (!outcome.ran) throw new RetryableRefreshError(`refresh ${run.id}: another run of the product is in progress`);
+  };
+
+  async function refreshLocked(run: JobRun<RefreshJob>): Promise<void> {
     const { domain, asin } = run.data;
     const at = new Date(run.dueAt);
     const due = await store.watches.dueOfProduct(domain, asin, at);
@@ -140,5 +148,5 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
     await deliverEvents(store, deps.deliveries, served.map((s) => s.watch), events);
     await store.watches.markRefreshed(served.map((s) => s.watch.id), at);
     for (const { hold } of served) await meter.settle(hold, 1);
-  };
+  }
 }
