@@ -4,6 +4,11 @@
  * so the queue retries on the webhook schedule (about a day); a permanent one is recorded DEAD and
  * stops the queue (UnrecoverableJobError); the queue's final-failure hook records DEAD for whatever
  * else failed on the last attempt. A delivered or dead row is never sent again by a re-run.
+ *
+ * Order per watch: a delivery waits (throws without an attempt, so the queue tries it again on its
+ * back-off) while an earlier delivery of its watch to the same URL is open. A receiver that was down
+ * thus gets a watch's events oldest first. An earlier delivery that dies frees the later ones; one
+ * that waited through all its attempts is DEAD and can be redelivered.
  */
 import type { JobRun } from '../queue/index.js';
 import { UnrecoverableJobError } from '../queue/index.js';
@@ -36,6 +41,10 @@ export function createDeliveryProcessor(deps: DeliveryDependencies) {
     const work = await store.deliveries.work(deliveryId);
     // Gone with its watch, or finished by an earlier run of this job: nothing to send.
     if (!work || work.delivery.status === 'DELIVERED' || work.delivery.status === 'DEAD') return;
+    if (await store.deliveries.hasEarlierOpen(deliveryId)) {
+      if (run.attempt >= run.maxAttempts) await dead(deliveryId, 'an earlier event of the watch was still not delivered');
+      throw new RetryableDeliveryError(`delivery ${deliveryId}: waiting for an earlier delivery of the watch`);
+    }
     const target = await store.watches.webhookOf(work.delivery.watchId);
     if (!target) {
       await dead(deliveryId, 'the watch no longer has a webhook');
