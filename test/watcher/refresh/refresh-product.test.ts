@@ -105,6 +105,12 @@ describe('refreshProduct', () => {
       expect(await store.watches.get(broke.accountId, unpaid.id)).toMatchObject({ status: 'ACTIVE' });
       expect(await eventTypes(store, broke.accountId)).toEqual(['WATCH_PAUSED', 'WATCH_RESUMED']);
       expect(await refreshes.getSchedule(`US:${asin}`)).toMatchObject({ everyMs: HOUR });
+      // Resuming again (a repeated call) finds nothing paused and appends nothing.
+      expect(await resumePaused(store, refreshes, broke.accountId)).toEqual([]);
+      expect(await eventTypes(store, broke.accountId)).toEqual(['WATCH_PAUSED', 'WATCH_RESUMED']);
+      // Resumed watches are due at once: the next run serves and charges them.
+      await refresh(runOf('US', asin, START + 10 * 60_000));
+      expect(await balanceOf(metering, broke.accountId)).toBe(2);
     } finally {
       await jobs.close();
     }

@@ -9,5 +9,5 @@ export { refreshHoldId } from './hold-ids.js';
 export { DELIVERY_QUEUE, REFRESH_QUEUE, REFRESH_RETRY_DELAYS_MS, productScheduleId, type DeliveryJob, type RefreshJob } from './refresh-queues.js';
 export { createRefreshProcessor, REFRESH_OPERATION, RetryableRefreshError, type RefreshDependencies } from './refresh-product.js';
 export { syncAllSchedules, syncProductSchedule } from './schedule-sync.js';
-export { resumePaused } from './resume-paused.js';
+export { refreshNowJobId, resumePaused } from './resume-paused.js';
 export { createDeliveryProcessor, RetryableDeliveryError, type DeliveryDependencies } from './deliver-webhook.js';
