@@ -139,6 +139,22 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
       return row ? deliveryOf(row) : null;
     },
 
+    /**
+     * True when an earlier delivery of the same watch to the same URL is still open (PENDING or
+     * FAILED): the webhook worker holds this one back so that a receiver gets a watch's events in order.
+     */
+    async hasEarlierOpen(id: string): Promise<boolean> {
+      if (!isRowId(id)) return false;
+      const [row] = await db.query<{ waiting: boolean }>(
+        `SELECT EXISTS (
+           SELECT 1 FROM webhook_deliveries d JOIN webhook_deliveries earlier
+             ON earlier.watch_id = d.watch_id AND earlier.url = d.url AND earlier.id < d.id
+           WHERE d.id = $1 AND earlier.status IN ('PENDING', 'FAILED')) AS waiting`,
+        [id],
+      );
+      return row?.waiting ?? false;
+    },
+
     /** What an attempt sends (the worker's read, by id from its job); null when gone. */
     async work(id: string): Promise<DeliveryWork | null> {
       if (!isRowId(id)) return null;

@@ -6,6 +6,7 @@
  */
 import type { EventType, WatchEvent } from '../model.js';
 import { checkedPageSize, idCursor, type Page, pageOf } from './cursor.js';
+import { qualified } from './columns.js';
 import type { Database } from './database.js';
 import { isWatchId } from './ids.js';
 
@@ -63,6 +64,22 @@ export function createEventRepository(db: Database) {
         );
         return rows.map(eventOf).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       });
+    },
+
+    /**
+     * The stored events of these drafts (matched by watch, type and dedupe key), appended now or by an
+     * earlier attempt: a refresh re-run after a crash finds the events it must still deliver.
+     */
+    async findAppended(drafts: readonly Pick<EventDraft, 'watchId' | 'type' | 'dedupeKey'>[]): Promise<WatchEvent[]> {
+      if (drafts.length === 0) return [];
+      const rows = await db.query<EventRow>(
+        `SELECT ${qualified(EVENT_COLUMNS, 'e')} FROM watch_events e
+         JOIN jsonb_to_recordset($1::jsonb) AS d(watch_id uuid, type text, dedupe_key text)
+           ON e.watch_id = d.watch_id AND e.type = d.type AND e.dedupe_key = d.dedupe_key
+         ORDER BY e.id`,
+        [JSON.stringify(drafts.map((d) => ({ watch_id: d.watchId, type: d.type, dedupe_key: d.dedupeKey })))],
+      );
+      return rows.map(eventOf);
     },
 
     /** The account's events after `cursor` (oldest first), optionally of one watch. */

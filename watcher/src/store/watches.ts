@@ -200,6 +200,34 @@ export function createWatchRepository(db: Queryable, now: Clock) {
       return products;
     },
 
+    /**
+     * One product's active watches due at `at` (the refresh processor's read for one scheduled run):
+     * oldest first, so the run serves them in a stable order.
+     */
+    async dueOfProduct(domain: DomainCode, asin: string, at: Date): Promise<Watch[]> {
+      const rows = await db.query<WatchRow>(
+        `SELECT ${WATCH_COLUMNS} FROM watches
+         WHERE domain = $1 AND asin = $2 AND status = 'ACTIVE' AND next_refresh_at <= $3
+         ORDER BY created_at, id`,
+        [domain, asin, at],
+      );
+      return rows.map(watchOf);
+    },
+
+    /**
+     * The smallest interval among each product's active watches (one product when given): what its
+     * refresh schedule runs at. A product without an active watch is absent.
+     */
+    async activeIntervals(product?: { domain: DomainCode; asin: string }): Promise<Array<{ domain: DomainCode; asin: string; intervalSeconds: number }>> {
+      const rows = await db.query<{ domain: DomainCode; asin: string; interval_seconds: number }>(
+        `SELECT domain, asin, min(interval_seconds) AS interval_seconds FROM watches
+         WHERE status = 'ACTIVE' AND ($1::text IS NULL OR (domain = $1 AND asin = $2))
+         GROUP BY domain, asin ORDER BY domain, asin`,
+        [product?.domain ?? null, product?.asin ?? null],
+      );
+      return rows.map((row) => ({ domain: row.domain, asin: row.asin, intervalSeconds: Number(row.interval_seconds) }));
+    },
+
     /** Records a refresh of these watches at `at`: each is next due one interval later. */
     async markRefreshed(ids: readonly string[], at: Date): Promise<void> {
       await db.query(

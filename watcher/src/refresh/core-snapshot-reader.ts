@@ -1,0 +1,67 @@
+/**
+ * The SnapshotReader over the core's gRPC API, as a gateway calls it (gateways/shared's core client):
+ * GetProduct gives price, stock, buy-box seller, rating and ratings total; GetSalesEstimate gives the
+ * best-sellers rank and its category. Both read the same product page, which the core caches and
+ * single-flights, so the pair costs one upstream fetch. The core gives no list price and no offer
+ * count on these operations: those fields stay undefined (docs/watches.md, Refresh).
+ */
+import { Domain, ErrorReason } from '@retail/contract';
+import { type CoreClient, mapCoreError, registryOperation } from '@retail/gateway-shared';
+import type { DomainCode } from '../model.js';
+import type { SnapshotFields, SnapshotRead, SnapshotReader } from './snapshot-reader.js';
+
+interface ProductMessage {
+  retailProduct?: {
+    price?: { value?: number; currency?: string };
+    isInStock?: boolean;
+    seller?: { sellerId?: string };
+    rating?: number;
+    ratingsTotal?: number;
+  };
+}
+
+interface SalesMessage {
+  retailProduct?: { salesEstimate?: { bestSellersRank?: number; category?: string } };
+}
+
+/** The core answers 429 (its own host caps), 503 (breaker, block page, unreachable) or 504 (deadline): all pass. */
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+export function createCoreSnapshotReader(core: CoreClient, options: { requestIdPrefix?: string } = {}): SnapshotReader {
+  const getProduct = registryOperation('GetProduct');
+  const getSalesEstimate = registryOperation('GetSalesEstimate');
+  let sequence = 0;
+
+  return {
+    async read(domain: DomainCode, asin: string, signal?: AbortSignal): Promise<SnapshotRead> {
+      const request = { asin, domain: Domain[domain] };
+      const requestId = `${options.requestIdPrefix ?? 'watcher'}-${asin}-${++sequence}`;
+      try {
+        const product = await core.callOperation(getProduct, request, { requestId, ...(signal ? { signal } : {}) });
+        // GetSalesEstimate reads the page GetProduct just cached; its own failure must not lose the
+        // product's fields, so a missing rank is only a missing field.
+        const sales = await core.callOperation(getSalesEstimate, request, { requestId, ...(signal ? { signal } : {}) }).catch(() => null);
+        const p = (product.response as unknown as ProductMessage).retailProduct ?? {};
+        const estimate = sales ? (sales.response as unknown as SalesMessage).retailProduct?.salesEstimate : undefined;
+        const retrievedAt = product.meta.retrievedAt ? new Date(product.meta.retrievedAt) : new Date();
+        const snapshot: SnapshotFields = {
+          retrievedAt,
+          ...(p.price?.value !== undefined && p.price.currency ? { price: { value: p.price.value, currency: p.price.currency } } : {}),
+          ...(p.isInStock !== undefined && { isInStock: p.isInStock }),
+          ...(p.seller?.sellerId ? { buyboxSellerId: p.seller.sellerId } : {}),
+          ...(p.rating !== undefined && { rating: p.rating }),
+          ...(p.ratingsTotal !== undefined && { ratingsTotal: Number(p.ratingsTotal) }),
+          ...(estimate?.bestSellersRank !== undefined && { bestSellersRank: Number(estimate.bestSellersRank) }),
+          ...(estimate?.category ? { bestSellersCategory: estimate.category } : {}),
+        };
+        return { kind: 'snapshot', snapshot };
+      } catch (error) {
+        const mapped = mapCoreError(error, getProduct, 'rest');
+        if (mapped.reason === ErrorReason.NOT_FOUND) return { kind: 'not-found' };
+        return { kind: 'failed', retryable: isRetryableStatus(mapped.status), reason: `${mapped.status} ${mapped.message}` };
+      }
+    },
+  };
+}
