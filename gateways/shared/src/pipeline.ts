@@ -5,7 +5,7 @@
  * The steps are exported one by one so GraphQL can hold several operations in one request.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorReason, type WireObject, errorRow, renderData } from '@retail/contract';
+import { ErrorReason, type WireObject, errorRow, renderData, retryAfterHeaderSeconds } from '@retail/contract';
 import type { HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, ResponseInfo } from './core-client.js';
 import { mapCoreError } from './errors.js';
@@ -87,7 +87,7 @@ export function meteringHeaders(
   if (parts.remaining !== undefined && Number.isFinite(parts.remaining)) headers['X-Units-Remaining'] = String(parts.remaining);
   if (parts.meta?.cache) headers['X-Cache'] = parts.meta.cache;
   if (parts.meta?.retrievedAt) headers['X-Retrieved-At'] = parts.meta.retrievedAt;
-  if (parts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(parts.retryAfterSeconds)));
+  if (parts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterHeaderSeconds(parts.retryAfterSeconds));
   return headers;
 }
 
