@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorReason, type WireObject, errorRow, renderData, retryAfterHeaderSeconds } from '@retail/contract';
 import type { HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, ResponseInfo } from './core-client.js';
+import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
 import { type ParameterError, type ParameterStyle, parseParameters } from './parameters.js';
 import type { Operation } from './registry.js';
@@ -120,7 +121,10 @@ export async function admitCall(
   } catch (err) {
     return { ok: false, failure: { ...ledgerDown(), cause: err } };
   }
-  if (admitted.ok) return { ok: true, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  if (admitted.ok) {
+    noteKeyId(input.headers, admitted.hold.keyId);
+    return { ok: true, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  }
   if (admitted.shape === true) {
     const errors = input.shapeErrors.length > 0 ? input.shapeErrors : [{ message: 'invalid request', path: [] }];
     return { ok: false, failure: parameterFailure(errors), rateLimit: admitted.rateLimit };
