@@ -9,6 +9,7 @@
  *   BENCH_WARMUP (seconds of unmeasured load before each measurement, default 2)
  *   BENCH_CASES (comma list of bare, stub, real; default all three: one case alone, e.g. under --cpu-prof)
  *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
+ *   BENCH_ACCESS_LOG=on (the gateways' access log in front of the REST mount, to price it)
  */
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import express from 'express';
 import { type Stack, startStack } from '../test/harness/stack.js';
 import { restDriver } from '../test/contract/drivers/rest.js';
 import { processCpuUs, startStubCoreProcess } from './stub-core.js';
+import { accessLogMounts } from './access-log-mount.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 8;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
@@ -105,7 +107,7 @@ async function runAgainst(
 }
 
 // 1. The real core behind the gateway: the record as the core renders it (and its cache status).
-const realStack = await startStack({ mounts: [restDriver.mount], ledger });
+const realStack = await startStack({ mounts: [...accessLogMounts(), restDriver.mount], ledger });
 let real: Awaited<ReturnType<typeof runAgainst>>;
 try {
   real = await runAgainst('REST full path, real core', realStack, cases.has('real'));
@@ -119,7 +121,7 @@ let stub: Awaited<ReturnType<typeof runAgainst>> | undefined;
 if (cases.has('stub')) {
   const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
   const core = await startStubCoreProcess(record);
-  const stubStack = await startStack({ mounts: [restDriver.mount], ledger, coreAddress: core.address });
+  const stubStack = await startStack({ mounts: [...accessLogMounts(), restDriver.mount], ledger, coreAddress: core.address });
   try {
     stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack, true, core.pid);
   } finally {

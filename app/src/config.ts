@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
+import { serviceTokenSchema } from '@retail/core';
+import { z } from 'zod';
 
 /** Settings of the one-process composition (`npm start`), read once from the environment. */
 export interface AppConfig {
@@ -14,24 +17,39 @@ export interface AppConfig {
   readonly devUnits: number;
 }
 
-export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const port = integer(env.PORT, 8080, 'PORT');
-  return {
-    host: env.HOST ?? '127.0.0.1',
-    port,
-    grpcPort: integer(env.GRPC_PORT, 50051, 'GRPC_PORT'),
-    // In one process the token never leaves the machine; a fresh random one per start is enough.
-    serviceToken: env.SERVICE_TOKEN ?? randomBytes(24).toString('base64url'),
-    marketplaceOrigin: env.MARKETPLACE_ORIGIN || undefined,
-    redisUrl: env.REDIS_URL || env.LEDGER_REDIS_URL || undefined,
-    coreDeadlineMs: integer(env.CORE_DEADLINE_MS, 10_000, 'CORE_DEADLINE_MS'),
-    devUnits: integer(env.DEV_UNITS, 1000, 'DEV_UNITS'),
-  };
-}
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
 
-function integer(raw: string | undefined, fallback: number, name: string): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
+const AppEnvSchema = z.object({
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  PORT: z.preprocess(blankToUndefined, wholeNumber(0, 65535).default(8080)),
+  GRPC_PORT: z.preprocess(blankToUndefined, wholeNumber(0, 65535).default(50051)),
+  // In one process the token never leaves the machine; a fresh random one per start is enough.
+  SERVICE_TOKEN: z.preprocess(blankToUndefined, serviceTokenSchema.default(() => randomBytes(24).toString('base64url'))),
+  MARKETPLACE_ORIGIN: z.preprocess(blankToUndefined, z.string().optional()),
+  REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
+  LEDGER_REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
+  CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
+  DEV_UNITS: z.preprocess(blankToUndefined, wholeNumber(0, Number.MAX_SAFE_INTEGER).default(1000)),
+});
+
+export class AppConfigError extends EnvironmentError {}
+
+/** Reads `npm start`'s settings; throws AppConfigError naming every bad variable, never its value. */
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = AppEnvSchema.safeParse(env);
+  if (!parsed.success) throw new AppConfigError('app', environmentProblems(parsed.error.issues));
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    grpcPort: e.GRPC_PORT,
+    serviceToken: e.SERVICE_TOKEN,
+    marketplaceOrigin: e.MARKETPLACE_ORIGIN,
+    redisUrl: e.REDIS_URL ?? e.LEDGER_REDIS_URL,
+    coreDeadlineMs: e.CORE_DEADLINE_MS,
+    devUnits: e.DEV_UNITS,
+  };
 }

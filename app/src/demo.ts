@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createReplayServer } from '../../test/replay/server.js';
 import { loadAppConfig } from './config.js';
+import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
 import { startStack } from './stack.js';
 import { printWelcome } from './welcome.js';
 
@@ -15,8 +16,8 @@ const corpus = process.env.RETAIL_CORPUS ?? resolve(root, '../shared/corpus');
 const corpusDirs = [resolve(root, 'test/fixtures/pages'), ...(existsSync(resolve(corpus, 'index.json')) ? [corpus] : [])];
 
 const replay = await createReplayServer({ corpusDirs, port: 0, host: '127.0.0.1' });
-const config = { ...loadAppConfig(), marketplaceOrigin: replay.origin };
-const stack = await startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin });
+const config = { ...(await exitOnBadEnvironment(() => loadAppConfig())), marketplaceOrigin: replay.origin };
+const stack = await exitOnBadEnvironment(() => startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin }));
 printWelcome(stack, `replay server ${replay.origin} (${corpusDirs.join(', ')})`);
 
 const shutdown = () => {

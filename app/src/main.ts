@@ -4,11 +4,12 @@
  * MARKETPLACE_ORIGIN is set (`npm run demo` does that for you).
  */
 import { loadAppConfig } from './config.js';
+import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
 import { printWelcome } from './welcome.js';
 import { startStack } from './stack.js';
 
-const config = loadAppConfig();
-const stack = await startStack(config);
+const config = await exitOnBadEnvironment(() => loadAppConfig());
+const stack = await exitOnBadEnvironment(() => startStack(config));
 printWelcome(stack, config.marketplaceOrigin ?? 'the live marketplace');
 
 let stopping = false;

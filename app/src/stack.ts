@@ -13,7 +13,7 @@ import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createRestGateway } from '@retail/rest';
-import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
+import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
 
 export interface RunningStack {
@@ -49,7 +49,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   // Behind the Ingress or a local proxy the client address is in X-Forwarded-For; the console's
   // sign-in limits count per client, not per proxy.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(observeRequests());
+  app.use(observeRequests(createGatewayLogger('retail')));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready()].map((p) => p.catch(() => false)));

@@ -40,15 +40,18 @@ const httpOrigin = z
 
 const redisUrl = z.string().refine((value) => /^rediss?:\/\//i.test(value), 'must be a redis:// or rediss:// URL');
 
+/** SERVICE_TOKEN's rule, here because the core is what checks it; `npm start` applies it before starting anything. */
+export const serviceTokenSchema = z
+  .string({ error: 'is required' })
+  .min(8, 'must be at least 8 characters')
+  .refine((v) => !/\s/.test(v), 'must not contain whitespace');
+
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const EnvSchema = z.object({
   GRPC_HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   GRPC_PORT: z.preprocess(blankToUndefined, integer(0, 65535).default(50051)),
-  SERVICE_TOKEN: z.preprocess(
-    blankToUndefined,
-    z.string({ error: 'is required' }).min(8, 'must be at least 8 characters').refine((v) => !/\s/.test(v), 'must not contain whitespace'),
-  ),
+  SERVICE_TOKEN: z.preprocess(blankToUndefined, serviceTokenSchema),
   MARKETPLACE_ORIGIN: z.preprocess(blankToUndefined, httpOrigin.optional()),
   CACHE_REDIS_URL: z.preprocess(blankToUndefined, redisUrl.optional()),
   REDIS_URL: z.preprocess(blankToUndefined, redisUrl.optional()),

@@ -1,5 +1,5 @@
 export { createCoreServer, type CoreServer, type CoreServerOptions } from './server.js';
-export { loadCoreConfig, ConfigError, type CoreConfig, type LogLevel } from './config.js';
+export { loadCoreConfig, ConfigError, serviceTokenSchema, type CoreConfig, type LogLevel } from './config.js';
 export { createLogger, type Logger } from './logger.js';
 export { CoreError, isCoreError, invalidArgument } from './errors.js';
 export * as marketplaces from './marketplaces/index.js';

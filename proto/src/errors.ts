@@ -30,6 +30,9 @@ export interface ErrorRow {
   readonly defaultMessage: string;
 }
 
+/** Where units come from, for a caller refused for a low balance; a placeholder, never a real account id. */
+const ADD_UNITS_HINT = 'add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)';
+
 /**
  * The one error table (docs/contract.md, Errors): reason → gRPC code → HTTP status. Every interface
  * derives its error shape from this table; nothing else maps codes to statuses.
@@ -39,7 +42,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.INVALID_ARGUMENT]: { grpcCode: GrpcCode.INVALID_ARGUMENT, httpStatus: 400, defaultMessage: 'invalid request' },
   [ErrorReason.CONFLICTING_CREDENTIALS]: { grpcCode: GrpcCode.INVALID_ARGUMENT, httpStatus: 400, defaultMessage: 'the request carries two different API keys' },
   [ErrorReason.INVALID_API_KEY]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 401, defaultMessage: 'API key is invalid or missing' },
-  [ErrorReason.INSUFFICIENT_UNITS]: { grpcCode: GrpcCode.RESOURCE_EXHAUSTED, httpStatus: 402, defaultMessage: 'unit balance is too low for this request' },
+  [ErrorReason.INSUFFICIENT_UNITS]: { grpcCode: GrpcCode.RESOURCE_EXHAUSTED, httpStatus: 402, defaultMessage: `unit balance is too low for this request; ${ADD_UNITS_HINT}` },
   [ErrorReason.PERMISSION_DENIED]: { grpcCode: GrpcCode.PERMISSION_DENIED, httpStatus: 403, defaultMessage: 'this API key may not use this operation' },
   [ErrorReason.ACCOUNT_DISABLED]: { grpcCode: GrpcCode.PERMISSION_DENIED, httpStatus: 403, defaultMessage: 'this account is disabled' },
   [ErrorReason.NOT_FOUND]: { grpcCode: GrpcCode.NOT_FOUND, httpStatus: 404, defaultMessage: 'the marketplace has no such item' },
@@ -54,6 +57,19 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UPSTREAM_TIMEOUT]: { grpcCode: GrpcCode.DEADLINE_EXCEEDED, httpStatus: 504, defaultMessage: 'the marketplace did not answer in time' },
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },
 };
+
+/**
+ * A refusal's message with when to try again: the same whole seconds as its Retry-After header, so
+ * a reader of the body alone knows how long to wait ("rate limit of the plan exceeded; retry after 3 s").
+ */
+export function withRetryAfter(message: string, retryAfterSeconds: number): string {
+  return `${message}; retry after ${retryAfterHeaderSeconds(retryAfterSeconds)} s`;
+}
+
+/** Retry-After in whole seconds ≥ 1 (docs/contract.md, Errors): a wait rounded down could retry too early. */
+export function retryAfterHeaderSeconds(retryAfterSeconds: number): number {
+  return Math.max(1, Math.ceil(retryAfterSeconds));
+}
 
 /** The error envelope every interface returns (docs/contract.md, Errors). */
 export interface ErrorEnvelope {

@@ -40,7 +40,16 @@ export interface ParameterRules {
   readonly enumValues?: readonly string[];
   /** A check of meaning beyond the pattern (`check: PARAMETER_CHECK_GTIN`). */
   readonly check?: 'gtin';
+  /** Surrounding whitespace is not part of the value (TRIMMED_PARAMETERS); see ruleValue. */
+  readonly trimmed: boolean;
 }
+
+/**
+ * The lookup identifiers (wire names): clients paste them from pages and spreadsheets, so a space
+ * around one is never part of it. Every interface trims them before any rule reads the value, and
+ * the core receives the trimmed value: " B08N5WRWNW " and " 4006381333931 " read alike.
+ */
+const TRIMMED_PARAMETERS: ReadonlySet<string> = new Set(['asin', 'gtin', 'url']);
 
 const CHECKS: Readonly<Record<ParameterCheck, ParameterRules['check']>> = {
   [ParameterCheck.UNSPECIFIED]: undefined,
@@ -96,6 +105,7 @@ export function parameterRules(field: DescField): ParameterRules {
     ...(o.oneOfGroup ? { oneOfGroup: o.oneOfGroup } : {}),
     ...(enumDesc ? { enumValues: wireEnumValues(enumDesc) } : {}),
     ...(CHECKS[o.check] ? { check: CHECKS[o.check] } : {}),
+    trimmed: TRIMMED_PARAMETERS.has(field.jsonName),
   };
   byField.set(field, rules);
   return rules;

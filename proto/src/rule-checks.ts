@@ -17,6 +17,11 @@ function patternOf(pattern: string): RegExp {
   return re;
 }
 
+/** The value a string parameter's rules read and the core receives: a trimmed parameter's surrounding whitespace removed. */
+export function ruleValue(r: ParameterRules, value: string): string {
+  return r.trimmed ? value.trim() : value;
+}
+
 /** Length, pattern, then the declared check (a too-long value is reported as too long, whatever it contains). */
 export function checkString(r: ParameterRules, value: string): string | undefined {
   const length = [...value].length;

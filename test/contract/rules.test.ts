@@ -12,10 +12,9 @@
 import { ConnectError } from '@connectrpc/connect';
 import { ErrorReason, RULE_MESSAGES } from '@retail/contract';
 import { errorDetailOf, registryOperation } from '@retail/gateway-shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../harness/stack.js';
+import { describe, expect, it } from 'vitest';
 import type { Driver } from './driver.js';
-import { DRIVERS } from './drivers/index.js';
+import { drivenStack } from './driven-stack.js';
 import { type RuleCase, ruleCases } from './rule-cases.js';
 
 interface Answer {
@@ -36,24 +35,11 @@ function graphqlAsksFor(c: RuleCase): string {
 const PRODUCT_ROOT = 'retailProduct';
 const PRODUCT_OPERATION = 'GetProduct';
 
-let stack: Stack;
-let key = '';
-let drivers: Driver[] = [];
-
-beforeAll(async () => {
-  stack = await startStack({ mounts: DRIVERS.map((d) => d.mount) });
-  const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000, plan: 'unlimited' });
-  key = (await stack.metering.admin.createKey(accountId)).key;
-  drivers = await Promise.all(DRIVERS.map((d) => d.create(stack)));
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const live = drivenStack();
 
 async function overGrpc(c: RuleCase): Promise<Answer> {
   try {
-    await stack.core.callOperation(c.operation, c.grpc!, { requestId: `rules-${c.id}` });
+    await live.stack.core.callOperation(c.operation, c.grpc!, { requestId: `rules-${c.id}` });
     return { status: 'OK' };
   } catch (err) {
     const detail = errorDetailOf(ConnectError.from(err));
@@ -62,7 +48,7 @@ async function overGrpc(c: RuleCase): Promise<Answer> {
 }
 
 async function overDriver(driver: Driver, c: RuleCase): Promise<Answer> {
-  const res = await driver.call(c.operation.name, c.params, { key });
+  const res = await driver.call(c.operation.name, c.params, { key: live.key });
   const first = res.errors?.[0];
   return { status: res.status, message: first?.message, path: first?.path };
 }
@@ -70,7 +56,7 @@ async function overDriver(driver: Driver, c: RuleCase): Promise<Answer> {
 /** GraphQL's due answer: REST's answer to the question its query asks, the path in GraphQL's convention. */
 async function graphqlExpectation(c: RuleCase, reference: Answer): Promise<Answer> {
   const question = graphqlAsksFor(c);
-  const rest = drivers.find((d) => d.name === 'rest')!;
+  const rest = live.drivers.find((d) => d.name === 'rest')!;
   const answer = question === c.operation.name ? reference : await overDriver(rest, { ...c, operation: registryOperation(question) });
   return { ...answer, path: answer.path?.slice(1) }; // REST ["query", name] → GraphQL [name]
 }
@@ -88,8 +74,8 @@ const tally = { rules: CASES.length, compared: 0 };
 describe('every rule reads the same on REST, GraphQL, MCP and gRPC', () => {
   it.each(CASES.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
     const answers = new Map<string, Answer>();
-    for (const driver of drivers) answers.set(driver.name, await overDriver(driver, c));
-    if (c.grpc && stack.coreKind === 'real') answers.set('grpc', await overGrpc(c));
+    for (const driver of live.drivers) answers.set(driver.name, await overDriver(driver, c));
+    if (c.grpc && live.stack.coreKind === 'real') answers.set('grpc', await overGrpc(c));
     const reference = answers.get('rest')!;
     expect(reference.status, JSON.stringify(reference)).toBe(400);
     expect(reference.message).toBeTruthy();
@@ -111,6 +97,6 @@ describe('every rule reads the same on REST, GraphQL, MCP and gRPC', () => {
     // The messages of the group rules are the contract's own words (docs/contract.md, Lookup key).
     expect(RULE_MESSAGES.noneOfGroup(['asin', 'url', 'gtin'])).toBe('asin, url or gtin must be provided');
     expect(RULE_MESSAGES.severalOfGroup(['asin', 'url', 'gtin'])).toBe('provide exactly one of asin, url or gtin');
-    console.info(`[rules] ${tally.rules} rules × ${drivers.length + 1} interfaces: ${tally.compared} answers with the identical message and path; core: ${stack.coreKind}`);
+    console.info(`[rules] ${tally.rules} rules × ${live.drivers.length + 1} interfaces: ${tally.compared} answers with the identical message and path; core: ${live.stack.coreKind}`);
   });
 });

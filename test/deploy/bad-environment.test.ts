@@ -40,3 +40,21 @@ describe('a bad environment', () => {
     ]);
   });
 });
+
+describe('a bad environment for npm start', () => {
+  it('names a too-short SERVICE_TOKEN and the rule in one line, without a stack trace', async () => {
+    const { code, stderr } = await start('app/src/main.ts', { SERVICE_TOKEN: 'token', PORT: 'eighty' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      'invalid app configuration:',
+      '  - PORT must be a whole number from 0 to 65535',
+      '  - SERVICE_TOKEN must be at least 8 characters',
+    ]);
+  });
+
+  it("stops at the console's bad variables with one line each", async () => {
+    const { code, stderr } = await start('app/src/main.ts', { PORT: '0', GRPC_PORT: '0', CONSOLE_SESSION_SECRET: 'too-short-secret' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual(['invalid console configuration:', '  - CONSOLE_SESSION_SECRET must be at least 32 characters']);
+  });
+});

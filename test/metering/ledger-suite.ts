@@ -123,6 +123,10 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(await refresh('watch-1:2026-03-01T12:00')).toMatchObject({ ok: true, balance: 2 }); // settled: not held again
       const short = await refresh('job-7:items-0-2', ['GetProduct', 'GetProduct', 'GetProduct']);
       expect(!short.ok && short.denial).toMatchObject({ reason: ErrorReason.INSUFFICIENT_UNITS, httpStatus: 402 });
+      expect(!short.ok && short.denial.message).toBe(
+        'unit balance is too low for this request; add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)',
+      );
+      expect(!short.ok && short.denial.message).not.toContain(accountId);
       expect(await balance(accountId)).toBe(2);
       expect((await metering.admin.recentUsage(accountId, 10)).map((u) => u.interface)).toEqual(['watcher']);
       await expect(refresh('bad id with spaces')).rejects.toThrow(/hold id/);
@@ -255,6 +259,8 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
       const limited = denialOf(await metering.meter.admit(call(key)));
       expect(limited).toMatchObject({ reason: ErrorReason.RATE_LIMITED, httpStatus: 429, retryAfterSeconds: 1 });
+      // The message says what to do with the same N as Retry-After, and names no account.
+      expect(limited.message).toBe('rate limit of the plan exceeded; retry after 1 s');
       expect(limited.rateLimit).toMatchObject({ policyName: 'free', limit: 10, windowSeconds: 2, remaining: 0 });
       expect(metering.meter.rateLimitHeaders(limited.rateLimit!)).toEqual({
         'RateLimit-Policy': '"free";q=10;w=2',

@@ -6,24 +6,40 @@
 import { parseArgs } from 'node:util';
 import { createReplayServer } from './server.js';
 
-const { values } = parseArgs({
-  options: {
-    corpus: { type: 'string', multiple: true },
-    port: { type: 'string', default: '8081' },
-    host: { type: 'string', default: '127.0.0.1' },
-  },
-});
+const USAGE = 'usage: npm run replay -- --corpus DIR [--corpus DIR2] [--port N] [--host H] [--help]';
+
+/** A usage mistake is one line and exit 2; a stack trace would hide the mistake from the person typing. */
+function refuse(message: string): never {
+  console.error(`${message} (npm run replay -- --help)`);
+  process.exit(2);
+}
+
+function readArguments() {
+  try {
+    return parseArgs({
+      options: {
+        corpus: { type: 'string', multiple: true },
+        port: { type: 'string', default: '8081' },
+        host: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    return refuse((error as Error).message.split('\n', 1)[0] ?? 'invalid arguments');
+  }
+}
+
+const values = readArguments();
+if (values.help) {
+  console.log(USAGE);
+  console.log('Serves recorded marketplace pages; point the core at it with MARKETPLACE_ORIGIN.');
+  process.exit(0);
+}
 
 const corpusDirs = values.corpus ?? [];
-if (corpusDirs.length === 0) {
-  console.error('usage: npm run replay -- --corpus DIR [--corpus DIR2] [--port N] [--host H]');
-  process.exit(2);
-}
+if (corpusDirs.length === 0) refuse('missing --corpus');
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`invalid --port ${values.port}`);
-  process.exit(2);
-}
+if (!Number.isInteger(port) || port < 0 || port > 65535) refuse(`invalid --port ${values.port}`);
 
 const server = await createReplayServer({ corpusDirs, port, host: values.host });
 console.log(`replay server on ${server.origin} serving ${server.routeCount} URLs from ${corpusDirs.join(', ')}`);

@@ -52,7 +52,7 @@ function embeddedPrice(page: Page, m: Marketplace): DisplayedPrice | undefined {
     const display = cleanText(option.displayPrice);
     const parsed = display ? readDisplayedPrice(display, m) : undefined;
     return {
-      ...(option.currencySymbol ? { symbol: option.currencySymbol } : {}),
+      ...(option.currencySymbol || parsed?.symbol ? { symbol: option.currencySymbol || parsed?.symbol } : {}),
       value: option.priceAmount,
       currency: parsed?.currency ?? m.currency,
       display: display ?? parsed?.display ?? String(option.priceAmount),

@@ -1,5 +1,5 @@
 import { type DescMessage, type Message, isFieldSet } from '@bufbuild/protobuf';
-import { type ParameterRules, checkEnumNumber, checkGroups, checkNumber, checkString, requestRules, RULE_MESSAGES } from '@retail/contract';
+import { type ParameterRules, checkEnumNumber, checkGroups, checkNumber, checkString, requestRules, RULE_MESSAGES, ruleValue } from '@retail/contract';
 import { invalidArgument } from '../errors.js';
 
 /**
@@ -33,8 +33,13 @@ function checkField(message: Message, r: ParameterRules): void {
     if (r.required) throw invalidArgument(RULE_MESSAGES.required(r.name), field.name);
     return;
   }
-  if (typeof value === 'string') fail(r, checkString(r, value));
-  else if (typeof value === 'number' || typeof value === 'bigint') fail(r, checkNumber(r, Number(value)));
+  if (typeof value === 'string') {
+    // The normalizers after this read the message itself, so the value the rules read is written back
+    // (a trimmed identifier): a gRPC caller's " B08N5WRWNW " is then the ASIN, as on the gateways.
+    const read = ruleValue(r, value);
+    (message as unknown as Record<string, unknown>)[field.localName] = read;
+    fail(r, checkString(r, read));
+  } else if (typeof value === 'number' || typeof value === 'bigint') fail(r, checkNumber(r, Number(value)));
 }
 
 /** Throws INVALID_ARGUMENT for the first declared rule the message breaks. */

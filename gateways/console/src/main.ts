@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-error';
 import { answerHalfClosedRequests } from '@retail/gateway-shared/half-close';
+import { logAccess } from '@retail/gateway-shared/access-log';
+import { createGatewayLogger } from '@retail/gateway-shared/logger';
 import { createMeteringFromEnv } from '@retail/metering';
 import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';
@@ -31,6 +33,7 @@ app.disable('x-powered-by');
 // Behind the Ingress: trust forwarding headers from cluster-internal hops only, so req.ip (used by
 // the sign-in limits) is the real client and req.secure follows X-Forwarded-Proto.
 app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+app.use(logAccess(createGatewayLogger('console')));
 app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });

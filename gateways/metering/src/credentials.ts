@@ -2,7 +2,7 @@
  * Reads the API key from exactly the header forms an interface accepts (docs/contract.md, Authentication).
  * Headers an interface does not accept are ignored, as if absent.
  */
-import { ErrorReason, errorRow } from '@retail/contract';
+import { ErrorReason, errorRow, withRetryAfter } from '@retail/contract';
 import type { CredentialResult, Denial, HeaderBag, Interface } from './api.js';
 
 /** Plain key headers per interface; every interface also accepts `Authorization: Bearer <key>`. */
@@ -15,8 +15,9 @@ export const KEY_HEADERS: Readonly<Record<Interface, readonly string[]>> = {
 export const INVALID_KEY_MESSAGE = errorRow(ErrorReason.INVALID_API_KEY).defaultMessage;
 
 export function denial(reason: ErrorReason, extra: Partial<Denial> = {}): Denial {
-  const row = errorRow(reason);
-  return { reason, httpStatus: row.httpStatus, message: row.defaultMessage, ...extra };
+  const { httpStatus, defaultMessage } = errorRow(reason);
+  const message = extra.retryAfterSeconds === undefined ? defaultMessage : withRetryAfter(defaultMessage, extra.retryAfterSeconds);
+  return { reason, httpStatus, message, ...extra };
 }
 
 function values(raw: string | string[] | undefined): string[] {

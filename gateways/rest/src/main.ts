@@ -11,11 +11,13 @@ const settings = readGatewaySettings(env);
 const metering = await createMeteringFromEnv(env);
 registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);
+const logger = createGatewayLogger('rest-gateway');
 const app = createRestApp({
   core,
   metering,
   corsOrigins: settings.corsOrigins,
-  logger: createGatewayLogger('rest-gateway'),
+  logger,
+  accessLog: logger,
   ready: async () => (await core.ping()) && (await metering.ready()),
 });
 serveGateway('rest gateway', app, settings, { close: () => metering.close(), details: { ledger: metering.storeKind } });

@@ -8,6 +8,7 @@ import { errorEnvelope } from '@retail/contract';
 import { answerClientErrorsWithEnvelope } from './client-error.js';
 import { answerHalfClosedRequests } from './half-close.js';
 import type { GatewaySettings } from './gateway-settings.js';
+import { createGatewayLogger, type GatewayLogger } from './logger.js';
 import { observeRequests } from './tracing.js';
 
 /**
@@ -38,6 +39,8 @@ export function serveGateway(
 export interface StandaloneGatewayOptions {
   /** Readiness of the dependencies (core health, ledger); /readyz answers 503 while it is false. */
   readonly ready?: () => Promise<boolean>;
+  /** Where the access log goes (access-log.ts); a logger named "gateway" when not given. */
+  readonly accessLog?: GatewayLogger;
 }
 
 /**
@@ -56,7 +59,7 @@ export function createGatewayApp(options: StandaloneGatewayOptions & {
   app.disable('x-powered-by');
   app.set('etag', false);
   for (const [name, value] of Object.entries(options.settings ?? {})) app.set(name, value);
-  app.use(observeRequests());
+  app.use(observeRequests(options.accessLog ?? createGatewayLogger('gateway')));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ready = options.ready ? await options.ready().catch(() => false) : true;

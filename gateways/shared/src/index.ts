@@ -7,6 +7,7 @@ export * from './pipeline.js';
 export * from './health.js';
 export * from './logger.js';
 export * from './tracing.js';
+export * from './access-log.js';
 export * from './deployment.js';
 export * from './gateway-settings.js';
 export * from './cors.js';

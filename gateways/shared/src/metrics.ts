@@ -18,6 +18,16 @@ export function interfaceOfPath(path: string): string {
   return 'other';
 }
 
+/**
+ * The route a request is counted and logged under: its path on the API interfaces (fixed paths, no
+ * values in them), else the interface alone (console paths carry key ids; other paths are anything
+ * a client typed), so the set stays bounded.
+ */
+export function routeOfPath(path: string): string {
+  const iface = interfaceOfPath(path);
+  return iface === 'rest' || iface === 'graphql' || iface === 'mcp' ? path : iface;
+}
+
 /** Express middleware: counts every request and records its duration when the response finishes. */
 export function measureRequests(): RequestHandler {
   const meter = gatewayMeter();
@@ -31,8 +41,7 @@ export function measureRequests(): RequestHandler {
     const started = performance.now();
     res.once('finish', () => {
       const iface = interfaceOfPath(req.path);
-      // Console paths carry key ids; they are folded into one route to keep cardinality bounded.
-      const route = iface === 'rest' || iface === 'graphql' || iface === 'mcp' ? req.path : iface;
+      const route = routeOfPath(req.path);
       requests.add(1, { interface: iface, route, status: res.statusCode });
       duration.record((performance.now() - started) / 1000, { interface: iface, route });
     });

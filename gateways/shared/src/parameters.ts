@@ -8,7 +8,7 @@
  */
 import { ScalarType } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
-import { RULE_MESSAGES, checkGroups, checkNumber as checkDeclaredNumber, checkString as checkDeclaredString, enumNumber } from '@retail/contract';
+import { RULE_MESSAGES, checkGroups, checkNumber as checkDeclaredNumber, checkString as checkDeclaredString, enumNumber, ruleValue } from '@retail/contract';
 import type { Operation, Parameter } from './registry.js';
 
 /** Where the parameters came from: REST query strings, GraphQL arguments, MCP tool arguments. */
@@ -44,7 +44,8 @@ const refused = (message: string | undefined): Checked | undefined => (message =
 
 function checkString(p: Parameter, value: unknown): Checked {
   if (typeof value !== 'string') return { ok: false, message: RULE_MESSAGES.string(p.name) };
-  return refused(checkDeclaredString(p, value)) ?? { ok: true, value };
+  const read = ruleValue(p, value);
+  return refused(checkDeclaredString(p, read)) ?? { ok: true, value: read };
 }
 
 const typeMessage = (p: Parameter, integer: boolean): string => (integer ? RULE_MESSAGES.integer(p.name) : RULE_MESSAGES.number(p.name));

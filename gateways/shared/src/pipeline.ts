@@ -5,9 +5,10 @@
  * The steps are exported one by one so GraphQL can hold several operations in one request.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorReason, type WireObject, errorRow, renderData } from '@retail/contract';
+import { ErrorReason, type WireObject, errorRow, renderData, retryAfterHeaderSeconds } from '@retail/contract';
 import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, ResponseInfo } from './core-client.js';
+import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
 import { type ParameterError, type ParameterStyle, parseParameters } from './parameters.js';
 import type { Operation } from './registry.js';
@@ -92,7 +93,7 @@ export function meteringHeaders(
   if (parts.remaining !== undefined && Number.isFinite(parts.remaining)) headers['X-Units-Remaining'] = String(parts.remaining);
   if (parts.meta?.cache) headers['X-Cache'] = parts.meta.cache;
   if (parts.meta?.retrievedAt) headers['X-Retrieved-At'] = parts.meta.retrievedAt;
-  if (parts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(parts.retryAfterSeconds)));
+  if (parts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterHeaderSeconds(parts.retryAfterSeconds));
   return headers;
 }
 
@@ -140,7 +141,10 @@ export async function admitCall(
   } catch (err) {
     return { ok: false, failure: { ...ledgerDown(), cause: err } };
   }
-  if (admitted.ok) return { ok: true, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  if (admitted.ok) {
+    noteKeyId(input.headers, admitted.hold.keyId);
+    return { ok: true, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  }
   if (admitted.shape === true) {
     const errors = input.shapeErrors.length > 0 ? input.shapeErrors : [{ message: 'invalid request', path: [] }];
     return { ok: false, failure: parameterFailure(errors), rateLimit: admitted.rateLimit };

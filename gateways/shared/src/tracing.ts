@@ -6,6 +6,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
+import { logAccess } from './access-log.js';
+import type { GatewayLogger } from './logger.js';
 import { measureRequests } from './metrics.js';
 
 const tracer = trace.getTracer('retail-gateway');
@@ -59,7 +61,7 @@ export async function traceCoreCall<T>(rpc: string, call: (span: Span) => Promis
   );
 }
 
-/** Everything a gateway app mounts first: the request's span and its metrics. */
-export function observeRequests(): RequestHandler[] {
-  return [traceRequests(), measureRequests()];
+/** Everything a gateway app mounts first: the request's span, its metrics and its access log line. */
+export function observeRequests(accessLog: GatewayLogger): RequestHandler[] {
+  return [traceRequests(), measureRequests(), logAccess(accessLog)];
 }

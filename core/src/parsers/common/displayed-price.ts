@@ -15,7 +15,7 @@ const MARK = /[A-Za-z$€£₹¥\uffe5円zł]+\$?/u;
  * Reads the first price of a text exactly as displayed: "CDN$ 16.65", "EUR 10,99", "39,99€",
  * "R$ 29,90", "₹759.00", "AED330.00". The value and currency come from the marketplace module's
  * locale-aware reading; `display` is the page's own text of that price (ordinary white space collapsed, no-break spaces kept) and
- * `symbol` the mark it shows, so "EUR 10,99" stays "EUR 10,99". A range ("$19.60 - $35.64") is no
+ * `symbol` the mark it shows (the marketplace's own sign when it shows none), so "EUR 10,99" stays "EUR 10,99". A range ("$19.60 - $35.64") is no
  * single price and gives undefined, never a guess.
  */
 export function readDisplayedPrice(raw: string | undefined, m: Marketplace): DisplayedPrice | undefined {
@@ -39,7 +39,9 @@ export function readDisplayedPrice(raw: string | undefined, m: Marketplace): Dis
       : token;
   const parsed = parsePrice(display, m);
   if (!parsed) return undefined;
-  const symbol = prefixMark ?? suffixMark;
+  // A bare amount ("237,097.00" on IN pages) still has a currency: parsePrice names the
+  // marketplace's own sign for it, so every marketplace's price carries a symbol.
+  const symbol = prefixMark ?? suffixMark ?? parsed.symbol;
   return { ...(symbol ? { symbol } : {}), value: parsed.value, currency: parsed.currency, display };
 }
 
