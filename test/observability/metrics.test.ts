@@ -69,6 +69,7 @@ describe('metrics for Prometheus', () => {
     // Two successful calls (REST and GraphQL), one unit each; the 401 charged nothing.
     expect(sample(text, 'retail_units_charged_total', {})).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^retail_ledger_unavailable_total(\{[^}]*\})? 0$/m);
+    expect(text).toMatch(/^retail_ledger_settle_retries_total(\{[^}]*\})? 0$/m);
     // The core: the REST call fetched the page (a miss), the GraphQL call for the same product hit
     // the cache; the marketplace host's circuit is closed.
     const host = 'www.amazon.com';

@@ -55,6 +55,7 @@ export interface MeteringCountersLike {
   readonly denied: Readonly<Record<string, number>>;
   readonly unitsCharged: number;
   readonly ledgerUnavailable: number;
+  readonly settleRetries: number;
 }
 
 /**
@@ -74,6 +75,12 @@ export function registerMeteringMetrics(counters: MeteringCountersLike): void {
     for (const [reason, n] of Object.entries(counters.denied)) r.observe(n, { reason });
   });
   meter
-    .createObservableCounter('retail_ledger_unavailable', { description: 'Ledger round trips that failed; the calls were refused with 503 and not charged' })
+    .createObservableCounter('retail_ledger_unavailable', {
+      description: 'Ledger steps that failed: admits refused with 503, settles given up after their window (served, not charged)',
+    })
     .addCallback((r) => r.observe(counters.ledgerUnavailable));
+  // Settles sent again after a timeout or a lost connection: a frozen or restarting ledger shows here first.
+  meter
+    .createObservableCounter('retail_ledger_settle_retries', { description: 'Settles sent again after a ledger timeout or reconnect (exactly once by hold id)' })
+    .addCallback((r) => r.observe(counters.settleRetries));
 }
