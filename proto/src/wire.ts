@@ -24,7 +24,7 @@ export const META_FIELD = 'meta';
  * Renders a response message as the wire JSON of docs/contract.md, which differs from proto3 JSON:
  * unset optional fields are omitted (or `null` where the field is marked nullable), `false` and `0`
  * that were set are present, 64-bit counts are JSON numbers, enums lose their prefix and repeated
- * fields are always arrays.
+ * fields are always arrays, timestamps are RFC 3339 strings in UTC.
  */
 export function renderMessage(desc: DescMessage, message: Message): WireObject {
   const out: WireObject = {};
@@ -57,6 +57,7 @@ function renderField(field: DescField, owner: Message, value: unknown): WireValu
     }
     case 'message':
       if (value === undefined) return isNullable(field) ? null : undefined;
+      if (field.message.typeName === TIMESTAMP) return renderTimestamp(value as Message);
       return renderMessage(field.message, value as Message);
     case 'enum':
     case 'scalar': {
@@ -77,6 +78,14 @@ function renderListItem(field: DescField & { fieldKind: 'list' }, item: unknown)
     default:
       return renderScalar(item);
   }
+}
+
+const TIMESTAMP = 'google.protobuf.Timestamp';
+
+/** A google.protobuf.Timestamp is an RFC 3339 string in UTC on the wire, as proto3 JSON writes it. */
+function renderTimestamp(value: Message): string {
+  const { seconds, nanos } = value as unknown as { seconds: bigint; nanos: number };
+  return new Date(Number(seconds) * 1000 + Math.floor(nanos / 1e6)).toISOString();
 }
 
 function enumName(values: readonly { number: number; localName: string; name: string }[], n: number): string {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/options.proto.
  */
 export const file_retail_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChdyZXRhaWwvdjEvb3B0aW9ucy5wcm90bxIJcmV0YWlsLnYxInYKEE9wZXJhdGlvbk9wdGlvbnMSEQoJcmVzdF9wYXRoGAEgASgJEhQKDG9wZXJhdGlvbl9pZBgCIAEoCRIWCg5ncmFwaHFsX2ZpZWxkcxgDIAMoCRIQCghtY3BfdG9vbBgEIAEoCRIPCgdzdW1tYXJ5GAUgASgJItICChBQYXJhbWV0ZXJPcHRpb25zEg8KB3BhdHRlcm4YASABKAkSFAoHbWluaW11bRgCIAEoAUgAiAEBEhQKB21heGltdW0YAyABKAFIAYgBARIVCg1kZWZhdWx0X3ZhbHVlGAQgASgJEhAKCHJlcXVpcmVkGAUgASgIEhsKE2dyYXBocWxfYXJndW1lbnRfb2YYBiABKAkSEwoLZGVzY3JpcHRpb24YByABKAkSFAoMb25lX29mX2dyb3VwGAggASgJEhcKCm1pbl9sZW5ndGgYCSABKA1IAogBARIXCgptYXhfbGVuZ3RoGAogASgNSAOIAQESKAoFY2hlY2sYCyABKA4yGS5yZXRhaWwudjEuUGFyYW1ldGVyQ2hlY2tCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGgiJAoQV2lyZUZpZWxkT3B0aW9ucxIQCghudWxsYWJsZRgBIAEoCCpLCg5QYXJhbWV0ZXJDaGVjaxIfChtQQVJBTUVURVJfQ0hFQ0tfVU5TUEVDSUZJRUQQABIYChRQQVJBTUVURVJfQ0hFQ0tfR1RJThABOlsKCW9wZXJhdGlvbhIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyGy5yZXRhaWwudjEuT3BlcmF0aW9uT3B0aW9uc1IJb3BlcmF0aW9uOloKCXBhcmFtZXRlchIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoCzIbLnJldGFpbC52MS5QYXJhbWV0ZXJPcHRpb25zUglwYXJhbWV0ZXI6UAoEd2lyZRIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY04YDIAEoCzIbLnJldGFpbC52MS5XaXJlRmllbGRPcHRpb25zUgR3aXJlYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChdyZXRhaWwvdjEvb3B0aW9ucy5wcm90bxIJcmV0YWlsLnYxIrABChBPcGVyYXRpb25PcHRpb25zEhEKCXJlc3RfcGF0aBgBIAEoCRIUCgxvcGVyYXRpb25faWQYAiABKAkSFgoOZ3JhcGhxbF9maWVsZHMYAyADKAkSEAoIbWNwX3Rvb2wYBCABKAkSDwoHc3VtbWFyeRgFIAEoCRITCgtodHRwX21ldGhvZBgGIAEoCRIjCgdiaWxsaW5nGAcgASgOMhIucmV0YWlsLnYxLkJpbGxpbmci0gIKEFBhcmFtZXRlck9wdGlvbnMSDwoHcGF0dGVybhgBIAEoCRIUCgdtaW5pbXVtGAIgASgBSACIAQESFAoHbWF4aW11bRgDIAEoAUgBiAEBEhUKDWRlZmF1bHRfdmFsdWUYBCABKAkSEAoIcmVxdWlyZWQYBSABKAgSGwoTZ3JhcGhxbF9hcmd1bWVudF9vZhgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIUCgxvbmVfb2ZfZ3JvdXAYCCABKAkSFwoKbWluX2xlbmd0aBgJIAEoDUgCiAEBEhcKCm1heF9sZW5ndGgYCiABKA1IA4gBARIoCgVjaGVjaxgLIAEoDjIZLnJldGFpbC52MS5QYXJhbWV0ZXJDaGVja0IKCghfbWluaW11bUIKCghfbWF4aW11bUINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aCIkChBXaXJlRmllbGRPcHRpb25zEhAKCG51bGxhYmxlGAEgASgIKjQKB0JpbGxpbmcSFwoTQklMTElOR19VTlNQRUNJRklFRBAAEhAKDEJJTExJTkdfRlJFRRABKksKDlBhcmFtZXRlckNoZWNrEh8KG1BBUkFNRVRFUl9DSEVDS19VTlNQRUNJRklFRBAAEhgKFFBBUkFNRVRFUl9DSEVDS19HVElOEAE6WwoJb3BlcmF0aW9uEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMY0YYDIAEoCzIbLnJldGFpbC52MS5PcGVyYXRpb25PcHRpb25zUglvcGVyYXRpb246WgoJcGFyYW1ldGVyEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjShgMgASgLMhsucmV0YWlsLnYxLlBhcmFtZXRlck9wdGlvbnNSCXBhcmFtZXRlcjpQCgR3aXJlEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjThgMgASgLMhsucmV0YWlsLnYxLldpcmVGaWVsZE9wdGlvbnNSBHdpcmViBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * How one RPC appears on the client-facing interfaces. Every RPC of RetailService carries this
@@ -58,6 +58,23 @@ export type OperationOptions = Message<"retail.v1.OperationOptions"> & {
    * @generated from field: string summary = 5;
    */
   summary: string;
+
+  /**
+   * HTTP method of the REST route: "GET" when empty, else "POST", "PATCH" or "DELETE". A GET
+   * operation is a GraphQL query field; any other is a GraphQL mutation field. Request fields named
+   * in the REST path ("/api/retail/watches/{id}") are path parameters; the other fields of a
+   * non-GET operation come from the JSON body.
+   *
+   * @generated from field: string http_method = 6;
+   */
+  httpMethod: string;
+
+  /**
+   * How a call is charged.
+   *
+   * @generated from field: retail.v1.Billing billing = 7;
+   */
+  billing: Billing;
 };
 
 /**
@@ -183,6 +200,33 @@ export const WireFieldOptionsSchema: GenMessage<WireFieldOptions> = /*@__PURE__*
   messageDesc(file_retail_v1_options, 2);
 
 /**
+ * How a call of an operation is charged (docs/metering.md).
+ *
+ * @generated from enum retail.v1.Billing
+ */
+export enum Billing {
+  /**
+   * One unit per successful call, none for an error (the 17 lookups, product history).
+   *
+   * @generated from enum value: BILLING_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Free: a valid key in scope, counted by the rate limit, never charged (managing watches, events).
+   *
+   * @generated from enum value: BILLING_FREE = 1;
+   */
+  FREE = 1,
+}
+
+/**
+ * Describes the enum retail.v1.Billing.
+ */
+export const BillingSchema: GenEnum<Billing> = /*@__PURE__*/
+  enumDesc(file_retail_v1_options, 0);
+
+/**
  * Checks of meaning a request parameter may declare beside its pattern.
  *
  * @generated from enum retail.v1.ParameterCheck
@@ -207,7 +251,7 @@ export enum ParameterCheck {
  * Describes the enum retail.v1.ParameterCheck.
  */
 export const ParameterCheckSchema: GenEnum<ParameterCheck> = /*@__PURE__*/
-  enumDesc(file_retail_v1_options, 0);
+  enumDesc(file_retail_v1_options, 1);
 
 /**
  * Client-facing names of the RPC.
