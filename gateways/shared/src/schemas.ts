@@ -30,6 +30,7 @@ const FIELD_REFINEMENTS: Record<string, JsonSchema> = {
 /** Schema of one value of a parameter (a list item for lists). */
 function parameterItemSchema(p: Parameter): JsonSchema {
   if (p.enumValues) return { type: 'string', enum: [...p.enumValues] };
+  if (p.kind === 'object' || p.kind === 'object-list') return objectSchema(p.fields ?? []);
   const kind = p.kind === 'string-list' ? 'string' : p.kind;
   const schema: JsonSchema = { type: kind };
   if (kind === 'string') {
@@ -53,17 +54,22 @@ export function parameterSchema(p: Parameter): JsonSchema {
   return schema;
 }
 
-/** The operation's parameters as one object schema: the MCP tool inputSchema. */
-export function parametersJsonSchema(op: Operation): JsonSchema {
+/** Parameters as one object schema: a request's (the MCP inputSchema, a REST body) or a nested message's. */
+export function objectSchema(parameters: readonly Parameter[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const p of op.parameters) properties[p.name] = parameterSchema(p);
-  const required = op.parameters.filter((p) => p.required).map((p) => p.name);
+  for (const p of parameters) properties[p.name] = parameterSchema(p);
+  const required = parameters.filter((p) => p.required).map((p) => p.name);
   return {
     type: 'object',
     properties,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
+}
+
+/** The operation's parameters as one object schema: the MCP tool inputSchema. */
+export function parametersJsonSchema(op: Operation): JsonSchema {
+  return objectSchema(op.parameters);
 }
 
 export interface SchemaOptions {
