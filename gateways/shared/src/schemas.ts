@@ -15,6 +15,8 @@ import { type Operation, type Parameter, scalarKind, wireEnumValues } from './re
 
 export type JsonSchema = { [key: string]: unknown };
 
+const TIMESTAMP = 'google.protobuf.Timestamp';
+
 /** Largest count a 53-bit-safe client can hold exactly (docs/contract.md, Wire JSON: ratingsTotal). */
 export const MAX_COUNT = 4503599627370495;
 
@@ -133,7 +135,8 @@ export class MessageSchemas {
         return { schema: { type: 'object', additionalProperties: value }, alwaysPresent: true };
       }
       case 'message': {
-        const ref = this.ref(field.message);
+        // Timestamps are RFC 3339 strings on the wire (@retail/contract renderMessage).
+        const ref = field.message.typeName === TIMESTAMP ? { type: 'string', format: 'date-time' } : this.ref(field.message);
         return nullable ? { schema: { anyOf: [ref, { type: 'null' }] }, alwaysPresent: true } : { schema: ref, alwaysPresent: false };
       }
       case 'enum':

@@ -1,10 +1,12 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { WatchConditionType, WatchService } from '@retail/contract';
+import { Domain, GetWatchResponseSchema, WatchConditionType, WatchSchema, WatchService, WatchStatus, renderData } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { parseParameters, restSourceOf } from './parameters.js';
 import { chargedOperations } from './pipeline.js';
 import { API_REGISTRY, REGISTRY, WATCH_REGISTRY, registryOperation } from './registry.js';
-import { parametersJsonSchema } from './schemas.js';
+import { parametersJsonSchema, responseJsonSchema } from './schemas.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 
@@ -82,5 +84,19 @@ describe('watch operations in the registry', () => {
     expect(validate({ asin: 'B08N5WRWNW', conditions: [{ type: 'PRICE_DROP_PERCENT', value: 10 }], webhook: { url: 'https://x.example/h' } })).toBe(true);
     expect(validate({ asin: 'B08N5WRWNW', conditions: [{ value: 10 }] })).toBe(false);
     expect(validate({ asin: 'B08N5WRWNW', webhook: { url: 'https://x.example/h', extra: true } })).toBe(false);
+  });
+});
+
+describe('watch responses', () => {
+  it('render timestamps as RFC 3339 strings and the schema says so', () => {
+    const op = registryOperation('GetWatch');
+    const at = new Date('2026-11-25T10:00:00.250Z');
+    const response = create(GetWatchResponseSchema, {
+      retailWatch: create(WatchSchema, { id: '0b5f4c36-1d0c-4b8e-9f1e-3f4a2b1c0d9e', asin: 'B08N5WRWNW', domain: Domain.US, intervalSeconds: 900, status: WatchStatus.ACTIVE, createdAt: timestampFromDate(at) }),
+    });
+    const data = renderData(op.response, response);
+    expect(data.retailWatch).toMatchObject({ createdAt: '2026-11-25T10:00:00.250Z', lastRefreshAt: null, webhook: null, label: null, status: 'ACTIVE', conditions: [] });
+    const validate = ajv.compile(responseJsonSchema(op));
+    expect(validate({ data })).toBe(true);
   });
 });
