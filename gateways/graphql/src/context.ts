@@ -33,9 +33,17 @@ export function createContext(meter: Meter, core: CoreClient, headers: HeaderBag
     throw new GraphQLError(message, { extensions: { code: status, http } });
   }
   const runs: GraphqlContext['runs'] = new Map();
-  const run = (call: PlannedCall): Promise<CallResult> => {
-    if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' }));
-    return runs.get(call) as Promise<CallResult>;
+  const ctx: GraphqlContext = {
+    requestId,
+    headers,
+    key: credentials.key,
+    runs,
+    run(call) {
+      // The admitted key's account: the watcher acts for it (the core ignores it).
+      const accountId = ctx.admission?.hold?.accountId;
+      if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql', ...(accountId ? { accountId } : {}) }));
+      return runs.get(call) as Promise<CallResult>;
+    },
   };
-  return { requestId, headers, key: credentials.key, runs, run };
+  return ctx;
 }

@@ -1,12 +1,12 @@
 /**
- * Settlement, in Apollo's `willSendResponse`: an executed request is charged only for its calls
- * that succeeded (the rest of the hold is released) and carries the metering headers and
+ * Settlement, in Apollo's `willSendResponse`: an executed request is charged only for its metered
+ * calls that succeeded (the rest of the hold is released; free calls never charge) and carries the metering headers and
  * `extensions`; a refused one answers its HTTP status with the envelope. When Apollo refused the
  * document itself (syntax, validation, persisted query), a bad key still answers 401 first.
  */
 import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { type EnvelopeError, type Refusal, type Settlement, admitFree, failure, refusalHeaders, servedHeaders, settleHold, unitsReport } from '@retail/gateway-shared';
+import { type EnvelopeError, type Refusal, type Settlement, admitFree, chargedOperations, failure, refusalHeaders, servedHeaders, settleHold, unitsReport } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import type { CallResult, GraphqlContext } from './context.js';
 
@@ -16,7 +16,7 @@ export async function settleRequest(meter: Meter, ctx: GraphqlContext): Promise<
   const hold = ctx.admission?.hold;
   if (ctx.settled || !hold) return { settled: { charged: 0 }, results };
   ctx.settled = true;
-  const succeeded = [...ctx.runs.keys()].filter((_, i) => results[i]?.ok).map((c) => c.operation.name);
+  const succeeded = [...ctx.runs.keys()].filter((_, i) => results[i]?.ok).flatMap((c) => chargedOperations(c.operation));
   return { settled: await settleHold(meter, hold, succeeded), results };
 }
 
