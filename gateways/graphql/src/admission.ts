@@ -33,9 +33,9 @@ export function admissionPlugin(meter: Meter, limits: PlanLimits): ApolloServerP
       return {
         async didResolveOperation({ contextValue: ctx, document, request, schema }) {
           const outcome = await admit(meter, ctx, planRequest(schema, { document, operationName: request.operationName, variables: request.variables }, limits));
-          if ('plan' in outcome) ctx.admission = outcome;
+          if ('plan' in outcome) ctx.state.admission = outcome;
           else {
-            ctx.refusal = outcome;
+            ctx.state.refusal = outcome;
             const { status, errors } = outcome.failure;
             throw new GraphQLError(errors[0]?.message ?? 'request refused', { extensions: { code: status, http: { status } } });
           }
