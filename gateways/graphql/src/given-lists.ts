@@ -3,7 +3,8 @@
  * list carries a `replace_<list>` flag beside it (UpdateWatchRequest: `conditions` and
  * `replace_conditions`, whose description says the interfaces set it). GraphQL can tell `[]` from
  * an argument left out (or null), so the gateway sets the flag whenever the client wrote the list:
- * `conditions: []` removes every condition, no `conditions` leaves them as they are.
+ * `conditions: []` removes every condition, no `conditions` leaves them as they are. A flag the
+ * client wrote itself is kept, as REST and MCP keep it.
  */
 import type { Operation } from '@retail/gateway-shared';
 
@@ -27,9 +28,9 @@ function listFlags(op: Operation): ReadonlyMap<string, string> {
   return flags;
 }
 
-/** The request init with each given list's `replace_` flag set. */
+/** The request init with each given list's `replace_` flag set, unless the client set it. */
 export function markGivenLists(op: Operation, request: Record<string, unknown>): Record<string, unknown> {
   const marked = { ...request };
-  for (const [list, flag] of listFlags(op)) if (request[list] !== undefined) marked[flag] = true;
+  for (const [list, flag] of listFlags(op)) if (request[list] !== undefined && request[flag] === undefined) marked[flag] = true;
   return marked;
 }

@@ -70,12 +70,14 @@ describe('planning watch operations', () => {
     ]);
   });
 
-  it('replaces conditions when the client wrote them, an empty list included, and leaves them otherwise', () => {
+  it('replaces conditions when the client wrote them, an empty list included, leaves them otherwise, and keeps a flag the client wrote', () => {
     const update = (args: string) => calls(`mutation { updateRetailWatch(id: "${WATCH_ID}"${args}) { id } }`)[0]?.[1];
     expect(update(', conditions: []')).toEqual({ id: WATCH_ID, conditions: [], replaceConditions: true });
     expect(update(', conditions: [{ type: ANY_CHANGE }]')).toEqual({ id: WATCH_ID, conditions: [{ type: WatchConditionType.ANY_CHANGE }], replaceConditions: true });
     expect(update(', label: "x", status: PAUSED')).toEqual({ id: WATCH_ID, label: 'x', status: WatchStatus.PAUSED });
     expect(update(', conditions: null')).toEqual({ id: WATCH_ID });
+    // A flag the client wrote is its own, as on REST and MCP.
+    expect(update(', conditions: [], replaceConditions: false')).toEqual({ id: WATCH_ID, conditions: [], replaceConditions: false });
   });
 
   it('plans mutation fields in document order, one call each, and never a mutation from a query', () => {
