@@ -1,11 +1,11 @@
 /**
  * Admission, in Apollo's `didResolveOperation` (parsed and validated, nothing run yet): plan the
- * operation, then scope, rate limit, parameter shape and one hold for every planned call, in
+ * operation, then scope, rate limit, parameter shape and one hold for every metered call, in
  * docs/contract.md's order. A refusal is left on the context (settlement answers it) and stops Apollo.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { type Refusal, admitCall, admitFree, settleHold, singleFailure } from '@retail/gateway-shared';
+import { type Refusal, admitCall, admitFree, chargedOperations, settleHold, singleFailure } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import type { Admission, GraphqlContext } from './context.js';
 import { GraphQLError } from './graphql.js';
@@ -17,8 +17,9 @@ async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Pr
     const free = await admitFree(meter, ctx.key, 'graphql');
     return free.ok ? { plan: planned.plan, rateLimit: free.rateLimit } : free;
   }
-  // A plan's 400s answer after scope (403) and rate limit (429), holding nothing.
-  const operations = planned.ok ? planned.plan.calls.map((c) => c.operation.name) : planned.operations;
+  // A plan's 400s answer after scope (403) and rate limit (429), holding nothing. A free operation
+  // (managing watches, reading events) holds no unit but is admitted all the same: key, scope, rate limit.
+  const operations = (planned.ok ? planned.plan.calls.map((c) => c.operation) : planned.operations).flatMap(chargedOperations);
   const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId });
   if (!admitted.ok) return admitted;
   if (planned.ok) return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit };
@@ -32,9 +33,9 @@ export function admissionPlugin(meter: Meter, limits: PlanLimits): ApolloServerP
       return {
         async didResolveOperation({ contextValue: ctx, document, request, schema }) {
           const outcome = await admit(meter, ctx, planRequest(schema, { document, operationName: request.operationName, variables: request.variables }, limits));
-          if ('plan' in outcome) ctx.admission = outcome;
+          if ('plan' in outcome) ctx.state.admission = outcome;
           else {
-            ctx.refusal = outcome;
+            ctx.state.refusal = outcome;
             const { status, errors } = outcome.failure;
             throw new GraphQLError(errors[0]?.message ?? 'request refused', { extensions: { code: status, http: { status } } });
           }

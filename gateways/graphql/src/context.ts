@@ -11,13 +11,23 @@ import type { PlannedCall, RequestPlan } from './plan.js';
 export type CallResult = CallSuccess | CallFailure;
 export type Admission = { readonly plan: RequestPlan; readonly hold?: Hold | undefined; readonly rateLimit?: RateLimitState | undefined };
 
+/** What the plugins decide about a request. */
+export interface RequestState {
+  admission?: Admission;
+  refusal?: Refusal;
+  settled?: boolean;
+}
+
 export interface GraphqlContext {
   readonly requestId: string;
   readonly headers: HeaderBag;
   readonly key: string;
-  admission?: Admission;
-  refusal?: Refusal;
-  settled?: boolean;
+  /**
+   * Apollo gives plugins and resolvers a shallow copy of the context this function made, while the
+   * response's `close` handler holds the original: so what they decide lives in one shared object,
+   * which every copy reaches, never in properties of the context itself.
+   */
+  readonly state: RequestState;
   /** Each planned call's outcome; a call asked for twice runs once. */
   readonly runs: Map<PlannedCall, Promise<CallResult>>;
   run(call: PlannedCall): Promise<CallResult>;
@@ -33,9 +43,12 @@ export function createContext(meter: Meter, core: CoreClient, headers: HeaderBag
     throw new GraphQLError(message, { extensions: { code: status, http } });
   }
   const runs: GraphqlContext['runs'] = new Map();
+  const state: RequestState = {};
   const run = (call: PlannedCall): Promise<CallResult> => {
-    if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql' }));
+    // The admitted key's account: the watcher acts for it (the core ignores it).
+    const accountId = state.admission?.hold?.accountId;
+    if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql', ...(accountId ? { accountId } : {}) }));
     return runs.get(call) as Promise<CallResult>;
   };
-  return { requestId, headers, key: credentials.key, runs, run };
+  return { requestId, headers, key: credentials.key, state, runs, run };
 }

@@ -1,9 +1,10 @@
 /**
- * Where each of the 17 operations appears in the GraphQL schema, read from the registry (the
- * proto's `graphql_fields` on the RPC and `graphql_argument_of` on request fields). Nothing here
- * names an operation: the schema, the planner and the resolvers all ask this module.
+ * Where each operation appears in the GraphQL schema, read from the registry (the proto's
+ * `graphql_fields` on the RPC, `graphql_argument_of` on request fields, and its HTTP method: a GET
+ * reads, so it is a Query field; anything else changes something, so it is a Mutation field).
+ * Nothing here names an operation: the schema, the planner and the resolvers all ask this module.
  */
-import { type Operation, type Parameter, REGISTRY } from '@retail/gateway-shared';
+import { API_REGISTRY, type Operation, type Parameter } from '@retail/gateway-shared';
 
 /** The root field of GraphQL (and of REST `data`) that the product-level operations share. */
 export const PRODUCT_ROOT = 'retailProduct';
@@ -23,6 +24,8 @@ export function dataRootField(op: Operation) {
 export interface GraphqlOperationMap {
   /** Root query fields other than the product root, by field name. */
   readonly roots: ReadonlyMap<string, Operation>;
+  /** Root mutation fields (operations whose REST method is not GET), by field name. */
+  readonly mutations: ReadonlyMap<string, Operation>;
   /** The operation that fills the whole product record (`graphql_fields: "retailProduct"`). */
   readonly product: Operation;
   /** Fields of RetailProduct filled by another operation, by field name (`retailProduct.<field>`). */
@@ -31,10 +34,16 @@ export interface GraphqlOperationMap {
 
 function build(): GraphqlOperationMap {
   const roots = new Map<string, Operation>();
+  const mutations = new Map<string, Operation>();
   const productFields = new Map<string, Operation>();
   let product: Operation | undefined;
-  for (const op of REGISTRY) {
+  for (const op of API_REGISTRY) {
     for (const path of op.graphqlFields) {
+      if (op.httpMethod !== 'GET') {
+        if (!/^[A-Za-z]\w*$/.test(path)) throw new Error(`${op.name}: mutation field ${path} must be a root field`);
+        mutations.set(path, op);
+        continue;
+      }
       const [root, field, ...rest] = path.split('.');
       if (!root || rest.length > 0) throw new Error(`${op.name}: unsupported graphql field ${path}`);
       if (field === undefined && root === PRODUCT_ROOT) product = op;
@@ -44,7 +53,7 @@ function build(): GraphqlOperationMap {
     }
   }
   if (!product) throw new Error(`no operation fills ${PRODUCT_ROOT}`);
-  return { roots, product, productFields };
+  return { roots, mutations, product, productFields };
 }
 
 export const GRAPHQL_OPERATIONS: GraphqlOperationMap = build();

@@ -7,6 +7,7 @@
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
 import { type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
+import { markGivenLists } from './given-lists.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
@@ -17,7 +18,7 @@ export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map
 /** The calls of a request, and its roots by response key (alias or name). */
 export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[] };
 /** Refused before any work (400, after scope and rate limit): the errors, and the operations it named. */
-export type PlanResult = { readonly ok: true; readonly plan: RequestPlan } | { readonly ok: false; readonly errors: ParameterError[]; readonly operations: readonly string[] };
+export type PlanResult = { readonly ok: true; readonly plan: RequestPlan } | { readonly ok: false; readonly errors: ParameterError[]; readonly operations: readonly Operation[] };
 export type PlanLimits = { readonly maxDepth: number; readonly maxOperations: number };
 export type PlanInput = { readonly document: DocumentNode; readonly operationName?: string | null | undefined; readonly variables?: Readonly<Args> | undefined };
 
@@ -65,15 +66,15 @@ function depthOf(walk: Walk, type: GraphQLObjectType, fields: Fields): number {
 
 class Planner {
   readonly errors: ParameterError[] = [];
-  readonly operations: string[] = [];
+  readonly operations: Operation[] = [];
 
   constructor(private readonly walk: Walk) {}
 
   private addCall(op: Operation, input: Args, root: RootPlan): PlannedCall | undefined {
-    this.operations.push(op.name);
+    this.operations.push(op);
     const parsed = parseParameters(op, input, 'graphql');
     if (!parsed.ok) return void this.errors.push(...parsed.errors);
-    const call = { operation: op, request: parsed.request };
+    const call = { operation: op, request: markGivenLists(op, parsed.request) };
     root.calls.push(call);
     return call;
   }
@@ -132,11 +133,13 @@ class Planner {
     for (const [op, fields] of byOperation) this.planOperation(op, args, type, fields, root);
   }
 
-  planRoot(queryType: GraphQLObjectType, responseKey: string, nodes: readonly FieldNode[]): RootPlan | undefined {
-    const def = queryType.getFields()[(nodes[0] as FieldNode).name.value];
+  /** One root field of a query (`operations`: the Query roots) or of a mutation (the Mutation roots, no product root). */
+  planRoot(rootType: GraphQLObjectType, operations: ReadonlyMap<string, Operation>, responseKey: string, nodes: readonly FieldNode[]): RootPlan | undefined {
+    const def = rootType.getFields()[(nodes[0] as FieldNode).name.value];
     const named = getNamedType(def?.type);
-    const op = def && GRAPHQL_OPERATIONS.roots.get(def.name);
-    if (!def || !isObjectType(named) || (def.name !== PRODUCT_ROOT && !op)) return undefined;
+    const op = def && operations.get(def.name);
+    const product = def?.name === PRODUCT_ROOT && rootType === this.walk.schema.getQueryType();
+    if (!def || !isObjectType(named) || (!product && !op)) return undefined;
     const args = writtenArguments(def, nodes[0] as FieldNode, this.walk.variables);
     const { schema, fragments, variables } = this.walk;
     const subfields = [...collectSubfields(schema, fragments, variables, named, nodes)].filter(([, n]) => n[0]?.name.value !== '__typename');
@@ -159,19 +162,22 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   for (const d of input.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...variables }, { maxErrors: 10 });
   if (coerced.errors) return refuse(coercionErrors(schema, [operation, ...Object.values(fragments)], variables, coerced.errors));
-  const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType) return refuse([{ message: 'only queries are supported', path: [] }]);
+  const mutation = operation.operation === 'mutation';
+  const rootType = mutation ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : undefined;
+  if (!rootType) return refuse([{ message: 'only queries and mutations are supported', path: [] }]);
+  const operations = mutation ? GRAPHQL_OPERATIONS.mutations : GRAPHQL_OPERATIONS.roots;
 
   const walk: Walk = { schema, fragments, variables: coerced.coerced };
   const planner = new Planner(walk);
-  const fields = collectFields(schema, fragments, walk.variables, queryType, operation.selectionSet);
+  // Mutation roots come out in document order, the order graphql-js then runs them one by one.
+  const fields = collectFields(schema, fragments, walk.variables, rootType, operation.selectionSet);
   const roots = new Map<string, RootPlan>();
   for (const [key, nodes] of fields) {
-    const root = planner.planRoot(queryType, key, nodes);
+    const root = planner.planRoot(rootType, operations, key, nodes);
     if (root) roots.set(key, root);
   }
   const errors = [...planner.errors];
-  const depth = depthOf(walk, queryType, fields);
+  const depth = depthOf(walk, rootType, fields);
   if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed`, path: [] });
   const count = planner.operations.length;
   if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });

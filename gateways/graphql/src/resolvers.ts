@@ -42,7 +42,7 @@ class RootSource {
 }
 
 export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async (_source, _args, ctx, info) => {
-  const root = ctx.admission?.plan.roots.get(info.path.key as string);
+  const root = ctx.state.admission?.plan.roots.get(info.path.key as string);
   if (!root) return null;
   const results = new Map(await Promise.all(root.calls.map(async (call) => [call, await ctx.run(call)] as const)));
   const failed = [...results.values()].filter((r): r is CallFailure => !r.ok);

@@ -24,3 +24,30 @@ export const SafeInt = new GraphQLScalarType({
     return coerce(Number(node.value));
   },
 });
+
+/** RFC 3339 with a zone, as @retail/contract renders a google.protobuf.Timestamp ("2026-11-25T10:00:00.250Z"). */
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+function dateTime(value: unknown): string {
+  if (typeof value !== 'string' || !RFC_3339.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new GraphQLError(`DateTime cannot represent ${JSON.stringify(value) ?? String(value)}: not an RFC 3339 date-time`);
+  }
+  return value;
+}
+
+/**
+ * A point in time exactly as the wire carries it (REST, MCP and this gateway share one renderer):
+ * an RFC 3339 string in UTC. A scalar of its own, not a bare String, so introspection and clients
+ * know to read it as a time; the value is the same string.
+ */
+export const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'A date-time as an RFC 3339 string in UTC, e.g. "2026-11-25T10:00:00.250Z" (the wire form of a google.protobuf.Timestamp).',
+  specifiedByURL: 'https://www.rfc-editor.org/rfc/rfc3339#section-5.6',
+  serialize: dateTime,
+  parseValue: dateTime,
+  parseLiteral(node: ValueNode): string {
+    if (node.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string literal', { nodes: node });
+    return dateTime(node.value);
+  },
+});

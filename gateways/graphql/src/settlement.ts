@@ -1,22 +1,22 @@
 /**
- * Settlement, in Apollo's `willSendResponse`: an executed request is charged only for its calls
- * that succeeded (the rest of the hold is released) and carries the metering headers and
+ * Settlement, in Apollo's `willSendResponse`: an executed request is charged only for its metered
+ * calls that succeeded (the rest of the hold is released; free calls never charge) and carries the metering headers and
  * `extensions`; a refused one answers its HTTP status with the envelope. When Apollo refused the
  * document itself (syntax, validation, persisted query), a bad key still answers 401 first.
  */
 import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { type EnvelopeError, type Refusal, type Settlement, admitFree, failure, refusalHeaders, servedHeaders, settleHold, unitsReport } from '@retail/gateway-shared';
+import { type EnvelopeError, type Refusal, type Settlement, admitFree, chargedOperations, failure, refusalHeaders, servedHeaders, settleHold, unitsReport } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import type { CallResult, GraphqlContext } from './context.js';
 
 /** Charges the successful calls once, whichever comes first: the response or the client's disconnect. */
 export async function settleRequest(meter: Meter, ctx: GraphqlContext): Promise<{ settled: Settlement; results: CallResult[] }> {
   const results = await Promise.all(ctx.runs.values());
-  const hold = ctx.admission?.hold;
-  if (ctx.settled || !hold) return { settled: { charged: 0 }, results };
-  ctx.settled = true;
-  const succeeded = [...ctx.runs.keys()].filter((_, i) => results[i]?.ok).map((c) => c.operation.name);
+  const hold = ctx.state.admission?.hold;
+  if (ctx.state.settled || !hold) return { settled: { charged: 0 }, results };
+  ctx.state.settled = true;
+  const succeeded = [...ctx.runs.keys()].filter((_, i) => results[i]?.ok).flatMap((c) => chargedOperations(c.operation));
   return { settled: await settleHold(meter, hold, succeeded), results };
 }
 
@@ -33,16 +33,16 @@ export function settlementPlugin(meter: Meter): ApolloServerPlugin<GraphqlContex
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue: ctx, response }) {
-          if (!ctx.admission) ctx.refusal ??= await documentRefusal(meter, ctx, response);
+          if (!ctx.state.admission) ctx.state.refusal ??= await documentRefusal(meter, ctx, response);
           const setHeaders = (headers: Record<string, string>) => Object.entries(headers).forEach(([name, value]) => response.http.headers.set(name, value));
-          if (ctx.refusal) {
-            setHeaders(refusalHeaders(meter, ctx.requestId, ctx.refusal));
-            response.http.status = ctx.refusal.failure.status;
-            response.body = { kind: 'single', singleResult: { errors: ctx.refusal.failure.errors } };
+          if (ctx.state.refusal) {
+            setHeaders(refusalHeaders(meter, ctx.requestId, ctx.state.refusal));
+            response.http.status = ctx.state.refusal.failure.status;
+            response.body = { kind: 'single', singleResult: { errors: ctx.state.refusal.failure.errors } };
             return;
           }
           const { settled, results } = await settleRequest(meter, ctx);
-          setHeaders(servedHeaders(meter, { requestId: ctx.requestId, rateLimit: ctx.admission?.rateLimit, settled, results }));
+          setHeaders(servedHeaders(meter, { requestId: ctx.requestId, rateLimit: ctx.state.admission?.rateLimit, settled, results }));
           if (response.body.kind === 'single') response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...unitsReport(settled), requestId: ctx.requestId };
         },
       };

@@ -6,7 +6,7 @@
  */
 import { RULE_MESSAGES } from '@retail/contract';
 import { type Parameter, type ParameterError, displayName, parameterValueError } from '@retail/gateway-shared';
-import { type DefinitionNode, type GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, TypeInfo, visit, visitWithTypeInfo } from './graphql.js';
+import { type DefinitionNode, type GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, TypeInfo, type ValueNode, getNamedType, isInputObjectType, visit, visitWithTypeInfo } from './graphql.js';
 
 /** Like an unknown REST query parameter, a variable the operation does not declare is refused. */
 export function undeclaredVariables(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): ParameterError[] {
@@ -19,12 +19,18 @@ export function undeclaredVariables(operation: OperationDefinitionNode, variable
 /** The parameter each variable is given as (`retailSeller(sellerId: $id)`: id → sellerId), in the operation and its fragments. */
 function parametersByVariable(schema: GraphQLSchema, definitions: readonly DefinitionNode[]): Map<string, Parameter> {
   const found = new Map<string, Parameter>();
+  const note = (value: ValueNode, parameter: unknown) => {
+    if (value.kind === Kind.VARIABLE && parameter && !found.has(value.name.value)) found.set(value.name.value, parameter as Parameter);
+  };
   const typeInfo = new TypeInfo(schema);
   const visitor = visitWithTypeInfo(typeInfo, {
+    // The schema's arguments and input fields carry their parameter (arguments.ts), so a variable's rule is theirs.
     Argument(node) {
-      // The schema's arguments carry their parameter (schema.ts), so a variable's rule is the argument's.
-      const parameter = typeInfo.getArgument()?.extensions.parameter as Parameter | undefined;
-      if (node.value.kind === Kind.VARIABLE && parameter && !found.has(node.value.name.value)) found.set(node.value.name.value, parameter);
+      note(node.value, typeInfo.getArgument()?.extensions.parameter);
+    },
+    ObjectField(node) {
+      const parent = getNamedType(typeInfo.getParentInputType());
+      if (isInputObjectType(parent)) note(node.value, parent.getFields()[node.name.value]?.extensions.parameter);
     },
   });
   for (const definition of definitions) visit(definition, visitor);

@@ -1,0 +1,62 @@
+/**
+ * Arguments from the registry's parameters. Scalars, enums and lists are flat arguments; a nested
+ * message parameter (a watch's `conditions`, its `webhook`) is an input object type derived from
+ * that message's own parameters (`WatchCondition` → `WatchConditionInput`), nothing hand-written.
+ * Every argument and input field carries its parameter in `extensions`, so a refused variable reads
+ * as the rule table says (variable-errors.ts), at any depth.
+ */
+import type { DescEnum, DescMessage } from '@bufbuild/protobuf';
+import { type Parameter, typedDefault } from '@retail/gateway-shared';
+import { GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from './graphql.js';
+import type { GraphQLArgumentConfig, GraphQLEnumType, GraphQLFieldConfigArgumentMap, GraphQLInputFieldConfigMap, GraphQLInputType } from './graphql.js';
+
+/** GraphQL scalars by the registry's kind of a proto scalar. */
+export const KIND_SCALARS = { string: GraphQLString, integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean } as const;
+
+export interface ArgumentDerivation {
+  /** The arguments of a field that takes `parameters`, by parameter name. */
+  argumentsOf(parameters: readonly Parameter[]): GraphQLFieldConfigArgumentMap;
+}
+
+/** `enumType` and `typeName` are the schema's own, so an enum is one type whether read or written. */
+export function createArgumentDerivation(enumType: (desc: DescEnum) => GraphQLEnumType, typeName: (desc: DescMessage) => string): ArgumentDerivation {
+  const inputs = new Map<string, GraphQLInputObjectType>();
+
+  function inputObject(message: DescMessage, fields: readonly Parameter[]): GraphQLInputObjectType {
+    let type = inputs.get(message.typeName);
+    if (!type) {
+      const config = (): GraphQLInputFieldConfigMap => Object.fromEntries(fields.map((f) => [f.name, configOf(f)]));
+      type = new GraphQLInputObjectType({ name: `${typeName(message)}Input`, description: `A ${message.name} as a request writes it.`, fields: config });
+      inputs.set(message.typeName, type);
+    }
+    return type;
+  }
+
+  function itemType(p: Parameter): GraphQLInputType {
+    switch (p.kind) {
+      case 'object':
+      case 'object-list':
+        if (!p.message || !p.fields) throw new Error(`object parameter ${p.name} has no message`);
+        return inputObject(p.message, p.fields);
+      case 'enum':
+      case 'enum-list':
+        return enumType(p.enumDesc as DescEnum);
+      case 'string-list':
+        return GraphQLString;
+      default:
+        return KIND_SCALARS[p.kind];
+    }
+  }
+
+  /** One argument or input field (GraphQL configures both alike). */
+  function configOf(p: Parameter): GraphQLArgumentConfig {
+    const item = itemType(p);
+    const type = p.kind.endsWith('-list') ? new GraphQLList(new GraphQLNonNull(item)) : item;
+    const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;
+    return { type: p.required ? new GraphQLNonNull(type) : type, description: p.description, ...(defaultValue !== undefined ? { defaultValue } : {}), extensions: { parameter: p } };
+  }
+
+  return {
+    argumentsOf: (parameters) => Object.fromEntries(parameters.map((p) => [p.name, configOf(p)])),
+  };
+}
