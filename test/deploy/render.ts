@@ -101,3 +101,31 @@ export function workload(objects: K8sObject[], component: string): K8sObject {
 export function labelsMatch(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
   return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 }
+
+/** One container's variables: plain (ConfigMap), secret (its Secrets' data, decoded), refs ("secret:<name>/<key>"). */
+export interface ContainerEnvironment {
+  plain: Record<string, string>;
+  secret: Record<string, string>;
+  refs: Record<string, string>;
+  all: string[];
+}
+
+/** The environment of a component's first container, from the objects the render holds. */
+export function environmentOf(objects: K8sObject[], component: string): ContainerEnvironment {
+  const container = workload(objects, component).spec.template.spec.containers[0];
+  const plain: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(plain, find(objects, 'ConfigMap', source.configMapRef.name)!.data);
+    for (const [key, value] of Object.entries(find(objects, 'Secret', source.secretRef?.name ?? '')?.data ?? {})) {
+      secret[key] = Buffer.from(value as string, 'base64').toString();
+    }
+  }
+  const refs: Record<string, string> = {};
+  for (const entry of container.env ?? []) {
+    const ref = entry.valueFrom?.secretKeyRef;
+    if (ref) refs[entry.name] = `secret:${ref.name}/${ref.key}`;
+    else if (entry.value !== undefined) plain[entry.name] = entry.value;
+  }
+  return { plain, secret, refs, all: [...Object.keys(plain), ...Object.keys(secret), ...Object.keys(refs)] };
+}
