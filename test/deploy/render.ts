@@ -51,8 +51,9 @@ const CRD_CHECKS: Record<string, (object: K8sObject) => void> = {
   },
 };
 
-export async function renderChart(helm: string, options: { valuesFiles?: string[]; set?: string[] } = {}): Promise<K8sObject[]> {
-  const args = ['template', 'retail', CHART_DIR, '--namespace', 'retail'];
+/** extraArgs: more helm flags, e.g. a server-side dry run against a stand-in API (fake-kube-api.ts). */
+export async function renderChart(helm: string, options: { valuesFiles?: string[]; set?: string[]; extraArgs?: string[] } = {}): Promise<K8sObject[]> {
+  const args = ['template', 'retail', CHART_DIR, '--namespace', 'retail', ...(options.extraArgs ?? [])];
   for (const file of options.valuesFiles ?? []) args.push('--values', file);
   for (const value of options.set ?? []) args.push('--set', value);
   const { stdout } = await runHelm(helm, args);

@@ -136,17 +136,26 @@ A generated secret that survives upgrades: the value already in the cluster when
 (lookup answers nothing under `helm template`), else a new random one, base64-encoded for a Secret's
 data. Args: (list $ secretName key), or (list $ secretName key "bytes32") for base64 of 32 random
 bytes (a key, e.g. the watcher's WEBHOOK_SECRET_KEY) instead of 48 letters and digits.
+One value per render: the Secret and the pods' checksum/secret annotation include this twice, and
+two different random values would make the first upgrade after an install roll the pods for nothing.
 */}}
 {{- define "retail-data.generatedSecret" -}}
 {{- $root := index . 0 }}
+{{- if not (hasKey $root "generatedSecrets") }}{{ $_ := set $root "generatedSecrets" dict }}{{ end }}
+{{- $id := printf "%s/%s" (index . 1) (index . 2) }}
+{{- if not (hasKey $root.generatedSecrets $id) }}
 {{- $existing := lookup "v1" "Secret" $root.Release.Namespace (index . 1) }}
+{{- $value := "" }}
 {{- if and $existing $existing.data (hasKey $existing.data (index . 2)) }}
-{{- index $existing.data (index . 2) }}
+{{- $value = index $existing.data (index . 2) }}
 {{- else if and (gt (len .) 3) (eq (index . 3) "bytes32") }}
-{{- randBytes 32 | b64enc }}
+{{- $value = randBytes 32 | b64enc }}
 {{- else }}
-{{- randAlphaNum 48 | b64enc }}
+{{- $value = randAlphaNum 48 | b64enc }}
 {{- end }}
+{{- $_ := set $root.generatedSecrets $id $value }}
+{{- end }}
+{{- index $root.generatedSecrets $id }}
 {{- end }}
 
 {{/* Replicas a deployable runs at least: for deciding whether a PDB makes sense. Args: (list $ "core"). */}}
