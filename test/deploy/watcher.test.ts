@@ -136,6 +136,10 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     await expect(renderChart(helm, { set: ['postgresql.enabled=false', 'watcher.database.url=mysql://db/watcher'] })).rejects.toThrow(/watcher\/database\/url/);
     await expect(renderChart(helm, { set: ['watcher.webhooks.secretKey.value=too-short'] })).rejects.toThrow(/secretKey\/value/);
     await expect(renderChart(helm, { set: ['watcher.webhooks.timeoutMs=50'] })).rejects.toThrow(/webhooks\/timeoutMs/);
+    // Past a skipped schema, the templates refuse too, in a sentence.
+    const noSchema = ['--skip-schema-validation'];
+    await expect(renderChart(helm, { set: ['postgresql.enabled=false'], extraArgs: noSchema })).rejects.toThrow(/exactly one PostgreSQL/);
+    await expect(renderChart(helm, { set: [`watcher.database.url=${EXTERNAL_URL}`], extraArgs: noSchema })).rejects.toThrow(/exactly one PostgreSQL/);
   });
 
   it('the gateways reach the watcher at its Service; the watcher reaches the core at its Service with the shared token', () => {
