@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { REPO_ROOT, findHelm } from '../harness/helm.js';
+import { CHART_DIR, REPO_ROOT, findHelm, runHelm } from '../harness/helm.js';
 import { valueEnvironment } from './environment.js';
 import { type K8sObject, byKind, environmentOf, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
 
@@ -242,6 +242,15 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     }
     expect(egressAllows(policy, '10.1.2.3', 6379)).toBe(false);
     expect(environmentOf(objects, 'watcher').plain.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+  });
+
+  it("NOTES warn when the watcher's closed egress meets an external database or Redis without extraEgress", async () => {
+    const notes = async (set: string[]) => (await runHelm(helm, ['install', 'retail', CHART_DIR, '--dry-run=client', ...set.flatMap((value) => ['--set', value])])).stdout;
+    const warning = /WARNING: the watcher's egress is closed/;
+    expect(await notes([])).not.toMatch(warning);
+    expect(await notes(FROM_SECRET)).toMatch(warning);
+    expect(await notes([...FROM_SECRET, 'watcher.networkPolicy.extraEgress[0].ports[0].port=5432'])).not.toMatch(warning);
+    expect(await notes([...FROM_SECRET, 'networkPolicy.enabled=false'])).not.toMatch(warning);
   });
 
   it('production: autoscaled with a PDB, its database and key from existing Secrets, egress opened to the managed databases only', () => {
