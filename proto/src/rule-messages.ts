@@ -33,6 +33,7 @@ export const RULE_MESSAGES = {
   number: (name: string) => `${name} must be a number`,
   boolean: (name: string) => `${name} must be true or false`,
   list: (name: string) => `${name} must be a list`,
+  object: (name: string) => `${name} must be an object`,
   givenOnce: (name: string) => `${name} must be given once`,
 
   // Meaning: identifiers and URLs (checked by the core, the authority on them).

@@ -177,6 +177,10 @@ export function invalidValues(p: Parameter): fc.Arbitrary<unknown> {
       return invalidStrings(p, true).map((s) => [s]);
     case 'enum-list':
       return invalidEnum(p).map((s) => ['NEW', s]);
+    case 'object':
+    case 'object-list':
+      // Only watch operations take objects; their rules are tested with the watch interfaces.
+      return fc.constantFrom('not an object', 7, [[]]);
   }
 }
 

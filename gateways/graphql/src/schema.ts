@@ -48,6 +48,7 @@ export function buildRetailSchema(): GraphQLSchema {
   function argumentsOf(parameters: readonly Parameter[]): GraphQLFieldConfigArgumentMap {
     const args: GraphQLFieldConfigArgumentMap = {};
     for (const p of parameters) {
+      if (p.kind === 'object' || p.kind === 'object-list') throw new Error(`GraphQL input objects are not derived yet (${p.name})`);
       const item = p.kind === 'enum' || p.kind === 'enum-list' ? enumType(p.enumDesc as DescEnum) : p.kind === 'string-list' ? GraphQLString : KIND_SCALARS[p.kind];
       const type = p.kind.endsWith('-list') ? new GraphQLList(new GraphQLNonNull(item)) : item;
       const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;

@@ -1,12 +1,16 @@
 /**
- * The gateways' client of the core: one gRPC transport (HTTP/2, Connect's gRPC protocol) with the
- * service token, request id and trace context on every call, and a deadline on every call.
+ * The gateways' client of the backends: the core (RetailService) and the watcher (WatchService),
+ * each over one gRPC transport (HTTP/2, Connect's gRPC protocol) with the service token, request
+ * id and trace context on every call, and a deadline on every call. A watch operation also carries
+ * the caller's account (`x-retail-account`), which the gateway established from the key: the
+ * watcher trusts it because the call bears the service token.
  */
 import { type Message, create } from '@bufbuild/protobuf';
 import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
-import { CacheStatus, RetailService } from '@retail/contract';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { CacheStatus, RetailService, WatchService } from '@retail/contract';
 import { checkCoreHealth } from './health.js';
 import { traceCoreCall } from './tracing.js';
 import net from 'node:net';
@@ -18,7 +22,12 @@ export interface CoreClientOptions {
   readonly serviceToken: string;
   /** Deadline of every call (CORE_DEADLINE_MS, default 10000). */
   readonly deadlineMs?: number;
+  /** host:port of the watcher's gRPC server (WATCHER_ADDRESS); without it watch operations answer UNIMPLEMENTED. */
+  readonly watcherAddress?: string;
 }
+
+/** Metadata key of the account a watch operation acts for. */
+export const ACCOUNT_METADATA_KEY = 'x-retail-account';
 
 /** How the response was produced, from the response's `meta` (never part of `data`). */
 export interface ResponseInfo {
@@ -30,6 +39,8 @@ export interface ResponseInfo {
 export interface CallOptions {
   readonly requestId: string;
   readonly signal?: AbortSignal;
+  /** The caller's account: required by watch operations, not sent to the core. */
+  readonly accountId?: string;
 }
 
 export interface CoreClient {
@@ -61,6 +72,8 @@ function connectNoDelay(authority: URL): net.Socket {
   return socket;
 }
 
+type UnaryCalls = Record<string, (request: Message, callOptions: object) => Promise<Message>>;
+
 export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
   const serviceHeaders: Interceptor = (next) => async (req) => {
@@ -71,31 +84,38 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     });
     return next(req);
   };
-  const transport = createGrpcTransport({
-    baseUrl: `http://${options.address}`,
-    interceptors: [serviceHeaders],
-    defaultTimeoutMs: options.deadlineMs ?? 10_000,
-    pingIntervalMs: 30_000,
-    // Inside the cluster, compressing a few kB costs more CPU than the bytes it saves.
-    acceptCompression: [],
-    // Small gRPC frames must not wait for Nagle's algorithm (it adds delayed-ACK stalls per call).
-    nodeOptions: { createConnection: (authority: URL) => connectNoDelay(authority) },
-  });
-  const client = createClient(RetailService, transport) as unknown as Record<
-    string,
-    (request: Message, callOptions: object) => Promise<Message>
-  >;
+  const transportTo = (address: string) =>
+    createGrpcTransport({
+      baseUrl: `http://${address}`,
+      interceptors: [serviceHeaders],
+      defaultTimeoutMs: options.deadlineMs ?? 10_000,
+      pingIntervalMs: 30_000,
+      // Inside the cluster, compressing a few kB costs more CPU than the bytes it saves.
+      acceptCompression: [],
+      // Small gRPC frames must not wait for Nagle's algorithm (it adds delayed-ACK stalls per call).
+      nodeOptions: { createConnection: (authority: URL) => connectNoDelay(authority) },
+    });
+  const clients = new Map<string, UnaryCalls>([[RetailService.typeName, createClient(RetailService, transportTo(options.address)) as unknown as UnaryCalls]]);
+  if (options.watcherAddress) clients.set(WatchService.typeName, createClient(WatchService, transportTo(options.watcherAddress)) as unknown as UnaryCalls);
   const deadlineMs = options.deadlineMs ?? 10_000;
 
   return {
-    async callOperation(op, request, { requestId, signal }) {
+    async callOperation(op, request, { requestId, signal, accountId }) {
+      const service = op.method.parent.typeName;
+      const client = clients.get(service);
+      if (!client) throw new ConnectError(`${op.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
       const call = client[op.method.localName];
       if (!call) throw new Error(`the client has no method ${op.method.localName}`);
       const message = create(op.request, request);
+      const headers: Record<string, string> = { 'x-request-id': requestId };
+      if (service !== RetailService.typeName) {
+        if (!accountId) throw new Error(`${op.name} needs the caller's account`);
+        headers[ACCOUNT_METADATA_KEY] = accountId;
+      }
       const response = await traceCoreCall(op.method.name, () =>
         call(message, {
           timeoutMs: deadlineMs,
-          headers: { 'x-request-id': requestId },
+          headers,
           ...(signal ? { signal } : {}),
         }),
       );

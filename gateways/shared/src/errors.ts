@@ -53,7 +53,13 @@ export function errorDetailOf(err: ConnectError): ErrorDetail | undefined {
 function clientPath(fieldPath: readonly string[], op: Operation | undefined, style: ParameterStyle): string[] | undefined {
   if (fieldPath.length === 0) return undefined;
   const names = fieldPath.map((name) => op?.request.fields.find((f) => f.name === name || f.jsonName === name)?.jsonName ?? name);
-  return style === 'rest' ? ['query', ...names] : names;
+  return style === 'rest' ? [restPlace(op, fieldPath[0]), ...names] : names;
+}
+
+/** Where a REST client wrote a request field: the query of a GET, else the path or the JSON body. */
+function restPlace(op: Operation | undefined, fieldName: string | undefined): string {
+  if (!op || op.httpMethod === 'GET') return 'query';
+  return op.pathParameters.some((p) => p.field.name === fieldName || p.name === fieldName) ? 'path' : 'body';
 }
 
 function fromReason(reason: ErrorReason, message?: string, extra: Partial<ClientError> = {}): ClientError {
@@ -77,6 +83,10 @@ function mapWithoutCause(err: unknown, op: Operation | undefined, style: Paramet
       ...(path ? { path } : {}),
       ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
     });
+  }
+  if (connectErr.code === Code.Unimplemented) {
+    // A backend this deployment does not run (no WATCHER_ADDRESS), or an RPC a backend lacks: say so.
+    return fromReason(ErrorReason.UNIMPLEMENTED, connectErr.rawMessage);
   }
   if (connectErr.code === Code.DeadlineExceeded) {
     return fromReason(ErrorReason.UPSTREAM_TIMEOUT, 'the service did not answer in time');

@@ -23,6 +23,8 @@ const GatewayEnvSchema = z.object({
   PORT: z.preprocess(blankToUndefined, wholeNumber(1, 65535).default(8080)),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   CORE_ADDRESS: z.preprocess(blankToUndefined, z.string().regex(/^\S+:\d{1,5}$/, 'must be host:port').default('127.0.0.1:50051')),
+  // Optional: without the watcher, watch operations answer 501 UNIMPLEMENTED and say why.
+  WATCHER_ADDRESS: z.preprocess(blankToUndefined, z.string().regex(/^\S+:\d{1,5}$/, 'must be host:port').optional()),
   // Required: a gateway without it could never reach the core. Its value is never echoed.
   SERVICE_TOKEN: z.preprocess(blankToUndefined, z.string({ error: 'is required' })),
   CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
@@ -32,7 +34,7 @@ const GatewayEnvSchema = z.object({
 export class GatewayConfigError extends EnvironmentError {}
 
 /**
- * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), SERVICE_TOKEN (required),
+ * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), WATCHER_ADDRESS (unset: no watches), SERVICE_TOKEN (required),
  * CORE_DEADLINE_MS (10000), CORS_ORIGINS (comma list; CORS closed when unset). Throws
  * GatewayConfigError naming every bad variable.
  */
@@ -43,7 +45,7 @@ export function loadGatewaySettings(env: Readonly<Record<string, string | undefi
   return {
     port: e.PORT,
     host: e.HOST,
-    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS },
+    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

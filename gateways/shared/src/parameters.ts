@@ -34,11 +34,33 @@ export function displayName(name: string): string {
   return printable.length > MAX_ECHOED_NAME ? `${printable.slice(0, MAX_ECHOED_NAME)}…` : printable;
 }
 
-function pathOf(style: ParameterStyle, name: string): string[] {
-  return style === 'rest' ? ['query', name] : [name];
+/**
+ * Where a parameter's value came from. `text`: a query string or a path segment (numbers and
+ * booleans are spelled, a list is one comma-separated value); otherwise a JSON value (GraphQL and
+ * MCP arguments, a REST body). `path`: where an error points (`["query", name]`, `["body", name]`,
+ * `["path", name]` on REST, `[name]` on GraphQL and MCP, as docs/contract.md says).
+ */
+export interface ValueSource {
+  readonly text: boolean;
+  readonly path: readonly string[];
 }
 
-type Checked = { ok: true; value: unknown } | { ok: false; message: string };
+/** The source of every parameter of a style, for operations whose parameters all come one way. */
+export function styleSource(style: ParameterStyle): ValueSource {
+  return style === 'rest' ? { text: true, path: ['query'] } : { text: false, path: [] };
+}
+
+const QUERY: ValueSource = { text: true, path: ['query'] };
+const PATH: ValueSource = { text: true, path: ['path'] };
+const BODY: ValueSource = { text: false, path: ['body'] };
+
+/** REST: a GET's parameters are its query; otherwise path segments named in the route, and the JSON body. */
+export function restSourceOf(op: Operation): (p: Parameter | undefined) => ValueSource {
+  if (op.httpMethod === 'GET') return () => QUERY;
+  return (p) => (p && op.pathParameters.includes(p) ? PATH : BODY);
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false; message: string; path?: string[] };
 
 const refused = (message: string | undefined): Checked | undefined => (message === undefined ? undefined : { ok: false, message });
 
@@ -50,13 +72,13 @@ function checkString(p: Parameter, value: unknown): Checked {
 
 const typeMessage = (p: Parameter, integer: boolean): string => (integer ? RULE_MESSAGES.integer(p.name) : RULE_MESSAGES.number(p.name));
 
-function checkNumber(p: Parameter, value: unknown, style: ParameterStyle, integer: boolean): Checked {
+function checkNumber(p: Parameter, value: unknown, text: boolean, integer: boolean): Checked {
   let n: number;
-  if (style === 'rest') {
-    const text = String(value);
+  if (text) {
+    const spelled = String(value);
     const shape = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-    if (!shape.test(text)) return { ok: false, message: typeMessage(p, integer) };
-    n = Number(text);
+    if (!shape.test(spelled)) return { ok: false, message: typeMessage(p, integer) };
+    n = Number(spelled);
   } else {
     if (typeof value !== 'number') return { ok: false, message: typeMessage(p, integer) };
     n = value;
@@ -75,9 +97,9 @@ function is64Bit(p: Parameter): boolean {
 
 const SIXTY_FOUR_BIT = new Set<ScalarType>([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
-function checkBoolean(p: Parameter, value: unknown, style: ParameterStyle): Checked {
+function checkBoolean(p: Parameter, value: unknown, text: boolean): Checked {
   if (typeof value === 'boolean') return { ok: true, value };
-  if (style === 'rest' && (value === 'true' || value === 'false')) return { ok: true, value: value === 'true' };
+  if (text && (value === 'true' || value === 'false')) return { ok: true, value: value === 'true' };
   return { ok: false, message: RULE_MESSAGES.boolean(p.name) };
 }
 
@@ -86,41 +108,79 @@ function checkEnum(p: Parameter, value: unknown): Checked {
   return 'number' in found ? { ok: true, value: found.number } : { ok: false, message: found.message };
 }
 
-function checkScalar(p: Parameter, value: unknown, style: ParameterStyle, itemKind: ParameterKindScalar): Checked {
+type ParameterKindScalar = 'string' | 'integer' | 'number' | 'boolean' | 'enum';
+
+function checkScalar(p: Parameter, value: unknown, text: boolean, itemKind: ParameterKindScalar): Checked {
   switch (itemKind) {
     case 'string':
       return checkString(p, value);
     case 'integer':
-      return checkNumber(p, value, style, true);
+      return checkNumber(p, value, text, true);
     case 'number':
-      return checkNumber(p, value, style, false);
+      return checkNumber(p, value, text, false);
     case 'boolean':
-      return checkBoolean(p, value, style);
+      return checkBoolean(p, value, text);
     case 'enum':
       return checkEnum(p, value);
   }
 }
 
-type ParameterKindScalar = 'string' | 'integer' | 'number' | 'boolean' | 'enum';
-
-function checkList(p: Parameter, value: unknown, style: ParameterStyle): Checked {
-  // REST writes lists as one comma-separated value; GraphQL and MCP send arrays.
-  const items = style === 'rest' ? (typeof value === 'string' ? value.split(',') : undefined) : Array.isArray(value) ? value : undefined;
+function checkList(p: Parameter, value: unknown, text: boolean): Checked {
+  // Text writes lists as one comma-separated value; JSON sends arrays.
+  const items = text ? (typeof value === 'string' ? value.split(',') : undefined) : Array.isArray(value) ? value : undefined;
   if (!items) return { ok: false, message: RULE_MESSAGES.list(p.name) };
   const itemKind: ParameterKindScalar = p.kind === 'enum-list' ? 'enum' : 'string';
   const out: unknown[] = [];
   for (const item of items) {
-    const checked = checkScalar(p, item, style, itemKind);
+    const checked = checkScalar(p, item, text, itemKind);
     if (!checked.ok) return checked;
     out.push(checked.value);
   }
   return { ok: true, value: out };
 }
 
-function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Checked {
-  if (style === 'rest' && Array.isArray(value)) return { ok: false, message: RULE_MESSAGES.givenOnce(p.name) };
-  if (p.kind === 'string-list' || p.kind === 'enum-list') return checkList(p, value, style);
-  return checkScalar(p, value, style, p.kind);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A nested message (JSON only): its own parameters, checked as a request's are, named `conditions[0].type` in messages. */
+function checkObject(p: Parameter, value: unknown, name: string, path: readonly string[]): Checked {
+  if (!isPlainObject(value)) return { ok: false, message: RULE_MESSAGES.object(name) };
+  const fields = (p.fields ?? []).map((f) => ({ ...f, name: `${name}.${f.name}` }));
+  const byWireName = new Map((p.fields ?? []).map((f, i) => [f.name, fields[i] as Parameter]));
+  for (const key of Object.keys(value)) {
+    if (!byWireName.has(key)) return { ok: false, message: RULE_MESSAGES.unknownParameter(displayName(`${name}.${key}`)), path: [...path, key] };
+  }
+  const init: Record<string, unknown> = {};
+  for (const [key, f] of byWireName) {
+    const given = value[key];
+    if (given === undefined || given === null) {
+      if (f.required) return { ok: false, message: RULE_MESSAGES.required(f.name), path: [...path, key] };
+      continue;
+    }
+    const checked = checkParameter(f, given, false, [...path, key]);
+    if (!checked.ok) return { ...checked, path: checked.path ?? [...path, key] };
+    init[f.field.localName] = checked.value;
+  }
+  return { ok: true, value: init };
+}
+
+function checkObjectList(p: Parameter, value: unknown, path: readonly string[]): Checked {
+  if (!Array.isArray(value)) return { ok: false, message: RULE_MESSAGES.list(p.name) };
+  const out: unknown[] = [];
+  for (const [i, item] of value.entries()) {
+    const checked = checkObject(p, item, `${p.name}[${i}]`, [...path, String(i)]);
+    if (!checked.ok) return checked;
+    out.push(checked.value);
+  }
+  return { ok: true, value: out };
+}
+
+function checkParameter(p: Parameter, value: unknown, text: boolean, path: readonly string[]): Checked {
+  if (text && Array.isArray(value)) return { ok: false, message: RULE_MESSAGES.givenOnce(p.name) };
+  if (p.kind === 'string-list' || p.kind === 'enum-list') return checkList(p, value, text);
+  // Objects come only from JSON (a REST body, GraphQL input objects, MCP arguments).
+  if (p.kind === 'object') return text ? { ok: false, message: RULE_MESSAGES.object(p.name) } : checkObject(p, value, p.name, path);
+  if (p.kind === 'object-list') return text ? { ok: false, message: RULE_MESSAGES.list(p.name) } : checkObjectList(p, value, path);
+  return checkScalar(p, value, text, p.kind);
 }
 
 /**
@@ -130,7 +190,7 @@ function checkParameter(p: Parameter, value: unknown, style: ParameterStyle): Ch
  */
 export function parameterValueError(p: Parameter, value: unknown, style: ParameterStyle): string | undefined {
   if (value === undefined || value === null) return p.required ? RULE_MESSAGES.required(p.name) : undefined;
-  const checked = checkParameter(p, value, style);
+  const checked = checkParameter(p, value, styleSource(style).text, []);
   return checked.ok ? undefined : checked.message;
 }
 
@@ -146,15 +206,21 @@ function parametersByName(op: Operation): Map<string, Parameter> {
 
 /**
  * Checks client parameters against the operation's registry entry and builds the request init.
- * REST values are query strings (an array means the parameter was repeated); GraphQL and MCP
- * values are JSON values. GraphQL `null` means "not given".
+ * REST query values are strings (an array means the parameter was repeated); GraphQL and MCP
+ * values, and a REST body's, are JSON values. GraphQL `null` means "not given". `sourceOf` says
+ * where each parameter came from when they do not all come one way (a REST path and body).
  */
-export function parseParameters(op: Operation, input: Record<string, unknown>, style: ParameterStyle): ParseResult {
+export function parseParameters(
+  op: Operation,
+  input: Record<string, unknown>,
+  style: ParameterStyle,
+  sourceOf: (p: Parameter | undefined) => ValueSource = () => styleSource(style),
+): ParseResult {
   const errors: ParameterError[] = [];
   const byName = parametersByName(op);
   for (const name of Object.keys(input)) {
     if (!byName.has(name)) {
-      errors.push({ message: RULE_MESSAGES.unknownParameter(displayName(name)), path: pathOf(style, name) });
+      errors.push({ message: RULE_MESSAGES.unknownParameter(displayName(name)), path: [...sourceOf(undefined).path, name] });
     }
   }
   const given = (p: Parameter): boolean => {
@@ -164,18 +230,20 @@ export function parseParameters(op: Operation, input: Record<string, unknown>, s
     // "is required" for it; the shape check reads "" the same way to say the same.
     return !(value === '' && p.kind === 'string' && p.field.presence === FieldPresence.IMPLICIT);
   };
+  const pathOf = (p: Parameter): string[] => [...sourceOf(p).path, p.name];
   // As in the core: exactly-one-of groups before the values of their members.
   const group = checkGroups(op.parameters, (p) => given(p as Parameter));
-  if (group) errors.push({ message: group.message, path: pathOf(style, group.parameter.name) });
+  if (group) errors.push({ message: group.message, path: pathOf(group.parameter as Parameter) });
   const request: Record<string, unknown> = {};
   for (const p of op.parameters) {
     if (!given(p)) {
-      if (p.required) errors.push({ message: RULE_MESSAGES.required(p.name), path: pathOf(style, p.name) });
+      if (p.required) errors.push({ message: RULE_MESSAGES.required(p.name), path: pathOf(p) });
       continue;
     }
-    const checked = checkParameter(p, input[p.name], style);
+    const source = sourceOf(p);
+    const checked = checkParameter(p, input[p.name], source.text, pathOf(p));
     if (checked.ok) request[p.field.localName] = checked.value;
-    else errors.push({ message: checked.message, path: pathOf(style, p.name) });
+    else errors.push({ message: checked.message, path: checked.path ?? pathOf(p) });
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, request };
 }

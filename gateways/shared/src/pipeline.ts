@@ -10,7 +10,7 @@ import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '
 import type { CoreClient, ResponseInfo } from './core-client.js';
 import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
-import { type ParameterError, type ParameterStyle, parseParameters } from './parameters.js';
+import { type ParameterError, type ParameterStyle, parseParameters, restSourceOf } from './parameters.js';
 import type { Operation } from './registry.js';
 
 /** One entry of the error envelope. */
@@ -152,12 +152,12 @@ export async function admitCall(
   return { ok: false, failure: denialFailure(admitted.denial), rateLimit: admitted.denial.rateLimit };
 }
 
-/** One core call: data rendered by the contract's wire renderer, or the mapped failure. */
+/** One backend call: data rendered by the contract's wire renderer, or the mapped failure. */
 export async function executeOperation(
   core: CoreClient,
   op: Operation,
   request: Record<string, unknown>,
-  options: { requestId: string; style: ParameterStyle; signal?: AbortSignal },
+  options: { requestId: string; style: ParameterStyle; signal?: AbortSignal; accountId?: string },
 ): Promise<CallSuccess | CallFailure> {
   try {
     const { response, meta } = await core.callOperation(op, request, options);
@@ -211,17 +211,33 @@ export function servedHeaders(
   return meteringHeaders(meter, { requestId, rateLimit, charged: settled.charged, remaining: settled.remaining, meta, retryAfterSeconds });
 }
 
-/** The whole metered call of one operation (REST and MCP). */
+/** The parameters of one call as the client gave them (REST: query, or path and body, merged by name). */
+function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
+  return style === 'rest' ? parseParameters(op, params, style, restSourceOf(op)) : parseParameters(op, params, style);
+}
+
+/**
+ * The units an operation's successful call costs, as the ledger's operation list: one entry for a
+ * metered operation, none for a free one (managing watches, reading events). A free call still
+ * goes through admit and settle with zero units, so credentials, scope, the rate limit and the
+ * order of refusals are exactly those of a metered call.
+ */
+export function chargedOperations(op: Operation): string[] {
+  return op.billing === 'free' ? [] : [op.name];
+}
+
+/** The whole call of one operation (REST and MCP), metered or free. */
 export async function runMeteredCall(
   deps: PipelineDeps,
   input: { op: Operation; params: Record<string, unknown>; style: ParameterStyle; headers: HeaderBag; signal?: AbortSignal },
 ): Promise<CallResult> {
   const requestId = requestIdFrom(input.headers);
-  const parsed = parseParameters(input.op, input.params, input.style);
+  const parsed = parseCallParameters(input.op, input.params, input.style);
+  const charged = chargedOperations(input.op);
   const admitted = await admitCall(deps.meter, {
     headers: input.headers,
     iface: input.style,
-    operations: [input.op.name],
+    operations: charged,
     shapeErrors: parsed.ok ? [] : parsed.errors,
     requestId,
   });
@@ -229,9 +245,14 @@ export async function runMeteredCall(
     return { ...admitted.failure, headers: refusalHeaders(deps.meter, requestId, admitted), unitsCharged: 0, requestId };
   }
   const result = parsed.ok
-    ? await executeOperation(deps.core, input.op, parsed.request, { requestId, style: input.style, ...(input.signal ? { signal: input.signal } : {}) })
+    ? await executeOperation(deps.core, input.op, parsed.request, {
+        requestId,
+        style: input.style,
+        accountId: admitted.hold.accountId,
+        ...(input.signal ? { signal: input.signal } : {}),
+      })
     : parameterFailure(parsed.errors); // unreachable: admit answers `shape` first
-  const settled = await settleHold(deps.meter, admitted.hold, result.ok ? [input.op.name] : []);
+  const settled = await settleHold(deps.meter, admitted.hold, result.ok ? charged : []);
   const headers = servedHeaders(deps.meter, { requestId, rateLimit: admitted.rateLimit, settled, results: [result] });
   return {
     ...result,

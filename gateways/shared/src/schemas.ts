@@ -15,6 +15,8 @@ import { type Operation, type Parameter, scalarKind, wireEnumValues } from './re
 
 export type JsonSchema = { [key: string]: unknown };
 
+const TIMESTAMP = 'google.protobuf.Timestamp';
+
 /** Largest count a 53-bit-safe client can hold exactly (docs/contract.md, Wire JSON: ratingsTotal). */
 export const MAX_COUNT = 4503599627370495;
 
@@ -30,6 +32,7 @@ const FIELD_REFINEMENTS: Record<string, JsonSchema> = {
 /** Schema of one value of a parameter (a list item for lists). */
 function parameterItemSchema(p: Parameter): JsonSchema {
   if (p.enumValues) return { type: 'string', enum: [...p.enumValues] };
+  if (p.kind === 'object' || p.kind === 'object-list') return objectSchema(p.fields ?? []);
   const kind = p.kind === 'string-list' ? 'string' : p.kind;
   const schema: JsonSchema = { type: kind };
   if (kind === 'string') {
@@ -53,17 +56,22 @@ export function parameterSchema(p: Parameter): JsonSchema {
   return schema;
 }
 
-/** The operation's parameters as one object schema: the MCP tool inputSchema. */
-export function parametersJsonSchema(op: Operation): JsonSchema {
+/** Parameters as one object schema: a request's (the MCP inputSchema, a REST body) or a nested message's. */
+export function objectSchema(parameters: readonly Parameter[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const p of op.parameters) properties[p.name] = parameterSchema(p);
-  const required = op.parameters.filter((p) => p.required).map((p) => p.name);
+  for (const p of parameters) properties[p.name] = parameterSchema(p);
+  const required = parameters.filter((p) => p.required).map((p) => p.name);
   return {
     type: 'object',
     properties,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
+}
+
+/** The operation's parameters as one object schema: the MCP tool inputSchema. */
+export function parametersJsonSchema(op: Operation): JsonSchema {
+  return objectSchema(op.parameters);
 }
 
 export interface SchemaOptions {
@@ -127,7 +135,8 @@ export class MessageSchemas {
         return { schema: { type: 'object', additionalProperties: value }, alwaysPresent: true };
       }
       case 'message': {
-        const ref = this.ref(field.message);
+        // Timestamps are RFC 3339 strings on the wire (@retail/contract renderMessage).
+        const ref = field.message.typeName === TIMESTAMP ? { type: 'string', format: 'date-time' } : this.ref(field.message);
         return nullable ? { schema: { anyOf: [ref, { type: 'null' }] }, alwaysPresent: true } : { schema: ref, alwaysPresent: false };
       }
       case 'enum':
