@@ -46,14 +46,6 @@ export const LIBRARY_READS: Readonly<Record<string, { deployable: DeployableName
 };
 
 /**
- * Variables the chart sets before the code that reads them has landed, each with where it will be
- * read. The test fails once that code reads it, so the entry is dropped then, not forgotten.
- */
-export const AWAITING_CODE: Readonly<Record<string, string>> = {
-  WATCHER_ADDRESS: "the gateways' WatchService client in @retail/gateway-shared (issue 14)",
-};
-
-/**
  * A deployable whose entry point does not exist yet has no code to check variables against: the
  * watcher's main.ts and config.ts are being written beside the chart (issue 14). Once main.ts exists
  * every variable the chart gives the watcher must be read by its code, as for the others.
