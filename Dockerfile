@@ -7,9 +7,11 @@
 #   docker build --target graphql -t retail-data/graphql .
 #   docker build --target mcp     -t retail-data/mcp .
 #   docker build --target console -t retail-data/console .
+#   docker build --target watcher -t retail-data/watcher .
 #
 # Stages: `manifests` (every workspace's package.json and the lock file) → `build` (all deps, tsc of
-# every package into <pkg>/dist) → `dist` (only package.json + dist of each package) and
+# every package into <pkg>/dist) → `dist` (only package.json + dist of each package, plus the
+# watcher's migrations) and
 # `deps-<name>` (production dependencies of one workspace) → the runtime target `<name>`, which
 # copies its own node_modules and the dist of its package and of its workspace dependencies only.
 # Every deployable starts with the OpenTelemetry bootstrap (`--import @retail/telemetry/register`),
@@ -49,11 +51,14 @@ COPY telemetry/src telemetry/src
 COPY core/tsconfig.build.json core/
 COPY core/src core/src
 COPY gateways/ gateways/
+COPY watcher/tsconfig.build.json watcher/
+COPY watcher/src watcher/src
+COPY watcher/migrations watcher/migrations
 # Dependency order: the contract first, then the libraries, then the deployables (each package
 # resolves its workspace dependencies through their dist/ type declarations).
 RUN set -eux; \
     for pkg in proto telemetry gateways/metering gateways/shared core \
-               gateways/rest gateways/graphql gateways/mcp gateways/console; do \
+               gateways/rest gateways/graphql gateways/mcp gateways/console watcher; do \
       npx tsc -p "$pkg/tsconfig.build.json"; \
     done; \
     # The console serves static files beside its compiled code.
@@ -81,6 +86,10 @@ COPY --from=build /app/gateways/mcp/package.json gateways/mcp/
 COPY --from=build /app/gateways/mcp/dist gateways/mcp/dist
 COPY --from=build /app/gateways/console/package.json gateways/console/
 COPY --from=build /app/gateways/console/dist gateways/console/dist
+COPY --from=build /app/watcher/package.json watcher/
+COPY --from=build /app/watcher/dist watcher/dist
+# The watcher applies these SQL migrations at start; store/migrate.ts finds them beside dist/.
+COPY --from=build /app/watcher/migrations watcher/migrations
 
 # ---------------------------------------------------------------------------------------------
 # Production dependencies of one workspace each; workspace dependencies become symlinks into the
@@ -99,6 +108,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/
 
 FROM manifests AS deps-console
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/console
+
+FROM manifests AS deps-watcher
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@retail/watcher
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -164,3 +176,16 @@ COPY --from=dist /app/gateways/console gateways/console
 ENV PORT=8080
 EXPOSE 8080
 CMD ["node", "--import", "@retail/telemetry/register", "gateways/console/dist/main.js"]
+
+# The watcher: WatchService on gRPC and the refresh/delivery workers (docs/watches.md). Its folder
+# from `dist` carries the migrations it applies at start, under an advisory lock.
+FROM runtime AS watcher
+COPY --from=deps-watcher /app/node_modules node_modules
+COPY --from=dist /app/proto proto
+COPY --from=dist /app/telemetry telemetry
+COPY --from=dist /app/gateways/metering gateways/metering
+COPY --from=dist /app/gateways/shared gateways/shared
+COPY --from=dist /app/watcher watcher
+ENV GRPC_PORT=50052
+EXPOSE 50052
+CMD ["node", "--import", "@retail/telemetry/register", "watcher/dist/main.js"]

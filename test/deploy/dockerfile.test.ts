@@ -4,7 +4,7 @@
  * needs: its own node_modules (production dependencies of its workspace) and the dist of its package
  * and its workspace dependencies, derived here from the package.json files.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../harness/helm.js';
@@ -12,6 +12,7 @@ import { copies, effective, execForm, parseDockerfile, stageByName, stageChain }
 import {
   DEPLOYABLE_NAMES,
   DEPLOYABLES,
+  RUNTIME_ASSETS,
   directWorkspaceDependencies,
   workspaceClosure,
   workspaceFolders,
@@ -94,21 +95,31 @@ describe('Dockerfile', () => {
     }
   });
 
-  it('the dist stage holds only package.json and dist of each package, and the build compiles them in dependency order', () => {
+  it('the dist stage holds only package.json, dist and declared run-time files of each package, and the build compiles them in dependency order', () => {
     const dist = stageByName(stages, 'dist')!;
     const needed = new Set(DEPLOYABLE_NAMES.flatMap((name) => workspaceClosure(DEPLOYABLES[name].packageName)));
+    const assets = Object.entries(RUNTIME_ASSETS).flatMap(([folder, files]) => files.map((file) => `/app/${folder}/${file}`));
     for (const copy of copies(dist)) {
       expect(copy.from).toBe('build');
       const [source] = copy.sources;
-      expect(source).toMatch(/^\/app\/.+\/(package\.json|dist)$/);
+      if (!assets.includes(source!)) expect(source).toMatch(/^\/app\/.+\/(package\.json|dist)$/);
     }
     for (const folder of needed) {
       const sources = copies(dist).flatMap((copy) => copy.sources);
       expect(sources).toContain(`/app/${folder}/package.json`);
       expect(sources).toContain(`/app/${folder}/dist`);
+      for (const file of RUNTIME_ASSETS[folder] ?? []) {
+        expect(sources, `${folder}/${file} is read at run time`).toContain(`/app/${folder}/${file}`);
+        expect(existsSync(join(REPO_ROOT, folder, file)), `${folder}/${file} exists`).toBe(true);
+      }
     }
 
     const build = stageByName(stages, 'build')!;
+    // The run-time files reach the build stage from the context, so the dist stage finds them there.
+    const contextSources = copies(build).filter((copy) => copy.from === undefined).flatMap((copy) => copy.sources);
+    for (const [folder, files] of Object.entries(RUNTIME_ASSETS)) {
+      for (const file of files) expect(contextSources, `build copies ${folder}/${file}`).toContain(`${folder}/${file}`);
+    }
     const script = build.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
     expect(script).toContain('tsc -p "$pkg/tsconfig.build.json"');
     const loop = /for pkg in ([^;]+);/.exec(script)?.[1]?.trim().split(/\s+/) ?? [];

@@ -3,20 +3,57 @@
  * (found in the sources of its workspace closure, so a variable the code stopped reading fails the
  * test) and the variables it cannot run without.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
 import { CHART_DIR, REPO_ROOT } from '../harness/helm.js';
-import { DEPLOYABLES, type DeployableName, workspaceClosure } from './workspace.js';
+import { DEPLOYABLES, type DeployableName, workspaceClosure, workspaceFolders } from './workspace.js';
 
 /** Variables each deployable must get; "A|B" means either. */
 export const REQUIRED_ENV: Record<DeployableName, readonly string[]> = {
   core: ['GRPC_PORT', 'SERVICE_TOKEN', 'CACHE_REDIS_URL'],
-  rest: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
-  graphql: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
-  mcp: ['PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  rest: ['PORT', 'CORE_ADDRESS', 'WATCHER_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  graphql: ['PORT', 'CORE_ADDRESS', 'WATCHER_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
+  mcp: ['PORT', 'CORE_ADDRESS', 'WATCHER_ADDRESS', 'SERVICE_TOKEN', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER'],
   console: ['PORT', 'LEDGER_REDIS_URL|LEDGER_REDIS_CLUSTER', 'CONSOLE_SESSION_SECRET', 'CONSOLE_SIGNUP_MODE'],
+  // The queues live on the ledger unless QUEUE_REDIS_URL names another Redis.
+  watcher: ['GRPC_PORT', 'CORE_ADDRESS', 'SERVICE_TOKEN', 'DATABASE_URL', 'WEBHOOK_SECRET_KEY', 'LEDGER_REDIS_URL|QUEUE_REDIS_URL'],
 };
+
+/**
+ * Variables a library of the deployable reads by itself, which its own code therefore never names:
+ * name → the deployable and how to check that the library reads it (run, not grepped).
+ */
+export const LIBRARY_READS: Readonly<Record<string, { deployable: DeployableName; reads: () => boolean }>> = {
+  // node-postgres takes the password from PGPASSWORD when DATABASE_URL carries none (libpq's rule), so
+  // the in-chart database's password never has to be URL-encoded into a URL.
+  PGPASSWORD: {
+    deployable: 'watcher',
+    reads: () => {
+      const saved = process.env.PGPASSWORD;
+      process.env.PGPASSWORD = 'from-the-environment';
+      try {
+        const require = createRequire(join(REPO_ROOT, 'watcher/package.json'));
+        const ConnectionParameters = require('pg/lib/connection-parameters') as new (config: unknown) => { password: string };
+        return new ConnectionParameters({ connectionString: 'postgresql://watcher@db:5432/watcher' }).password === 'from-the-environment';
+      } finally {
+        if (saved === undefined) delete process.env.PGPASSWORD;
+        else process.env.PGPASSWORD = saved;
+      }
+    },
+  },
+};
+
+/**
+ * A deployable whose entry point does not exist yet has no code to check variables against: the
+ * watcher's main.ts and config.ts are being written beside the chart (issue 14). Once main.ts exists
+ * every variable the chart gives the watcher must be read by its code, as for the others.
+ */
+export function entryPointExists(name: DeployableName): boolean {
+  const folder = workspaceFolders().get(DEPLOYABLES[name].packageName)!;
+  return existsSync(join(REPO_ROOT, folder, 'src/main.ts'));
+}
 
 function sourceFiles(folder: string): string[] {
   const files: string[] = [];

@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CHART_DIR, REPO_ROOT, findHelm, runHelm } from '../harness/helm.js';
 import {
+  LIBRARY_READS,
   NOT_SET_BY_CHART,
   REQUIRED_ENV,
+  entryPointExists,
   codeReads,
   configModuleVariables,
   coreConfigVariables,
@@ -31,6 +33,8 @@ const EXTERNAL_URLS = [
   'redis.external.cacheUrl=redis://cache.example:6379',
   'redis.external.ledgerClusterNodes[0]=ledger-0.example:6379',
   'redis.external.ledgerClusterNodes[1]=ledger-1.example:6379',
+  // A Cluster cannot hold BullMQ's queues: the watcher gets a single-node Redis of its own.
+  'watcher.queue.redisUrl=redis://queue.example:6379',
 ];
 
 /** The routes the service promises (docs/architecture.md, `npm start` is one Node process): path → deployable. */
@@ -42,8 +46,9 @@ const ROUTES = [
   { path: '/api/mcp', type: 'Prefix', component: 'mcp' },
   { path: '/console', type: 'Prefix', component: 'console' },
 ];
-const CORE_CLIENTS = ['rest', 'graphql', 'mcp'];
-const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
+const CORE_CLIENTS = ['rest', 'graphql', 'mcp', 'watcher'];
+const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console', 'watcher'];
+const GRPC_SERVERS = DEPLOYABLE_NAMES.filter((name) => DEPLOYABLES[name].protocol === 'grpc');
 
 /** Every environment variable docs/deploy.md documents (a row of its variables table). */
 const documentedEnv = documentedVariables();
@@ -147,12 +152,14 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   );
 
   it(
-    'the core has native gRPC probes; the gateways and the console probe /healthz and /readyz',
+    'the core and the watcher have native gRPC probes; the gateways and the console probe /healthz and /readyz',
     each((objects) => {
-      const core = workload(objects, 'core').spec.template.spec.containers[0];
-      expect(core.livenessProbe.grpc).toEqual({ port: DEPLOYABLES.core.port });
-      expect(core.readinessProbe.grpc).toEqual({ port: DEPLOYABLES.core.port });
-      for (const name of DEPLOYABLE_NAMES.filter((n) => n !== 'core')) {
+      for (const name of GRPC_SERVERS) {
+        const container = workload(objects, name).spec.template.spec.containers[0];
+        expect(container.livenessProbe.grpc).toEqual({ port: DEPLOYABLES[name].port });
+        expect(container.readinessProbe.grpc).toEqual({ port: DEPLOYABLES[name].port });
+      }
+      for (const name of DEPLOYABLE_NAMES.filter((n) => DEPLOYABLES[n].protocol === 'http')) {
         const container = workload(objects, name).spec.template.spec.containers[0];
         expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
         expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
@@ -207,12 +214,15 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
           const secret = find(objects, 'Secret', ref.name);
           // A Secret the chart does not render must be one the operator named (existingSecret).
           if (secret) expect(Object.keys(secret.data), `${render}/${name}: ${ref.name}`).toContain(ref.key);
-          else expect(ref.name, `${render}/${name}: ${entry.name}`).toMatch(/^retail-(service-token|redis|console)$/);
+          else expect(ref.name, `${render}/${name}: ${entry.name}`).toMatch(/^retail-(service-token|redis|console|watcher-\w+)$/);
         }
         expect(new Set(names).size, `${render}/${name}: no variable set twice`).toBe(names.length);
         for (const variable of names) {
-          expect(codeReads(name, variable), `${render}/${name}: its code reads ${variable}`).toBe(true);
           expect(documentedEnv, `${render}/${name}: docs/deploy.md documents ${variable}`).toContain(variable);
+          if (!entryPointExists(name)) continue;
+          const library = LIBRARY_READS[variable];
+          const read = library?.deployable === name ? library.reads() : codeReads(name, variable);
+          expect(read, `${render}/${name}: its code reads ${variable}`).toBe(true);
         }
         for (const required of REQUIRED_ENV[name]) {
           expect(required.split('|').some((variable) => names.includes(variable)), `${render}/${name}: ${required}`).toBe(true);
@@ -220,6 +230,10 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       }
     }),
   );
+
+  it('the variables a library reads by itself (no code of ours names them) are read by it', () => {
+    for (const [variable, { reads }] of Object.entries(LIBRARY_READS)) expect(reads(), variable).toBe(true);
+  });
 
   describe("the core's configuration", () => {
     const scratch = mkdtempSync(join(tmpdir(), 'retail-chart-'));
@@ -390,8 +404,10 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     for (const object of [ledger, cache]) expect(find(renders.default, 'Service', object.spec.serviceName)).toBeDefined();
   });
 
-  it('external Redis renders no StatefulSet, uses the given URLs or Secret, and passes a Cluster\'s nodes', () => {
-    for (const render of [renders.production, renders.variant]) expect(byKind(render, 'StatefulSet')).toEqual([]);
+  it('external Redis renders no Redis StatefulSet, uses the given URLs or Secret, and passes a Cluster\'s nodes', () => {
+    for (const render of [renders.production, renders.variant]) {
+      expect(byKind(render, 'StatefulSet').filter((set) => set.metadata.name.includes('redis'))).toEqual([]);
+    }
     const urls = find(renders.variant, 'Secret', 'retail-retail-data-redis')!.data;
     expect(Buffer.from(urls['cache-url'], 'base64').toString()).toBe('redis://cache.example:6379');
     for (const name of LEDGER_CLIENTS) {
@@ -425,7 +441,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   });
 
   it(
-    'NetworkPolicy: only the gateways and the named internal clients reach the core; only the service reaches Redis',
+    'NetworkPolicy: only the gateways (and the watcher) and the named internal clients reach the core, only the gateways the watcher; only the service reaches Redis and PostgreSQL',
     each((objects, render) => {
       const policies = byKind(objects, 'NetworkPolicy');
       const podLabels = (component: string) => workload(objects, component).spec.template.metadata.labels;
@@ -443,20 +459,24 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
           )
           .sort();
 
-      const core = policyFor('core')!;
-      expect(core, render).toBeDefined();
-      expect(core.spec.policyTypes).toEqual(['Ingress']);
-      expect(core.spec.ingress).toHaveLength(1);
-      expect(core.spec.ingress[0].ports).toEqual([{ port: DEPLOYABLES.core.port, protocol: 'TCP' }]);
-      expect(admittedComponents(core)).toEqual([...CORE_CLIENTS].sort());
-      const extraPeers = admitted(core).filter((peer: { namespaceSelector?: unknown }) => peer.namespaceSelector);
-      expect(extraPeers, render).toHaveLength(render === 'production' ? 1 : 0);
-      // No peer that admits everything (an empty selector).
-      for (const peer of admitted(core)) {
-        expect(Object.keys(peer.podSelector?.matchLabels ?? { any: 1 }).length, render).toBeGreaterThan(0);
+      const clients = { core: CORE_CLIENTS, watcher: ['rest', 'graphql', 'mcp'] } as Record<string, string[]>;
+      for (const server of GRPC_SERVERS) {
+        const policy = policyFor(server)!;
+        expect(policy, `${render}: ${server}`).toBeDefined();
+        // The watcher's egress is limited too (its own test below); nobody else's.
+        expect(policy.spec.policyTypes).toEqual(server === 'watcher' ? ['Ingress', 'Egress'] : ['Ingress']);
+        expect(policy.spec.ingress).toHaveLength(1);
+        expect(policy.spec.ingress[0].ports).toEqual([{ port: DEPLOYABLES[server].port, protocol: 'TCP' }]);
+        expect(admittedComponents(policy), `${render}: ${server}`).toEqual([...clients[server]!].sort());
+        const extraPeers = admitted(policy).filter((peer: { namespaceSelector?: unknown }) => peer.namespaceSelector);
+        expect(extraPeers, render).toHaveLength(render === 'production' && server === 'core' ? 1 : 0);
+        // No peer that admits everything (an empty selector).
+        for (const peer of admitted(policy)) {
+          expect(Object.keys(peer.podSelector?.matchLabels ?? { any: 1 }).length, render).toBeGreaterThan(0);
+        }
       }
 
-      for (const name of DEPLOYABLE_NAMES.filter((n) => n !== 'core')) {
+      for (const name of DEPLOYABLE_NAMES.filter((n) => DEPLOYABLES[n].protocol === 'http')) {
         const policy = policyFor(name)!;
         expect(policy.spec.ingress[0].ports).toEqual([{ port: DEPLOYABLES[name].port, protocol: 'TCP' }]);
         expect(Boolean(policy.spec.ingress[0].from), `${render}: ${name} restricted`).toBe(render === 'production');
@@ -465,6 +485,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       if (render === 'default') {
         expect(admittedComponents(policyFor('redis-ledger')!)).toEqual([...LEDGER_CLIENTS].sort());
         expect(admittedComponents(policyFor('redis-cache')!)).toEqual(['core']);
+        expect(admittedComponents(policyFor('postgresql')!)).toEqual(['watcher']);
       }
     }),
   );

@@ -51,8 +51,9 @@ const CRD_CHECKS: Record<string, (object: K8sObject) => void> = {
   },
 };
 
-export async function renderChart(helm: string, options: { valuesFiles?: string[]; set?: string[] } = {}): Promise<K8sObject[]> {
-  const args = ['template', 'retail', CHART_DIR, '--namespace', 'retail'];
+/** extraArgs: more helm flags, e.g. a server-side dry run against a stand-in API (fake-kube-api.ts). */
+export async function renderChart(helm: string, options: { valuesFiles?: string[]; set?: string[]; extraArgs?: string[] } = {}): Promise<K8sObject[]> {
+  const args = ['template', 'retail', CHART_DIR, '--namespace', 'retail', ...(options.extraArgs ?? [])];
   for (const file of options.valuesFiles ?? []) args.push('--values', file);
   for (const value of options.set ?? []) args.push('--set', value);
   const { stdout } = await runHelm(helm, args);
@@ -100,4 +101,32 @@ export function workload(objects: K8sObject[], component: string): K8sObject {
 
 export function labelsMatch(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
   return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+}
+
+/** One container's variables: plain (ConfigMap), secret (its Secrets' data, decoded), refs ("secret:<name>/<key>"). */
+export interface ContainerEnvironment {
+  plain: Record<string, string>;
+  secret: Record<string, string>;
+  refs: Record<string, string>;
+  all: string[];
+}
+
+/** The environment of a component's first container, from the objects the render holds. */
+export function environmentOf(objects: K8sObject[], component: string): ContainerEnvironment {
+  const container = workload(objects, component).spec.template.spec.containers[0];
+  const plain: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(plain, find(objects, 'ConfigMap', source.configMapRef.name)!.data);
+    for (const [key, value] of Object.entries(find(objects, 'Secret', source.secretRef?.name ?? '')?.data ?? {})) {
+      secret[key] = Buffer.from(value as string, 'base64').toString();
+    }
+  }
+  const refs: Record<string, string> = {};
+  for (const entry of container.env ?? []) {
+    const ref = entry.valueFrom?.secretKeyRef;
+    if (ref) refs[entry.name] = `secret:${ref.name}/${ref.key}`;
+    else if (entry.value !== undefined) plain[entry.name] = entry.value;
+  }
+  return { plain, secret, refs, all: [...Object.keys(plain), ...Object.keys(secret), ...Object.keys(refs)] };
 }

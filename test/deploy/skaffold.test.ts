@@ -99,10 +99,14 @@ describe('skaffold.yaml', () => {
         objects = await renderChart((lookup as { helm: string }).helm, { valuesFiles, set });
       });
 
-      it('runs one replica each with in-chart Redis, debug logs and the artifacts as images', () => {
+      it('runs one replica each with in-chart Redis and PostgreSQL, debug logs and the artifacts as images', () => {
         for (const object of objects) validateObject(object);
         expect(byKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
-        expect(byKind(objects, 'StatefulSet')).toHaveLength(2);
+        expect(byKind(objects, 'StatefulSet').map((set) => set.metadata.labels['app.kubernetes.io/component']).sort()).toEqual([
+          'postgresql',
+          'redis-cache',
+          'redis-ledger',
+        ]);
         for (const name of DEPLOYABLE_NAMES) {
           const deployment = workload(objects, name);
           expect(deployment.spec.replicas).toBe(1);

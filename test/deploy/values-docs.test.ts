@@ -16,7 +16,7 @@ const values = parse(valuesText) as Record<string, unknown>;
 const docs = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
 const GATEWAYS = ['rest', 'graphql', 'mcp'];
 /** Variables without a value of their own: computed by the chart or taken from a shared Secret. */
-const COMPUTED = ['CORE_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL', 'OTEL_SERVICE_NAME'];
+const COMPUTED = ['CORE_ADDRESS', 'WATCHER_ADDRESS', 'CACHE_REDIS_URL', 'LEDGER_REDIS_URL', 'PGPASSWORD', 'OTEL_SERVICE_NAME'];
 /** Maps whose keys are Kubernetes fields or free-form, documented as one value. */
 const OPAQUE = new Set(['resources', 'securityContext', 'containerSecurityContext', 'podAnnotations', 'nodeSelector', 'affinity', 'annotations']);
 

@@ -6,14 +6,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../harness/helm.js';
 
-/** The five deployables: image/target name → workspace package and the port it serves. */
+/** The six deployables: image/target name → workspace package and the port it serves. */
 export const DEPLOYABLES = {
   core: { packageName: '@retail/core', port: 50051, protocol: 'grpc' },
   rest: { packageName: '@retail/rest', port: 8080, protocol: 'http' },
   graphql: { packageName: '@retail/graphql', port: 8080, protocol: 'http' },
   mcp: { packageName: '@retail/mcp', port: 8080, protocol: 'http' },
   console: { packageName: '@retail/console', port: 8080, protocol: 'http' },
+  watcher: { packageName: '@retail/watcher', port: 50052, protocol: 'grpc' },
 } as const;
+
+/**
+ * Files besides dist/ a package reads at run time, relative to its folder: the watcher applies its
+ * SQL migrations at start (watcher/src/store/migrate.ts resolves them beside dist/).
+ */
+export const RUNTIME_ASSETS: Readonly<Record<string, readonly string[]>> = {
+  watcher: ['migrations'],
+};
 
 export type DeployableName = keyof typeof DEPLOYABLES;
 export const DEPLOYABLE_NAMES = Object.keys(DEPLOYABLES) as DeployableName[];

@@ -6,6 +6,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $root := index . 0 }}
 {{- $name := index . 1 }}
 {{- $values := index $root.Values $name }}
+{{- $traits := index (include "retail-data.deployables" $root | fromYaml) $name }}
 {{- $redis := $root.Values.redis }}
 {{- $external := eq $redis.mode "external" }}
 {{- $env := dict }}
@@ -28,6 +29,19 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CACHE_NEGATIVE_TTL_SECONDS" $values.config.cacheNegativeTtlSeconds }}
 {{- $_ := set $env "CACHE_STALE_SECONDS" $values.config.cacheStaleSeconds }}
 {{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
+{{- else if eq $name "watcher" }}
+{{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
+{{- $_ := set $env "GRPC_PORT" $values.port }}
+{{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
+{{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
+{{- /* It charges units on the gateways' ledger, with their plans. */}}
+{{- if $external }}{{ $_ := set $env "LEDGER_REDIS_CLUSTER" (join "," $redis.external.ledgerClusterNodes) }}{{ end }}
+{{- $_ := set $env "METERING_PLANS" $root.Values.metering.plans }}
+{{- $_ := set $env "WATCHER_REFRESH_CONCURRENCY" $values.config.refreshConcurrency }}
+{{- $_ := set $env "WATCHER_DELIVERY_CONCURRENCY" $values.config.deliveryConcurrency }}
+{{- $_ := set $env "SNAPSHOT_RETENTION_DAYS" $values.config.snapshotRetentionDays }}
+{{- $_ := set $env "WEBHOOK_ALLOW_PRIVATE_TARGETS" $values.webhooks.allowPrivateTargets }}
+{{- $_ := set $env "WEBHOOK_TIMEOUT_MS" $values.webhooks.timeoutMs }}
 {{- else }}
 {{- $_ := set $env "HOST" $values.config.host }}
 {{- $_ := set $env "PORT" $values.port }}
@@ -37,9 +51,10 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CONSOLE_SIGNUP_MODE" $values.config.signupMode }}
 {{- $_ := set $env "CONSOLE_SECURE_COOKIES" $values.config.secureCookies }}
 {{- else }}
-{{- $_ := set $env "CORE_ADDRESS" (printf "%s:%v" (include "retail-data.componentName" (list $root "core")) $root.Values.core.port) }}
+{{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
 {{- $_ := set $env "CORS_ORIGINS" $values.config.corsOrigins }}
+{{- if $traits.callsWatcher }}{{ $_ := set $env "WATCHER_ADDRESS" (include "retail-data.grpcAddress" (list $root "watcher")) }}{{ end }}
 {{- if eq $name "graphql" }}
 {{- $_ := set $env "GRAPHQL_MAX_OPERATIONS" $values.config.maxOperations }}
 {{- $_ := set $env "GRAPHQL_MAX_DEPTH" $values.config.maxDepth }}
@@ -86,5 +101,8 @@ CONSOLE_SESSION_SECRET: {{ $root.Values.console.sessionSecret.value | b64enc | q
 {{- else }}
 CONSOLE_SESSION_SECRET: {{ include "retail-data.generatedSecret" (list $root (include "retail-data.componentName" (list $root "console")) "CONSOLE_SESSION_SECRET") | quote }}
 {{- end }}
+{{- end }}
+{{- if eq $name "watcher" }}
+{{- include "retail-data.watcherSecretData" $root }}
 {{- end }}
 {{- end }}

@@ -161,4 +161,7 @@ spec:
   valueFrom:
     secretKeyRef: {{ include "retail-data.sessionSecretRef" $root }}
 {{- end }}
+{{- if eq $name "watcher" }}
+{{- include "retail-data.watcherSecretEnv" $root }}
+{{- end }}
 {{- end }}

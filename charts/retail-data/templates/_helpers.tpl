@@ -42,18 +42,36 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 app.kubernetes.io/part-of: retail-data
 {{- end }}
 
-{{/* The five deployables and what distinguishes them; everything else comes from .Values.<name>. */}}
+{{/*
+The six deployables and what distinguishes them; everything else comes from .Values.<name>.
+callsCore / callsWatcher: it is a gRPC client of the core / the watcher (gets its address and the
+service token; the server's NetworkPolicy admits it). ledger / cache: the Redis role it uses;
+postgresql: it uses the in-chart PostgreSQL. The watcher charges units on the ledger and keeps its
+job queues there unless watcher.queue names another Redis.
+*/}}
 {{- define "retail-data.deployables" -}}
-core: { protocol: grpc, callsCore: false, ledger: false, cache: true }
-rest: { protocol: http, callsCore: true, ledger: true, cache: false }
-graphql: { protocol: http, callsCore: true, ledger: true, cache: false }
-mcp: { protocol: http, callsCore: true, ledger: true, cache: false }
-console: { protocol: http, callsCore: false, ledger: true, cache: false }
+core: { protocol: grpc, callsCore: false, callsWatcher: false, ledger: false, cache: true, postgresql: false }
+rest: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+graphql: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+mcp: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+console: { protocol: http, callsCore: false, callsWatcher: false, ledger: true, cache: false, postgresql: false }
+watcher: { protocol: grpc, callsCore: true, callsWatcher: false, ledger: true, cache: false, postgresql: true }
 {{- end }}
 
 {{/* Ordered names, since dict iteration order is alphabetical. */}}
 {{- define "retail-data.deployableNames" -}}
-core rest graphql mcp console
+core rest graphql mcp console watcher
+{{- end }}
+
+{{/* The trait that marks a gRPC server's clients: core → callsCore, watcher → callsWatcher. */}}
+{{- define "retail-data.clientTrait" -}}
+{{- printf "calls%s" (title .) }}
+{{- end }}
+
+{{/* "<Service>:<port>" of a gRPC deployable, as its clients dial it. Args: (list $ "core"). */}}
+{{- define "retail-data.grpcAddress" -}}
+{{- $root := index . 0 }}
+{{- printf "%s:%v" (include "retail-data.componentName" .) (index $root.Values (index . 1)).port }}
 {{- end }}
 
 {{/* The public routes (Ingress and HTTPRoute): path, match type, deployable. */}}
@@ -115,16 +133,29 @@ core rest graphql mcp console
 
 {{/*
 A generated secret that survives upgrades: the value already in the cluster when there is one
-(lookup answers nothing under `helm template`), else a new random one. Args: (list $ secretName key).
+(lookup answers nothing under `helm template`), else a new random one, base64-encoded for a Secret's
+data. Args: (list $ secretName key), or (list $ secretName key "bytes32") for base64 of 32 random
+bytes (a key, e.g. the watcher's WEBHOOK_SECRET_KEY) instead of 48 letters and digits.
+One value per render: the Secret and the pods' checksum/secret annotation include this twice, and
+two different random values would make the first upgrade after an install roll the pods for nothing.
 */}}
 {{- define "retail-data.generatedSecret" -}}
 {{- $root := index . 0 }}
+{{- if not (hasKey $root "generatedSecrets") }}{{ $_ := set $root "generatedSecrets" dict }}{{ end }}
+{{- $id := printf "%s/%s" (index . 1) (index . 2) }}
+{{- if not (hasKey $root.generatedSecrets $id) }}
 {{- $existing := lookup "v1" "Secret" $root.Release.Namespace (index . 1) }}
+{{- $value := "" }}
 {{- if and $existing $existing.data (hasKey $existing.data (index . 2)) }}
-{{- index $existing.data (index . 2) }}
+{{- $value = index $existing.data (index . 2) }}
+{{- else if and (gt (len .) 3) (eq (index . 3) "bytes32") }}
+{{- $value = randBytes 32 | b64enc }}
 {{- else }}
-{{- randAlphaNum 48 | b64enc }}
+{{- $value = randAlphaNum 48 | b64enc }}
 {{- end }}
+{{- $_ := set $root.generatedSecrets $id $value }}
+{{- end }}
+{{- index $root.generatedSecrets $id }}
 {{- end }}
 
 {{/* Replicas a deployable runs at least: for deciding whether a PDB makes sense. Args: (list $ "core"). */}}
