@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '@connectrpc/connect';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Domain, ErrorReason, type StreamWatchEventsResponse, WatchEventType, WebhookDeliveryStatus } from '@retail/contract';
-import type { EventDraft } from '../../../watcher/src/store/index.js';
+import type { DeliveryRecord, EventDraft } from '../../../watcher/src/store/index.js';
 import { as, eventually, failureOf, newAccount, newAsin, START, startTestService, type TestService } from './fixtures.js';
 
 let t: TestService;
@@ -167,7 +167,7 @@ describe('webhook deliveries', () => {
     const account = newAccount();
     const { retailWatch: watch } = await t.client.createWatch({ asin: newAsin(), webhook: { url: 'https://receiver.example.com/in' } }, as(account));
     const events = await appendEvents(account, watch!.id, 2, 'deliver');
-    const rows = [];
+    const rows: DeliveryRecord[] = [];
     for (const event of events) rows.push(await t.store.deliveries.create({ eventId: event.id, watchId: watch!.id, accountId: account, url: 'https://receiver.example.com/in' }));
     await t.store.deliveries.recordAttempt(rows[0]!.id, { status: 'DEAD', responseStatus: 410, error: 'the receiver answered 410' });
 
