@@ -1,5 +1,5 @@
 /**
- * One running WatchService for a test file: a PGlite store, the in-memory job system with recording
+ * One running WatchService for a test file: a PGlite store (or a throw-away PostgreSQL database), the in-memory job system with recording
  * workers on both queues, a real gRPC server on a free port, and a client nobody here wrote
  * (@connectrpc/connect over its gRPC transport) that sends the service token and an account.
  */
@@ -11,7 +11,8 @@ import type { CoreClient } from '@retail/gateway-shared';
 import { createMemoryJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
 import { DELIVERY_QUEUE, REFRESH_QUEUE } from '../../../watcher/src/refresh/index.js';
 import { createWatchService, createWatcherGrpcServer, type WatcherGrpcServer } from '../../../watcher/src/service/index.js';
-import { createPgliteDatabase, openWatchStore, type WatchStore } from '../../../watcher/src/store/index.js';
+import { createPgliteDatabase, createPostgresDatabase, type Database, openWatchStore, type WatchStore } from '../../../watcher/src/store/index.js';
+import { createTestDatabase, postgresMissing } from '../../harness/postgres.js';
 import { generateSecretKey, secretKey, type SecretKeyring } from '../../../watcher/src/webhooks/secret-box.js';
 
 export const SERVICE_TOKEN = 'watcher-test-token';
@@ -41,10 +42,22 @@ export function as(account: string, token = SERVICE_TOKEN): { headers: Record<st
   return { headers: { authorization: `Bearer ${token}`, 'x-retail-account': account } };
 }
 
-export async function startTestService(options: { maxWatchesPerAccount?: number; core?: CoreClient } = {}): Promise<TestService> {
+/** PostgreSQL when asked for and the server answers (PGlite otherwise, with a warning), and how to drop it. */
+async function openDatabase(engine: 'pglite' | 'postgres'): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const missing = engine === 'postgres' ? await postgresMissing() : 'PGlite asked for';
+  if (missing === null) {
+    const test = await createTestDatabase('watcher_service_test');
+    return { db: createPostgresDatabase({ connectionString: test.url }), drop: () => test.drop() };
+  }
+  if (engine === 'postgres') console.warn(`[PGlite instead] ${missing}`);
+  return { db: await createPgliteDatabase(), drop: async () => undefined };
+}
+
+export async function startTestService(options: { maxWatchesPerAccount?: number; core?: CoreClient; engine?: 'pglite' | 'postgres' } = {}): Promise<TestService> {
+  const database = await openDatabase(options.engine ?? 'pglite');
   // Every store write gets its own second, so "newest first" is the creation order.
   let storeNow = START;
-  const store = await openWatchStore(await createPgliteDatabase(), { clock: () => new Date((storeNow += 1000)) });
+  const store = await openWatchStore(database.db, { clock: () => new Date((storeNow += 1000)) });
   let serviceNow = START;
   const jobs = createMemoryJobSystem();
   const refreshRuns: string[] = [];
@@ -71,6 +84,7 @@ export async function startTestService(options: { maxWatchesPerAccount?: number;
       await server.stop({ graceMs: 1000 });
       await jobs.close();
       await store.close();
+      await database.drop();
     },
   };
 }

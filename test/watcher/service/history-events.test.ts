@@ -2,7 +2,7 @@
  * The WatchService's read side over real gRPC: product history from stored snapshots (order, bounds,
  * downsampling, the default window), the events list and the event stream (resumed from a cursor,
  * new events in order, cancel), webhook deliveries and a redelivery that reopens a dead one and
- * queues its job.
+ * queues its job. On real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '@connectrpc/connect';
@@ -16,7 +16,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 beforeAll(async () => {
-  t = await startTestService();
+  // Real PostgreSQL here (a pool of connections: the stream polls beside the appends), PGlite elsewhere.
+  t = await startTestService({ engine: 'postgres' });
 }, 60_000);
 
 afterAll(async () => {
