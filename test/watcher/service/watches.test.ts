@@ -84,6 +84,15 @@ describe('watch lifecycle', () => {
     }
   });
 
+  it('pausing a watch paused for lack of units makes it the owner\'s pause, which a grant does not undo', async () => {
+    const account = newAccount();
+    const { retailWatch: watch } = await t.client.createWatch({ asin: newAsin() }, as(account));
+    await t.store.watches.pause(account, 'INSUFFICIENT_UNITS', [watch!.id]);
+    const { retailWatch: paused } = await t.client.updateWatch({ id: watch!.id, status: WatchStatus.PAUSED }, as(account));
+    expect(paused).toMatchObject({ status: WatchStatus.PAUSED, pausedReason: WatchPausedReason.USER });
+    expect(await t.store.watches.resume(account, 'INSUFFICIENT_UNITS')).toEqual([]);
+  });
+
   it('lists the account\'s watches newest first, page by page, each exactly once', async () => {
     const account = newAccount();
     const ids: string[] = [];

@@ -148,6 +148,16 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(await store.watches.get(owner, c.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
       });
 
+      it('the owner\'s pause takes over a pause for units, so units coming back do not resume it', async () => {
+        const [owner, stranger] = [account(), account()];
+        const watch = await createWatch(owner);
+        await store.watches.pause(owner, 'INSUFFICIENT_UNITS', [watch.id]);
+        expect(await store.watches.pauseByOwner(stranger, watch.id)).toBeNull();
+        expect(await store.watches.pauseByOwner(owner, watch.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
+        expect(await store.watches.resume(owner, 'INSUFFICIENT_UNITS')).toEqual([]);
+        expect(await store.watches.pauseByOwner(owner, 'not-a-uuid')).toBeNull();
+      });
+
       it('lists every watch exactly once, oldest first, while new ones are created between pages', async () => {
         const owner = account();
         const original: string[] = [];

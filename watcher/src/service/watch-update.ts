@@ -1,6 +1,7 @@
 /**
  * UpdateWatch: absent fields stay as they are. Label, interval, conditions and webhook are one store
- * update; PAUSED pauses an active watch (reason USER), ACTIVE resumes a paused one whatever paused it
+ * update; PAUSED pauses the watch with reason USER (also one paused for units, so that a grant does
+ * not resume it), ACTIVE resumes a paused one whatever paused it
  * (due at once, its snapshot queued now, as a new watch). The owner's own pause and resume append no
  * event: events report what happened to a watch, not what its owner just did. A new webhook's secret
  * is in this response only.
@@ -26,9 +27,12 @@ function checkCombination(request: UpdateWatchRequest): void {
   if (request.status === WatchStatus.UNSPECIFIED) throw invalidArgument('status must be ACTIVE or PAUSED', 'status');
 }
 
+/** True when the watch went from ACTIVE to PAUSED or back (its product's schedule must follow). */
 async function applyStatus(parts: ServiceParts, watch: Watch, status: WatchStatus | undefined): Promise<boolean> {
-  if (status === WatchStatus.PAUSED && watch.status === 'ACTIVE') {
-    return (await parts.store.watches.pause(watch.accountId, 'USER', [watch.id])).length > 0;
+  // Also over a pause for units: the owner's pause must survive units coming back.
+  if (status === WatchStatus.PAUSED && watch.pausedReason !== 'USER') {
+    await parts.store.watches.pauseByOwner(watch.accountId, watch.id);
+    return watch.status === 'ACTIVE';
   }
   if (status === WatchStatus.ACTIVE && watch.status === 'PAUSED' && watch.pausedReason) {
     return (await parts.store.watches.resume(watch.accountId, watch.pausedReason, [watch.id])).length > 0;

@@ -175,6 +175,23 @@ export function createWatchRepository(db: Queryable, now: Clock) {
     },
 
     /**
+     * The owner pauses a watch: reason USER, also over a pause for units or a missing product, so that
+     * units coming back (resume of INSUFFICIENT_UNITS) do not resume what its owner paused. Null when
+     * it is not the account's; an already user-paused watch comes back unchanged.
+     */
+    async pauseByOwner(accountId: string, id: string): Promise<Watch | null> {
+      if (!isWatchId(id)) return null;
+      const [row] = await db.query<WatchRow>(
+        `UPDATE watches SET status = 'PAUSED', paused_reason = 'USER',
+           updated_at = CASE WHEN paused_reason IS DISTINCT FROM 'USER' THEN $3 ELSE updated_at END
+         WHERE account_id = $1 AND id = $2
+         RETURNING ${WATCH_COLUMNS}`,
+        [accountId, id, now()],
+      );
+      return row ? watchOf(row) : null;
+    },
+
+    /**
      * Resumes the account's watches paused for `reason` (all, or those in `ids`): due at once, as a
      * new watch is. A watch its owner paused stays paused when units come back.
      */
