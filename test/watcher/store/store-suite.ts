@@ -148,6 +148,16 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(await store.watches.get(owner, c.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
       });
 
+      it('the owner\'s pause takes over a pause for units, so units coming back do not resume it', async () => {
+        const [owner, stranger] = [account(), account()];
+        const watch = await createWatch(owner);
+        await store.watches.pause(owner, 'INSUFFICIENT_UNITS', [watch.id]);
+        expect(await store.watches.pauseByOwner(stranger, watch.id)).toBeNull();
+        expect(await store.watches.pauseByOwner(owner, watch.id)).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
+        expect(await store.watches.resume(owner, 'INSUFFICIENT_UNITS')).toEqual([]);
+        expect(await store.watches.pauseByOwner(owner, 'not-a-uuid')).toBeNull();
+      });
+
       it('lists every watch exactly once, oldest first, while new ones are created between pages', async () => {
         const owner = account();
         const original: string[] = [];
@@ -170,6 +180,27 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         const all = await store.watches.list(owner, { limit: 1000 });
         expect(seen).toEqual(all.items.slice(0, seen.length).map((w) => w.id));
         await expect(store.watches.list(owner, { limit: 5, cursor: 'garbage' })).rejects.toBeInstanceOf(InvalidCursorError);
+      });
+
+      it('lists newest first with its own cursor, each watch once, and counts the account\'s watches', async () => {
+        const owner = account();
+        const created: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          if (i % 2 === 0) clock.advance(1); // pairs share a creation time: the id breaks the tie
+          created.push((await createWatch(owner)).id);
+        }
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.watches.list(owner, { limit: 3, newestFirst: true, ...(cursor && { cursor }) });
+          seen.push(...page.items.map((w) => w.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        const oldestFirst = (await store.watches.list(owner, { limit: 100 })).items.map((w) => w.id);
+        expect(seen).toEqual([...oldestFirst].reverse());
+        expect(new Set(seen)).toEqual(new Set(created));
+        expect(await store.watches.count(owner)).toBe(7);
+        expect(await store.watches.count(account())).toBe(0);
       });
 
       it('answers the products due with the watches they serve, once per product across accounts', async () => {
@@ -311,6 +342,18 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         await expect(store.events.list(owner, { limit: 4, cursor: '12abc' })).rejects.toBeInstanceOf(InvalidCursorError);
       });
 
+      it('answers the newest event id of the account (of one watch when named), null when there is none', async () => {
+        const owner = account();
+        const [w1, w2] = [await createWatch(owner), await createWatch(owner)];
+        expect(await store.events.latestId(owner)).toBeNull();
+        const [e1] = await store.events.append([draft(owner, w1.id, 'l1')]);
+        const [e2] = await store.events.append([draft(owner, w2.id, 'l2')]);
+        expect(await store.events.latestId(owner)).toBe(e2!.id);
+        expect(await store.events.latestId(owner, w1.id)).toBe(e1!.id);
+        expect(await store.events.latestId(account())).toBeNull();
+        expect(await store.events.latestId(owner, 'not-a-uuid')).toBeNull();
+      });
+
       it('concurrent appends commit in id order, so a reader never skips one', async () => {
         const owner = account();
         const watch = await createWatch(owner);
@@ -365,7 +408,11 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect((await store.deliveries.listForWatch(stranger, watch.id, { limit: 10 })).items).toEqual([]);
 
         expect(await store.deliveries.reopen(stranger, second.id)).toBeNull();
-        const reopened = await store.deliveries.reopen(owner, second.id);
+        // Named with another watch of the owner, the delivery is not found and stays as it was.
+        const otherWatch = await createWatch(owner);
+        expect(await store.deliveries.reopen(owner, second.id, otherWatch.id)).toBeNull();
+        expect((await store.deliveries.work(second.id))!.delivery.status).toBe('DEAD');
+        const reopened = await store.deliveries.reopen(owner, second.id, watch.id);
         expect(reopened!.delivery).toMatchObject({ status: 'PENDING', attemptCount: 1, nextAttemptAt: clock.now() });
         expect(reopened!.event).toEqual(events[1]);
         expect(await store.deliveries.work(second.id)).toEqual(reopened);

@@ -179,13 +179,14 @@ export function createDeliveryRepository(db: Queryable, now: Clock) {
     /**
      * The owner asks for a delivery again: it becomes pending and due now (its attempts so far stay
      * counted) and comes back with its event for the webhooks layer to enqueue. Null when it is not
-     * the account's.
+     * the account's (or, with `watchId`, not that watch's).
      */
-    async reopen(accountId: string, id: string): Promise<DeliveryWork | null> {
-      if (!isRowId(id)) return null;
+    async reopen(accountId: string, id: string, watchId?: string): Promise<DeliveryWork | null> {
+      if (!isRowId(id) || (watchId !== undefined && !isWatchId(watchId))) return null;
       const reopened = await db.query<{ id: string }>(
-        `UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = $3 WHERE account_id = $1 AND id = $2 RETURNING id`,
-        [accountId, id, now()],
+        `UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = $3
+         WHERE account_id = $1 AND id = $2 AND ($4::uuid IS NULL OR watch_id = $4::uuid) RETURNING id`,
+        [accountId, id, now(), watchId ?? null],
       );
       if (reopened.length === 0) return null;
       const [row] = await db.query<WorkRow>(`${WORK_SELECT} WHERE d.id = $1`, [id]);

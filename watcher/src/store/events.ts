@@ -82,6 +82,19 @@ export function createEventRepository(db: Database) {
       return rows.map(eventOf);
     },
 
+    /**
+     * The id of the account's newest event (of one watch, when given), or null: where a change stream
+     * that asked for "events from now on" starts.
+     */
+    async latestId(accountId: string, watchId?: string): Promise<string | null> {
+      if (watchId !== undefined && !isWatchId(watchId)) return null;
+      const [row] = await db.query<{ id: string | null }>(
+        `SELECT max(id) AS id FROM watch_events WHERE account_id = $1 AND ($2::uuid IS NULL OR watch_id = $2::uuid)`,
+        [accountId, watchId ?? null],
+      );
+      return row?.id ?? null;
+    },
+
     /** The account's events after `cursor` (oldest first), optionally of one watch. */
     async list(accountId: string, page: { watchId?: string; cursor?: string; limit: number }): Promise<Page<WatchEvent>> {
       const limit = checkedPageSize(page.limit);

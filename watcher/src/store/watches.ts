@@ -101,18 +101,31 @@ export function createWatchRepository(db: Queryable, now: Clock) {
       return row ? watchOf(row) : null;
     },
 
-    /** The account's watches, oldest first. */
-    async list(accountId: string, page: { cursor?: string; limit: number }): Promise<Page<Watch>> {
+    /**
+     * The account's watches, oldest first, or newest first (the owner's list) with `newestFirst`; a
+     * cursor belongs to the order it was made in. Both orders scan the same index, one backwards.
+     */
+    async list(accountId: string, page: { cursor?: string; limit: number; newestFirst?: boolean }): Promise<Page<Watch>> {
       const limit = checkedPageSize(page.limit);
       const after = decodeTimeIdCursor(page.cursor);
       if (after && !isWatchId(after.id)) return { items: [], nextCursor: null };
       const rows = await db.query<WatchRow>(
-        `SELECT ${WATCH_COLUMNS} FROM watches
-         WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2, $3::uuid))
-         ORDER BY created_at, id LIMIT $4`,
+        page.newestFirst
+          ? `SELECT ${WATCH_COLUMNS} FROM watches
+             WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+             ORDER BY created_at DESC, id DESC LIMIT $4`
+          : `SELECT ${WATCH_COLUMNS} FROM watches
+             WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2, $3::uuid))
+             ORDER BY created_at, id LIMIT $4`,
         [accountId, after?.at ?? null, after?.id ?? null, limit + 1],
       );
       return pageOf(rows.map(watchOf), limit, (last) => encodeTimeIdCursor(last.createdAt, last.id));
+    },
+
+    /** How many watches the account has (the per-account cap is checked against it). */
+    async count(accountId: string): Promise<number> {
+      const [row] = await db.query<{ count: string | number }>(`SELECT count(*) AS count FROM watches WHERE account_id = $1`, [accountId]);
+      return Number(row?.count ?? 0);
     },
 
     /**
@@ -159,6 +172,23 @@ export function createWatchRepository(db: Queryable, now: Clock) {
         [accountId, reason, ids ? ids.filter(isWatchId) : null, now()],
       );
       return rows.map(watchOf);
+    },
+
+    /**
+     * The owner pauses a watch: reason USER, also over a pause for units or a missing product, so that
+     * units coming back (resume of INSUFFICIENT_UNITS) do not resume what its owner paused. Null when
+     * it is not the account's; an already user-paused watch comes back unchanged.
+     */
+    async pauseByOwner(accountId: string, id: string): Promise<Watch | null> {
+      if (!isWatchId(id)) return null;
+      const [row] = await db.query<WatchRow>(
+        `UPDATE watches SET status = 'PAUSED', paused_reason = 'USER',
+           updated_at = CASE WHEN paused_reason IS DISTINCT FROM 'USER' THEN $3 ELSE updated_at END
+         WHERE account_id = $1 AND id = $2
+         RETURNING ${WATCH_COLUMNS}`,
+        [accountId, id, now()],
+      );
+      return row ? watchOf(row) : null;
     },
 
     /**

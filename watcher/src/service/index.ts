@@ -1,0 +1,12 @@
+/**
+ * The watcher's gRPC API (retail.v1.WatchService): `createWatchService(deps)` builds the handlers
+ * (transport-free), `createWatcherGrpcServer({ host, port, serviceToken, service, log })` serves them
+ * with the service-token and account check, health and reflection. docs/watches.md, "The WatchService API".
+ */
+export { createWatchService, type StreamHandler, type UnaryHandler, type WatchServiceHandlers } from './watch-service.js';
+export { createWatcherGrpcServer, type WatcherGrpcServer, type WatcherGrpcServerOptions } from './server.js';
+export { DEFAULT_MAX_WATCHES_PER_ACCOUNT, DEFAULT_STREAM_POLL_MS, type CallContext, type ServiceLog, type WatchServiceDeps } from './deps.js';
+export { watchLimitsFromEnv, MAX_WATCHES_VARIABLE } from './limits.js';
+export { ACCOUNT_METADATA_KEY } from './auth.js';
+export { createLookupResolver, type LookupResolver, type ProductKey, type ProductLookup } from './lookup.js';
+export { WatchServiceError } from './errors.js';

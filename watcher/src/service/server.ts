@@ -1,0 +1,69 @@
+/**
+ * The watcher's gRPC server: retail.v1.WatchService behind the service-token and account check,
+ * grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
+ * NOT_SERVING, ends the open event streams (UNAVAILABLE: resume elsewhere from the last cursor),
+ * waits up to `graceMs` for unary calls, then forces.
+ */
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { WatchService } from '@retail/contract';
+import { serviceAuthInterceptor } from './auth.js';
+import type { ServiceLog } from './deps.js';
+import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
+import { addHealth, addReflection } from './health.js';
+import { grpcServiceDefinition } from './service-definition.js';
+import type { WatchServiceHandlers } from './watch-service.js';
+
+export interface WatcherGrpcServerOptions {
+  readonly host: string;
+  /** 0: any free port (start() answers which). */
+  readonly port: number;
+  /** SERVICE_TOKEN: the same secret the gateways send to the core. */
+  readonly serviceToken: string;
+  readonly service: WatchServiceHandlers;
+  readonly log?: ServiceLog;
+}
+
+export interface WatcherGrpcServer {
+  start(): Promise<{ port: number }>;
+  stop(options?: { graceMs?: number }): Promise<void>;
+}
+
+export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): WatcherGrpcServer {
+  const server = new Server({
+    interceptors: [serviceAuthInterceptor(options.serviceToken, `/${WatchService.typeName}/`)],
+    'grpc.enable_channelz': 0,
+  });
+  const streams = new Set<AbortController>();
+  server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, { streams, ...(options.log && { log: options.log }) }));
+  const health = addHealth(server);
+  addReflection(server);
+  let started = false;
+
+  return {
+    start: () => new Promise((resolve, reject) => {
+      server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, port) => {
+        if (error) return reject(error);
+        started = true;
+        options.log?.info({ host: options.host, port }, 'watch service listening');
+        resolve({ port });
+      });
+    }),
+    stop: async ({ graceMs = 10_000 } = {}) => {
+      health.setServing(false);
+      for (const stream of streams) stream.abort(SERVER_STOPPING);
+      if (!started) return server.forceShutdown();
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          options.log?.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}
