@@ -1,6 +1,6 @@
 /**
- * The watch tools over real HTTP with the MCP SDK's own Client, the real metering library (memory
- * ledger) and the watcher's contract double (test/harness/watch-backend.ts) over real gRPC: what
+ * The watch tools over real HTTP with the MCP SDK's own Client, the real metering library (on a
+ * real redis-server: a free call runs the same admit and settle scripts as a metered one) and the watcher's contract double (test/harness/watch-backend.ts) over real gRPC: what
  * the gateway sends the watcher (the key's account, the request fields), what it charges (nothing
  * for managing watches, one unit for history, none on error) and how errors read.
  */
@@ -11,6 +11,7 @@ import { Domain, ErrorReason, PriceSchema, WatchConditionType, WatchStatus } fro
 import { API_REGISTRY, WATCH_REGISTRY, createCoreClient } from '@retail/gateway-shared';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, redisMissing, startRedis } from '../../../test/harness/redis.js';
 import { type StubCore, startStubCore } from '../../../test/harness/stub-core.js';
 import { type WatchBackend, WatchBackendError, startWatchBackend } from '../../../test/harness/watch-backend.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
@@ -21,6 +22,7 @@ const ASIN = 'B08N5WRWNW';
 
 let core: StubCore;
 let backend: WatchBackend;
+let redis: RedisServer;
 let metering: MeteringInstance;
 const servers: Server[] = [];
 /** The gateway with WATCHER_ADDRESS, and one deployed without it. */
@@ -69,11 +71,16 @@ async function listen(watcherAddress?: string): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`;
 }
 
+const missing = redisMissing();
+if (missing) console.warn(missing);
+
 beforeAll(async () => {
+  if (missing) return;
   core = await startStubCore({ serviceToken: TOKEN });
   backend = await startWatchBackend({ serviceToken: TOKEN });
   // `trickle`: a burst of two calls and almost no refill, so a third call within the test is refused.
-  metering = await createMetering({ plans: { trickle: { ratePerSecond: 0.001, burst: 2 } } });
+  redis = await startRedis();
+  metering = await createMetering({ redisUrl: redis.url, plans: { trickle: { ratePerSecond: 0.001, burst: 2 } } });
   url = await listen(backend.address);
   urlWithoutWatcher = await listen();
 });
@@ -81,11 +88,12 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of servers) server.close();
   await metering?.close();
+  await redis?.stop();
   await backend?.close();
   await core?.close();
 });
 
-describe('MCP watch tools', () => {
+describe.skipIf(missing)('MCP watch tools', () => {
   it('are listed through the SDK Client with their hints, free', async () => {
     const caller = await newCaller(5);
     const [init, list] = await runSdkClient(url, { 'api-key': caller.key }, [{ op: 'listTools' }]);
@@ -232,6 +240,8 @@ describe('MCP watch tools', () => {
     const third = await rawCall(caller, 'retail_watch_list', {});
     for (const res of [first, second]) {
       expect(res.status).toBe(200);
+      expect(res.json.result).toMatchObject({ structuredContent: { data: { retailWatches: { watches: [] } } } });
+      expect(res.json.result.isError).toBeUndefined();
       expect(res.headers.get('x-units-charged')).toBe('0');
     }
     expect(third.status).toBe(429);
