@@ -11,6 +11,7 @@ import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotationsOf } from './annotations.js';
 import { createMcpApp } from './app.js';
+import { INSTRUCTIONS } from './server.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 
 const TOKEN = 'test-service-token';
@@ -91,6 +92,12 @@ describe('MCP gateway', () => {
     const product = tools.find((t) => t.name === 'retail_product')!;
     expect((product.inputSchema.properties as Record<string, any>).domain).toMatchObject({ type: 'string', default: 'US' });
     expect(core.calls).toEqual([]);
+  });
+
+  it('says in its instructions that data is untrusted and which tools are free', async () => {
+    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    expect(init.json.result).toMatchObject({ serverInfo: { name: 'retail-data' }, instructions: INSTRUCTIONS });
+    expect(init.json.result.instructions).toContain('retail_watch_create');
   });
 
   it('accepts API-KEY, SERVICE-API-KEY, X-API-KEY and Bearer; refuses a missing key with HTTP 401', async () => {

@@ -31,6 +31,9 @@ export function toolOf(op: Operation): Tool {
 
 export const TOOLS: readonly Tool[] = API_REGISTRY.map(toolOf);
 
+/** Tools whose calls are never charged (managing watches, reading events and deliveries). */
+export const FREE_TOOLS: readonly string[] = API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool);
+
 const BY_TOOL = new Map(API_REGISTRY.map((op) => [op.mcpTool, op]));
 
 export function operationOfTool(name: string): Operation | undefined {
