@@ -5,11 +5,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorReason } from '@retail/contract';
-import { REGISTRY, createCoreClient } from '@retail/gateway-shared';
+import { API_REGISTRY, REGISTRY, createCoreClient } from '@retail/gateway-shared';
 import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annotationsOf } from './annotations.js';
 import { createMcpApp } from './app.js';
+import { INSTRUCTIONS } from './server.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 
 const TOKEN = 'test-service-token';
@@ -74,30 +76,37 @@ afterAll(async () => {
 });
 
 describe('MCP gateway', () => {
-  it('lists the 17 tools with the registry schemas and read-only annotations, free', async () => {
+  it('lists every registry tool with its schemas and derived annotations, free', async () => {
     const [list, ping] = await sdk([{ op: 'listTools' }, { op: 'ping' }]);
     expect(ping).toEqual({ ok: true, result: {} });
     const tools = resultOf(list).tools as any[];
-    expect(tools.map((t) => t.name).sort()).toEqual(REGISTRY.map((op) => op.mcpTool).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(API_REGISTRY.map((op) => op.mcpTool).sort());
     for (const tool of tools) {
-      const op = REGISTRY.find((o) => o.mcpTool === tool.name)!;
+      const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
       expect(tool.description).toBe(op.summary);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
-      expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+      expect(tool.annotations).toEqual(annotationsOf(op));
     }
+    for (const op of REGISTRY) expect(tools.find((t) => t.name === op.mcpTool)!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     const product = tools.find((t) => t.name === 'retail_product')!;
     expect((product.inputSchema.properties as Record<string, any>).domain).toMatchObject({ type: 'string', default: 'US' });
     expect(core.calls).toEqual([]);
   });
 
+  it('says in its instructions that data is untrusted and which tools are free', async () => {
+    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    expect(init.json.result).toMatchObject({ serverInfo: { name: 'retail-data' }, instructions: INSTRUCTIONS });
+    expect(init.json.result.instructions).toContain('retail_watch_create');
+  });
+
   it('accepts API-KEY, SERVICE-API-KEY, X-API-KEY and Bearer; refuses a missing key with HTTP 401', async () => {
     const [list] = await sdk([{ op: 'listTools' }], { 'service-api-key': key });
-    expect(resultOf(list).tools).toHaveLength(17);
+    expect(resultOf(list).tools).toHaveLength(API_REGISTRY.length);
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(res.status).toBe(200);
-      expect(res.json.result.tools).toHaveLength(17);
+      expect(res.json.result.tools).toHaveLength(API_REGISTRY.length);
     }
     const anonymous = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, {});
     expect(anonymous.status).toBe(401);

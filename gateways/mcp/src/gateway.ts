@@ -1,7 +1,8 @@
 /**
  * `POST /api/mcp`: MCP Streamable HTTP, stateless (a new Server and transport per request, no
  * session), JSON responses. Every message needs a valid key (`API-KEY`, `SERVICE-API-KEY`,
- * `X-API-KEY` or Bearer); `initialize`, `tools/list` and `ping` are free, `tools/call` is metered.
+ * `X-API-KEY` or Bearer); `initialize`, `tools/list` and `ping` are free, `tools/call` is admitted and
+ * settled like a metered call (rate limited; units only for a metered operation).
  * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
  * carried over the SDK's 200 by rewriting the status line; protocol misuse keeps JSON-RPC's codes.
  */

@@ -1,11 +1,12 @@
 /**
- * The 17 MCP tools, generated from the registry: name from `mcp_tool`, description from the
- * proto summary only (marketplace text never reaches a description), `inputSchema` =
- * parametersJsonSchema (unknown arguments refused) and the REST 200 body as the success shape of
- * `outputSchema`.
+ * The MCP tools, one per operation of the registry (the 17 lookups and the watch operations): name
+ * from `mcp_tool`, description from the proto summary only (marketplace text never reaches a
+ * description), `inputSchema` = parametersJsonSchema (nested objects included, unknown arguments
+ * refused), the REST 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, REGISTRY, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
+import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
+import { annotationsOf } from './annotations.js';
 
 /**
  * The REST 200 body, published verbatim, or the error envelope. The envelope branch exists because
@@ -24,13 +25,16 @@ export function toolOf(op: Operation): Tool {
     description: op.summary,
     inputSchema: parametersJsonSchema(op) as Tool['inputSchema'],
     outputSchema: outputSchema(op) as Tool['outputSchema'],
-    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    annotations: annotationsOf(op),
   };
 }
 
-export const TOOLS: readonly Tool[] = REGISTRY.map(toolOf);
+export const TOOLS: readonly Tool[] = API_REGISTRY.map(toolOf);
 
-const BY_TOOL = new Map(REGISTRY.map((op) => [op.mcpTool, op]));
+/** Tools whose calls are never charged (managing watches, reading events and deliveries). */
+export const FREE_TOOLS: readonly string[] = API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool);
+
+const BY_TOOL = new Map(API_REGISTRY.map((op) => [op.mcpTool, op]));
 
 export function operationOfTool(name: string): Operation | undefined {
   return BY_TOOL.get(name);
