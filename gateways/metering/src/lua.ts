@@ -100,7 +100,9 @@ if mode == 'peek' or repeated then return {'ok', keyId, planName, num(tokens), t
 if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
 if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end
-redis.call('HINCRBY', acct, 'balance', -units)
+-- 0 - units, not -units: a free call holds 0 units, and Lua's -0 reaches Redis as "-0", which
+-- HINCRBY refuses as not an integer (the whole admit then failed as "ledger unavailable").
+redis.call('HINCRBY', acct, 'balance', 0 - units)
 redis.call('HSET', base .. 'holds', ARGV[7], units)
 redis.call('ZADD', base .. 'holdexp', ARGV[8], ARGV[7])
 return {'ok', keyId, planName, num(tokens), tostring(balance - units)}

@@ -147,7 +147,9 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
 
 /** A body, when there is one, must say it is JSON (an empty body is no parameters). */
 const requireJson: RequestHandler = (req, res, next) => {
-  if (req.is(['application/json', '+json']) !== false) return next();
+  // `Content-Length: 0` counts as a body for type-is; clients send it on a body-less POST.
+  const empty = req.headers['content-length'] === '0' && req.headers['transfer-encoding'] === undefined;
+  if (empty || req.is(['application/json', '+json']) !== false) return next();
   res.set('X-Request-Id', requestIdFrom(req.headers));
   return sendError(res, 415, 'the request body must be JSON (Content-Type: application/json)', ['body']);
 };
