@@ -54,10 +54,13 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   router.use(createCors({ origins: options.corsOrigins ?? [], methods: servedMethods, applies: isOwned }));
   // A known path with a method it does not serve: 405 with Allow, before any key check or charge.
   // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
-  // empty body). OPTIONS passes to CORS above or to the 404/405 fallback below.
+  // empty body); the free document and the account summary keep express's HEAD. OPTIONS passes to
+  // CORS above or to the 404/405 fallback below.
+  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH]);
   router.use((req, res, next) => {
     const allowed = methods.allowed(req.path);
     if (!allowed || (allowed as readonly string[]).includes(req.method) || req.method === 'OPTIONS') return next();
+    if (req.method === 'HEAD' && headServed.has(req.path)) return next();
     res.set('X-Request-Id', requestIdFrom(req.headers)).set('Allow', allowed.join(', '));
     const message = req.method === 'HEAD' && allowed.includes('GET') ? 'HEAD is not served on operation paths; use GET' : `method ${req.method} is not allowed here; use ${allowed.join(' or ')}`;
     return sendError(res, 405, message);

@@ -167,6 +167,7 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
     }
     const head = await fetch(`${base}/api/retail/watches`, { method: 'HEAD', headers: { 'API-KEY': accounts.owner.key } });
     expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    expect((await fetch(`${base}/api/openapi.json`, { method: 'HEAD' })).status).toBe(200);
   });
 
   it('lists events and deliveries and redelivers one with a body-less POST', async () => {
