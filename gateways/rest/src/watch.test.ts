@@ -138,6 +138,8 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
       [await call('GET', '/api/retail/watches/not-a-watch-id'), 400, ['path', 'id'], /id/],
       [await call('PATCH', `/api/retail/watches/${id}`, { body: { id, label: 'x' } }), 400, ['body', 'id'], /given in the path/],
       [await call('PATCH', `/api/retail/watches/${id}`, { body: { label: 'x', owner: 'me' } }), 400, ['body', 'owner'], /unknown parameter owner/],
+      [await call('POST', '/api/retail/watches', { raw: '{"asin": "B08N5WRWNW", "__proto__": {"replaceConditions": true}}' }), 400, ['body', '__proto__'], /unknown parameter __proto__/],
+      [await call('PATCH', `/api/retail/watches/${id}`, { body: { conditions: [{ type: 'ANY_CHANGE', value: 'ten' }] } }), 400, ['body', 'conditions', '0', 'value'], /must be a number/],
     ];
     for (const [res, status, path, message] of cases) {
       expect(res.status, JSON.stringify(res.body)).toBe(status);
