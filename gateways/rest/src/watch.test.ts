@@ -94,6 +94,10 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
     expect(backend.calls.at(-1)!.request).toMatchObject({ id, replaceConditions: true, conditions: [] });
     expect(responses.check('/api/retail/watches/{id}', 200, updated.body, 'patch')).toEqual([]);
 
+    // A JSON Merge Patch media type is JSON too.
+    const merged = await call('PATCH', `/api/retail/watches/${id}`, { body: { label: 'shelf' }, type: 'application/merge-patch+json' });
+    expect([merged.status, merged.body.data?.retailWatch?.label]).toEqual([200, 'shelf']);
+
     const deleted = await call('DELETE', `/api/retail/watches/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ data: { retailWatch: { id, deleted: true } } });
@@ -129,6 +133,7 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
     const cases: Array<[Awaited<ReturnType<typeof call>>, number, string[] | undefined, RegExp]> = [
       [await call('POST', '/api/retail/watches', { raw: 'asin=B08N5WRWNW', type: 'application/x-www-form-urlencoded' }), 415, ['body'], /must be JSON/],
       [await call('POST', '/api/retail/watches', { raw: '{"asin": "B08N5WRWNW"' }), 400, ['body'], /not valid JSON/],
+      [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', label: 'x'.repeat(70_000) } }), 413, ['body'], /exceeds the limit of 65536 bytes/],
       [await call('POST', '/api/retail/watches', { body: ['B08N5WRWNW'] }), 400, ['body'], /JSON object/],
       [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', intervalSeconds: 60 } }), 400, ['body', 'intervalSeconds'], /intervalSeconds/],
       [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', conditions: [{ type: 'SOON' }] } }), 400, ['body', 'conditions', '0', 'type'], /must be one of/],
