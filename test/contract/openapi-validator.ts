@@ -11,8 +11,8 @@ const DOC_ID = 'https://retail.invalid/openapi.json';
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export interface ResponseValidator {
-  /** Errors (empty when valid) of a body for `GET path` answering `status`. */
-  check(path: string, status: number, body: unknown): string[];
+  /** Errors (empty when valid) of a body for `method path` (default GET; path as the document writes it) answering `status`. */
+  check(path: string, status: number, body: unknown, method?: string): string[];
 }
 
 export function createResponseValidator(doc: Record<string, unknown>): ResponseValidator {
@@ -20,14 +20,14 @@ export function createResponseValidator(doc: Record<string, unknown>): ResponseV
   addFormats(ajv);
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const cache = new Map<string, ValidateFunction>();
-  const paths = doc.paths as Record<string, { get: { responses: Record<string, { $ref?: string }> } }>;
+  const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
   return {
-    check(path, status, body) {
-      const op = paths[path]?.get;
-      if (!op) return [`${path} is not in the document`];
+    check(path, status, body, method = 'get') {
+      const op = paths[path]?.[method];
+      if (!op) return [`${method.toUpperCase()} ${path} is not in the document`];
       const entry = op.responses[String(status)];
       if (!entry) return [`status ${status} of ${path} is not documented`];
-      const base = entry.$ref ? entry.$ref : `#/${pointer('paths', path, 'get', 'responses', String(status))}`;
+      const base = entry.$ref ? entry.$ref : `#/${pointer('paths', path, method, 'responses', String(status))}`;
       const ref = `${DOC_ID}${base}/content/application~1json/schema`;
       let validate = cache.get(ref);
       if (!validate) {

@@ -61,6 +61,16 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(await balance(accountId)).toBe(99);
     });
 
+    it('admits a free call (no operations to charge) on any balance, taking a rate-limit token and no unit', async () => {
+      const { accountId, key } = await account(0);
+      const free = await metering.meter.admit(call(key, { operations: [] }));
+      if (!free.ok) throw new Error(reasonOf(free));
+      expect([free.hold.units, free.balance]).toEqual([0, 0]);
+      expect(free.rateLimit.remaining).toBeLessThan(free.rateLimit.limit);
+      expect(await metering.meter.settle(free.hold, 0, [])).toEqual({ charged: 0, remaining: 0 });
+      expect(await balance(accountId)).toBe(0);
+    });
+
     it('lets exactly one of 50 parallel calls through on a balance of 1 (49 × 402)', async () => {
       const { key } = await account(1, 'unlimited');
       const results = await Promise.all(Array.from({ length: 50 }, () => metering.meter.admit(call(key))));

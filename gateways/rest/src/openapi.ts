@@ -1,13 +1,14 @@
 /**
  * The OpenAPI 3.1.0 description of the REST interface, generated from the operation registry:
- * paths, operationIds, parameters with their rules, response schemas from the response message
- * descriptors, both security schemes and every error status with the envelope schema.
+ * paths and methods, operationIds, query and path parameters and JSON request bodies with their
+ * rules, response schemas from the response message descriptors, billing, both security schemes
+ * and every error status with the envelope schema.
  */
-import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, REGISTRY, dataSchema, parameterSchema } from '@retail/gateway-shared';
+import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
 
 /** Error statuses every metered operation can answer, with what they mean (docs/contract.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Missing, malformed or unknown parameter, or conflicting credentials.',
+  '400': 'Missing, malformed or unknown parameter, a body that is not a JSON object, or conflicting credentials.',
   '401': 'API key is invalid or missing.',
   '402': 'The unit balance cannot cover the call.',
   '403': 'The key may not use this operation or interface, or the account is disabled.',
@@ -31,11 +32,17 @@ const METERED_HEADERS = {
   'X-Units-Remaining': header('Units left on the account, as a decimal integer.'),
 };
 
-const SUCCESS_HEADERS = {
+/** A free operation's headers: the same, but its charge is always zero. */
+const FREE_HEADERS = {
   ...METERED_HEADERS,
+  'X-Units-Charged': header('Always 0: this operation is free (it still needs a key and counts against the rate limit).'),
+};
+
+const successHeaders = (op: Operation) => ({
+  ...(op.billing === 'free' ? FREE_HEADERS : METERED_HEADERS),
   'X-Cache': header('Whether the answer came from the page cache.', { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }),
   'X-Retrieved-At': header('When the page behind the answer was retrieved from the marketplace.', { type: 'string', format: 'date-time' }),
-};
+});
 
 function errorResponse(status: string) {
   const headers: Record<string, unknown> = { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] };
@@ -65,19 +72,57 @@ function anchoredItem(pattern: string | undefined): string | undefined {
   return `(?:${pattern.slice(1, -1)})`;
 }
 
-function queryParameters(op: Operation) {
-  return op.parameters.map((p) => {
-    const list = p.kind.endsWith('-list');
-    const schema = list ? commaListSchema(p) : parameterSchema(p);
+/**
+ * The document's path of an operation: the proto's `{watch_id}` named as the parameter is
+ * everywhere else (`{watchId}`: the error path `["path", "watchId"]`, the GraphQL argument).
+ */
+export function openApiPath(op: Operation): string {
+  return op.pathParameters.reduce((path, p) => path.replace(`{${p.field.name}}`, `{${p.name}}`), op.restPath);
+}
+
+const inBody = (op: Operation, p: Parameter) => op.httpMethod !== 'GET' && !op.pathParameters.includes(p);
+
+/** Path parameters (always required), then a GET's query parameters; a body's fields are in requestBody. */
+function parameters(op: Operation) {
+  return op.parameters.filter((p) => !inBody(op, p)).map((p) => {
+    const inPath = op.pathParameters.includes(p);
+    const schema = p.kind.endsWith('-list') && !inPath ? commaListSchema(p) : parameterSchema(p);
     return {
       name: p.name,
-      in: 'query',
-      required: p.required,
+      in: inPath ? 'path' : 'query',
+      required: inPath || p.required,
       ...(schema.description ? { description: schema.description } : {}),
       schema,
     };
   });
 }
+
+/** A JSON body of the fields not in the path; required when any of them is. */
+function requestBody(op: Operation) {
+  const fields = op.parameters.filter((p) => inBody(op, p));
+  if (op.httpMethod === 'GET' || fields.length === 0) return {};
+  return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema: objectSchema(fields) } } } };
+}
+
+/** A watch operation's 404 is about the caller's own watch, never a marketplace item. */
+const NOT_FOUND_WATCH = {
+  description: 'No such watch (or delivery) for this account: another account\'s watch is not found either.',
+  headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+};
+
+/** Statuses an operation can answer: a free one never runs out of units (no 402). */
+function errorResponses(op: Operation) {
+  const statuses = Object.keys(ERROR_STATUSES).filter((s) => !(s === '402' && op.billing === 'free'));
+  const refs: Record<string, unknown> = errorRefs(statuses);
+  if (op.pathParameters.length > 0) refs['404'] = NOT_FOUND_WATCH;
+  return refs;
+}
+
+const BILLING = {
+  metered: 'One unit on success; errors are free.',
+  free: 'Free: no units are charged (X-Units-Charged is always 0), but it needs a valid key and counts against the rate limit.',
+};
 
 const errorRefs = (statuses: readonly string[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Error${s}` }]));
 
@@ -85,19 +130,22 @@ function operationObject(op: Operation, schemas: MessageSchemas) {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    tags: ['retail'],
-    parameters: queryParameters(op),
+    description: BILLING[op.billing],
+    tags: [op.service === 'retail.v1.WatchService' ? 'watches' : 'retail'],
+    parameters: parameters(op),
+    ...requestBody(op),
     responses: {
       '200': {
+        // Every success is 200 with the data envelope, a create and a delete included (docs/rest.md, Watches).
         description: 'The operation\'s data, under its root.',
-        headers: SUCCESS_HEADERS,
+        headers: successHeaders(op),
         content: {
           'application/json': {
             schema: { type: 'object', properties: { data: dataSchema(op, schemas) }, required: ['data'], additionalProperties: false },
           },
         },
       },
-      ...errorRefs(Object.keys(ERROR_STATUSES)),
+      ...errorResponses(op),
     },
   };
 }
@@ -127,10 +175,13 @@ const ACCOUNT_SCHEMA: JsonSchema = {
 };
 
 /** Builds the document (the same object for the same registry). */
-export function buildOpenApi(operations: readonly Operation[] = REGISTRY): Record<string, unknown> {
+export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): Record<string, unknown> {
   const schemas = new MessageSchemas('#/components/schemas/');
-  const paths: Record<string, unknown> = {};
-  for (const op of operations) paths[op.restPath] = { get: operationObject(op, schemas) };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const path = openApiPath(op);
+    paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
+  }
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',
@@ -156,11 +207,11 @@ export function buildOpenApi(operations: readonly Operation[] = REGISTRY): Recor
     info: {
       title: 'Retail product data API',
       version: '1.0.0',
-      description: 'Normalized product data from 13 regional marketplaces. One unit per successful call; errors are free.',
+      description: 'Normalized product data from 13 regional marketplaces, and watches over products (history, events, signed webhooks). One unit per successful lookup or history read; managing watches and reading events is free; errors are free.',
     },
     servers: [{ url: '/' }],
     security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
-    tags: [{ name: 'retail' }, { name: 'account' }, { name: 'meta' }],
+    tags: [{ name: 'retail' }, { name: 'watches' }, { name: 'account' }, { name: 'meta' }],
     paths,
     components: {
       securitySchemes: {

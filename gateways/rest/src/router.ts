@@ -1,15 +1,18 @@
 /**
- * The REST gateway: one GET route per registry operation, all served by the same bind → call →
- * map function, plus the free OpenAPI document and the account summary. Every answer under its
- * paths is JSON: data as `{ data }`, failures as the envelope, never express's HTML pages.
+ * The REST gateway: one route per registry operation (its method and path from the proto: GET with
+ * a query string for lookups and reads, POST / PATCH / DELETE with path parameters and a JSON body
+ * for managing watches), all served by the same bind → call → map function, plus the free OpenAPI
+ * document and the account summary. Every answer under its paths is JSON: data as `{ data }`,
+ * failures as the envelope, never express's HTML pages.
  */
 import compression from 'compression';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ErrorReason, errorEnvelope } from '@retail/contract';
-import { type CoreClient, createCors, type GatewayLogger, type Operation, REGISTRY, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
+import { API_REGISTRY, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { buildOpenApi } from './openapi.js';
-import { readQuery } from './query.js';
+import { readRestInput } from './rest-input.js';
+import { createMethodTable, expressPath, routeOrder } from './routes.js';
 
 export interface RestGatewayOptions {
   readonly core: CoreClient;
@@ -37,17 +40,31 @@ function sendError(res: Response, status: number, message: string, path?: string
 export function createRestGateway(options: RestGatewayOptions): express.Router {
   const { core } = options;
   const meter = options.metering.meter;
-  const operations = options.operations ?? REGISTRY;
+  const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
-  const owned = new Set([...operations.map((op) => op.restPath), OPENAPI_PATH, ACCOUNT_PATH]);
-  const isOwned = (path: string) => owned.has(path) || path === PREFIX || path.startsWith(`${PREFIX}/`);
+  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH]);
+  const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
   router.use((req, res, next) => {
     if (!isOwned(req.path)) return next();
     res.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  router.use(createCors({ origins: options.corsOrigins ?? [], methods: ['GET'], applies: isOwned }));
+  const servedMethods = [...new Set(['GET', ...operations.map((op) => op.httpMethod)])];
+  router.use(createCors({ origins: options.corsOrigins ?? [], methods: servedMethods, applies: isOwned }));
+  // A known path with a method it does not serve: 405 with Allow, before any key check or charge.
+  // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
+  // empty body); the free document and the account summary keep express's HEAD. OPTIONS passes to
+  // CORS above or to the 404/405 fallback below.
+  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH]);
+  router.use((req, res, next) => {
+    const allowed = methods.allowed(req.path);
+    if (!allowed || (allowed as readonly string[]).includes(req.method) || req.method === 'OPTIONS') return next();
+    if (req.method === 'HEAD' && headServed.has(req.path)) return next();
+    res.set('X-Request-Id', requestIdFrom(req.headers)).set('Allow', allowed.join(', '));
+    const message = req.method === 'HEAD' && allowed.includes('GET') ? 'HEAD is not served on operation paths; use GET' : `method ${req.method} is not allowed here; use ${allowed.join(' or ')}`;
+    return sendError(res, 405, message);
+  });
   router.use((req, res, next) => {
     if (!isOwned(req.path)) return next();
     if (req.headers['accept-encoding'] !== undefined) return compressor(req, res, next);
@@ -76,40 +93,46 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     }
   });
 
-  for (const op of operations) {
-    // Express would serve HEAD with the GET handler: the whole marketplace call, billed, for an
-    // empty body. HEAD is refused instead, before any key check or charge.
-    router.head(op.restPath, (req, res) => {
-      res.set('X-Request-Id', requestIdFrom(req.headers)).set('Allow', 'GET');
-      sendError(res, 405, 'HEAD is not served on operation paths; use GET');
+  const respond = (res: Response, op: Operation, result: CallResult) => {
+    if (!result.ok && result.status >= 500) {
+      options.logger?.[result.status === 500 ? 'error' : 'warn'](
+        { requestId: result.requestId, operation: op.name, status: result.status, reason: ErrorReason[result.reason], err: result.cause },
+        'operation failed',
+      );
+    }
+    res.status(result.status).set(result.headers).set('Cache-Control', 'no-store');
+    if (result.status === 401) res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+    if (result.ok) res.json({ data: result.data });
+    else res.json({ success: false, errors: result.errors });
+  };
+
+  const call = (op: Operation): RequestHandler => async (req, res) => {
+    const input = readRestInput(op, req);
+    if (!input.ok) {
+      res.set('X-Request-Id', requestIdFrom(req.headers));
+      return sendError(res, 400, input.message, input.path);
+    }
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
     });
-    router.get(op.restPath, async (req, res) => {
-      const query = readQuery(req.originalUrl);
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      const result = await runMeteredCall({ core, meter }, { op, params: query, style: 'rest', headers: req.headers, signal: controller.signal });
-      if (!result.ok && result.status >= 500) {
-        options.logger?.[result.status === 500 ? 'error' : 'warn'](
-          { requestId: result.requestId, operation: op.name, status: result.status, reason: ErrorReason[result.reason], err: result.cause },
-          'operation failed',
-        );
-      }
-      res.status(result.status).set(result.headers).set('Cache-Control', 'no-store');
-      if (result.status === 401) res.set('WWW-Authenticate', WWW_AUTHENTICATE);
-      if (result.ok) res.json({ data: result.data });
-      else res.json({ success: false, errors: result.errors });
-    });
+    respond(res, op, await runMeteredCall({ core, meter }, { op, params: input.params, style: 'rest', headers: req.headers, signal: controller.signal }));
+  };
+
+  for (const op of routeOrder(operations)) {
+    const path = expressPath(op);
+    if (op.httpMethod === 'GET') router.get(path, call(op));
+    else router[op.httpMethod === 'POST' ? 'post' : op.httpMethod === 'PATCH' ? 'patch' : 'delete'](path, requireJson, readJsonBody, call(op));
   }
 
-  // Known path, other method: 405 with Allow; unknown path under the prefix: 404. Both JSON.
+  // Unknown path under the prefix (or OPTIONS without a CORS preflight): 404, JSON.
   router.all(/.*/, (req, res, next) => {
     if (!isOwned(req.path)) return next();
     res.set('X-Request-Id', requestIdFrom(req.headers));
-    if (owned.has(req.path)) {
-      res.set('Allow', 'GET');
-      return sendError(res, 405, `method ${req.method} is not allowed here; use GET`);
+    const allowed = methods.allowed(req.path);
+    if (allowed) {
+      res.set('Allow', allowed.join(', '));
+      return sendError(res, 405, `method ${req.method} is not allowed here; use ${allowed.join(' or ')}`);
     }
     return sendError(res, 404, 'no such operation; see /api/openapi.json');
   });
@@ -124,6 +147,21 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
 
   return router;
 }
+
+/** A body, when there is one, must say it is JSON (an empty body is no parameters). */
+const requireJson: RequestHandler = (req, res, next) => {
+  // `Content-Length: 0` counts as a body for type-is; clients send it on a body-less POST.
+  const empty = req.headers['content-length'] === '0' && req.headers['transfer-encoding'] === undefined;
+  if (empty || req.is(['application/json', '+json']) !== false) return next();
+  res.set('X-Request-Id', requestIdFrom(req.headers));
+  return sendError(res, 415, 'the request body must be JSON (Content-Type: application/json)', ['body']);
+};
+
+/** The body as JSON within the shared size limit; unreadable bodies answer 400 / 413 / 415 here. */
+const readJsonBody = jsonBody((res, { status, message }) => {
+  res.set('X-Request-Id', requestIdFrom(res.req.headers));
+  sendError(res, status, message, ['body']);
+});
 
 /** gzip and br for JSON bodies (compression 1.8 negotiates br). */
 const compressor = compression({ threshold: 1024 });

@@ -54,10 +54,10 @@ const QUERY: ValueSource = { text: true, path: ['query'] };
 const PATH: ValueSource = { text: true, path: ['path'] };
 const BODY: ValueSource = { text: false, path: ['body'] };
 
-/** REST: a GET's parameters are its query; otherwise path segments named in the route, and the JSON body. */
+/** REST: path segments named in the route, then a GET's query or another method's JSON body. */
 export function restSourceOf(op: Operation): (p: Parameter | undefined) => ValueSource {
-  if (op.httpMethod === 'GET') return () => QUERY;
-  return (p) => (p && op.pathParameters.includes(p) ? PATH : BODY);
+  const rest = op.httpMethod === 'GET' ? QUERY : BODY;
+  return (p) => (p && op.pathParameters.includes(p) ? PATH : rest);
 }
 
 type Checked = { ok: true; value: unknown } | { ok: false; message: string; path?: string[] };
