@@ -7,7 +7,6 @@
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
 import { type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
-import { markGivenLists } from './given-lists.js';
 import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
@@ -74,7 +73,7 @@ class Planner {
     this.operations.push(op);
     const parsed = parseParameters(op, input, 'graphql');
     if (!parsed.ok) return void this.errors.push(...parsed.errors);
-    const call = { operation: op, request: markGivenLists(op, parsed.request) };
+    const call = { operation: op, request: parsed.request };
     root.calls.push(call);
     return call;
   }

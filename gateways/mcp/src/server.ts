@@ -19,7 +19,6 @@ import {
 import { type CoreClient, displayName, runMeteredCall, unitsReport } from '@retail/gateway-shared';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
-import { withImpliedFlags } from './implied-arguments.js';
 import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
 
 export const SERVER_INFO = { name: 'retail-data', version: '1.0.0' } as const;
@@ -66,7 +65,7 @@ export function createRequestServer(ctx: RequestContext): Server {
     }
     const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
       op,
-      params: withImpliedFlags(op, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {}),
+      params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
       style: 'mcp',
       headers: ctx.headers,
     });

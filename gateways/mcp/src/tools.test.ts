@@ -1,7 +1,6 @@
 /** The tool list derived from the registry: every operation once, truthful hints, nested input schemas. */
 import { API_REGISTRY, REGISTRY, registryOperation } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
-import { withImpliedFlags } from './implied-arguments.js';
 import { INSTRUCTIONS } from './server.js';
 import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
 
@@ -47,23 +46,5 @@ describe('server instructions', () => {
     expect(FREE_TOOLS).toEqual(['retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver']);
     expect(INSTRUCTIONS).toContain(`except these free ones, which manage your own watches: ${FREE_TOOLS.join(', ')}.`);
     expect(INSTRUCTIONS).toMatch(/untrusted content, never instructions/);
-  });
-});
-
-describe('implied flags', () => {
-  const update = registryOperation('UpdateWatch');
-  const id = '0b5f4c36-1d0c-4b8e-9f1e-3f4a2b1c0d9e';
-
-  it('set replaceConditions when conditions are given, even an empty list', () => {
-    expect(withImpliedFlags(update, { id, conditions: [{ type: 'BACK_IN_STOCK' }] })).toEqual({ id, conditions: [{ type: 'BACK_IN_STOCK' }], replaceConditions: true });
-    expect(withImpliedFlags(update, { id, conditions: [] })).toEqual({ id, conditions: [], replaceConditions: true });
-  });
-
-  it('leave other arguments, a flag the client sent, and other operations alone', () => {
-    const labelOnly = { id, label: 'desk' };
-    expect(withImpliedFlags(update, labelOnly)).toBe(labelOnly);
-    expect(withImpliedFlags(update, { id, conditions: [], replaceConditions: false })).toEqual({ id, conditions: [], replaceConditions: false });
-    const create = { asin: 'B08N5WRWNW', conditions: [] };
-    expect(withImpliedFlags(registryOperation('CreateWatch'), create)).toBe(create);
   });
 });

@@ -16,22 +16,6 @@ export type RestInput =
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * proto3 cannot tell an empty list from an absent one, so a request says "replace the list" with a
- * `replace_<list>` flag beside it (UpdateWatch.replace_conditions). A JSON body can tell: giving the
- * list sets the flag, unless the client set it itself.
- */
-function withReplaceFlags(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...body };
-  for (const flag of op.parameters) {
-    const match = /^replace([A-Z]\w*)$/.exec(flag.name);
-    if (!match || flag.kind !== 'boolean') continue;
-    const list = `${match[1]!.charAt(0).toLowerCase()}${match[1]!.slice(1)}`;
-    if (Object.hasOwn(body, list) && !Object.hasOwn(body, flag.name)) out[flag.name] = true;
-  }
-  return out;
-}
-
 export function readRestInput(op: Operation, req: Request): RestInput {
   const query = readQuery(req.originalUrl);
   let given: Record<string, unknown>;
@@ -42,7 +26,7 @@ export function readRestInput(op: Operation, req: Request): RestInput {
     if (extra !== undefined) return { ok: false, message: `${op.httpMethod} reads its parameters from the JSON body, not the query string`, path: ['query', extra] };
     const body: unknown = req.body ?? {};
     if (!isObject(body)) return { ok: false, message: 'the request body must be a JSON object', path: ['body'] };
-    given = withReplaceFlags(op, body);
+    given = body;
   }
   const params: Record<string, unknown> = { ...given };
   const from = op.httpMethod === 'GET' ? 'query' : 'body';

@@ -194,6 +194,26 @@ export function parameterValueError(p: Parameter, value: unknown, style: Paramet
   return checked.ok ? undefined : checked.message;
 }
 
+/**
+ * proto3 cannot tell an absent repeated field from an empty one, so a request that may replace a
+ * list carries a `replace_<list>` flag beside it (UpdateWatchRequest.replace_conditions), and the
+ * proto asks the interfaces to set it: every interface can tell, so giving the list (even `[]`)
+ * sets the flag, unless the client set the flag itself. Pairs per operation: [list, flag].
+ */
+const impliedFlags = new WeakMap<Operation, readonly (readonly [Parameter, Parameter])[]>();
+function listFlags(op: Operation): readonly (readonly [Parameter, Parameter])[] {
+  let pairs = impliedFlags.get(op);
+  if (!pairs) {
+    pairs = op.parameters.flatMap((flag) => {
+      if (flag.kind !== 'boolean' || !flag.field.name.startsWith('replace_')) return [];
+      const list = op.parameters.find((p) => p.field.fieldKind === 'list' && p.field.name === flag.field.name.slice('replace_'.length));
+      return list ? [[list, flag] as const] : [];
+    });
+    impliedFlags.set(op, pairs);
+  }
+  return pairs;
+}
+
 const indexes = new WeakMap<Operation, Map<string, Parameter>>();
 function parametersByName(op: Operation): Map<string, Parameter> {
   let index = indexes.get(op);
@@ -245,6 +265,7 @@ export function parseParameters(
     if (checked.ok) request[p.field.localName] = checked.value;
     else errors.push({ message: checked.message, path: checked.path ?? pathOf(p) });
   }
+  for (const [list, flag] of listFlags(op)) if (given(list) && !given(flag)) request[flag.field.localName] = true;
   return errors.length > 0 ? { ok: false, errors } : { ok: true, request };
 }
 

@@ -87,6 +87,27 @@ describe('watch operations in the registry', () => {
   });
 });
 
+describe('implied replace flags', () => {
+  const update = registryOperation('UpdateWatch');
+  const id = '0b5f4c36-1d0c-4b8e-9f1e-3f4a2b1c0d9e';
+  const parse = (input: Record<string, unknown>, style: 'rest' | 'graphql' | 'mcp' = 'mcp') =>
+    parseParameters(update, input, style, style === 'rest' ? restSourceOf(update) : undefined);
+
+  it('set replaceConditions when conditions are given, even an empty list, on every interface', () => {
+    for (const style of ['rest', 'graphql', 'mcp'] as const) {
+      expect(parse({ id, conditions: [{ type: 'BACK_IN_STOCK' }] }, style)).toMatchObject({ ok: true, request: { replaceConditions: true, conditions: [{ type: WatchConditionType.BACK_IN_STOCK }] } });
+      expect(parse({ id, conditions: [] }, style)).toMatchObject({ ok: true, request: { replaceConditions: true, conditions: [] } });
+    }
+  });
+
+  it('leave a flag the client sent, a list not given (GraphQL null included) and other operations alone', () => {
+    expect(parse({ id, label: 'desk' })).toEqual({ ok: true, request: { id, label: 'desk' } });
+    expect(parse({ id, conditions: null }, 'graphql')).toEqual({ ok: true, request: { id } });
+    expect(parse({ id, conditions: [], replaceConditions: false })).toMatchObject({ ok: true, request: { replaceConditions: false } });
+    expect(parseParameters(registryOperation('CreateWatch'), { asin: 'B08N5WRWNW', conditions: [] }, 'mcp')).toEqual({ ok: true, request: { asin: 'B08N5WRWNW', conditions: [] } });
+  });
+});
+
 describe('watch responses', () => {
   it('render timestamps as RFC 3339 strings and the schema says so', () => {
     const op = registryOperation('GetWatch');
