@@ -1,5 +1,5 @@
 /** The tool list derived from the registry: every operation once, truthful hints, nested input schemas. */
-import { API_REGISTRY, REGISTRY, registryOperation } from '@retail/gateway-shared';
+import { API_REGISTRY, REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { INSTRUCTIONS } from './server.js';
 import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
