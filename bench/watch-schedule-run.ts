@@ -1,0 +1,127 @@
+/**
+ * The scheduling benchmark of issue 14, as a function (bench/watch-schedule.ts prints it; the smoke
+ * test runs it small): N watches due in every interval, refreshed by watcher worker processes on
+ * real Redis (BullMQ + the ledger) and real PostgreSQL, reading through a core over gRPC (the stub
+ * core process: the real core's server answering from memory, so the marketplace costs nothing).
+ *
+ * Phases run one after the other on the same watches, each with its own fleet of worker processes
+ * (default: one, then two): the one-process phase is the baseline the two-process phase is read
+ * against. Each phase: start the workers (each reconciles every schedule at start, as a replica
+ * does), warm up, then take every slot due in a window of whole intervals and count.
+ */
+import { loadavg } from 'node:os';
+import { createMeteringFromEnv, type MeteringInstance } from '@retail/metering';
+import { createPostgresDatabase, openWatchStore, type WatchStore } from '../watcher/src/store/index.js';
+import { createTestDatabase, type TestDatabase } from '../test/harness/postgres.js';
+import { startRedis, type RedisServer } from '../test/harness/redis.js';
+import { SERVICE_TOKEN } from '../test/harness/stack.js';
+import { processCpuUs, startStubCoreProcess, type StubCoreProcess } from './stub-core.js';
+import { startWorkerFleet, type WorkerFleet } from './watch-schedule-fleet.js';
+import type { WorkerEnvironment, WorkerTotals } from './watch-schedule-protocol.js';
+import { createWatches, type CreatedWatches, type WatchPlan } from './watch-schedule-setup.js';
+import { spanStats, type SpanStats } from './watch-schedule-stats.js';
+
+export interface ScheduleBenchOptions extends WatchPlan {
+  /** Intervals measured per phase. */
+  readonly intervals: number;
+  /** Worker processes of each phase, in order (default [1, 2]). */
+  readonly phases: readonly number[];
+  readonly concurrency: number;
+  /** Time between the workers being ready and the measured window. */
+  readonly warmupMs: number;
+  /** Time after the window for its last slots to start and finish. */
+  readonly graceMs: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface PhaseResult {
+  readonly workers: number;
+  readonly schedulesSyncedMs: readonly number[];
+  readonly stats: SpanStats;
+  /** The stub core's CPU over the span ÷ the refreshes (each refresh is GetProduct + GetSalesEstimate). */
+  readonly coreCpuUsPerRefresh: number;
+  readonly loadAverage: readonly number[];
+}
+
+export interface ScheduleBenchResult {
+  readonly setup: CreatedWatches & { readonly createMs: number };
+  readonly phases: readonly PhaseResult[];
+  /** Units the ledger charged (granted − balances) and units the workers' settles said they charged. */
+  readonly unitsCharged: { readonly ledger: number; readonly workers: number };
+  /** Snapshot rows in PostgreSQL and reads the workers made: equal when every read was stored once. */
+  readonly snapshots: { readonly rows: number; readonly reads: number };
+}
+
+/** The product every GetProduct answers (the core's cache-hit path; price 19.99 never meets the condition). */
+const STUB_PRODUCT = {
+  asin: 'B000000001', title: 'Bench kettle', price: { value: 19.99, currency: 'USD', symbol: '$' }, isInStock: true,
+  seller: { sellerId: 'ATVPDKIKX0DER', name: 'Amazon.com' }, rating: 4.5, ratingsTotal: 1234,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runScheduleBench(options: ScheduleBenchOptions): Promise<ScheduleBenchResult> {
+  const log = options.log ?? (() => undefined);
+  const intervalMs = options.intervalSeconds * 1000;
+  let redis: RedisServer | undefined;
+  let database: TestDatabase | undefined;
+  let core: StubCoreProcess | undefined;
+  let store: WatchStore | undefined;
+  let metering: MeteringInstance | undefined;
+  let fleet: WorkerFleet | undefined;
+  try {
+    redis = await startRedis();
+    database = await createTestDatabase('watch_schedule_bench');
+    core = await startStubCoreProcess(STUB_PRODUCT);
+    const env: WorkerEnvironment = {
+      QUEUE_REDIS_URL: redis.url, LEDGER_REDIS_URL: redis.url, DATABASE_URL: database.url,
+      CORE_ADDRESS: core.address, CORE_SERVICE_TOKEN: SERVICE_TOKEN, REFRESH_CONCURRENCY: String(options.concurrency),
+    };
+    store = await openWatchStore(createPostgresDatabase({ connectionString: database.url }));
+    metering = await createMeteringFromEnv({ LEDGER_REDIS_URL: redis.url });
+
+    const createStarted = Date.now();
+    // Enough units for every slot of every phase, warm-up and grace included, with room to spare.
+    const units = 10 * options.watches * (options.intervals + 2) * options.phases.length;
+    const created = await createWatches(store, metering, options, units);
+    const setup = { ...created, createMs: Date.now() - createStarted };
+    log(`${options.watches} watches over ${options.products} products (${created.sharedProducts} watched by both accounts) created in ${setup.createMs} ms`);
+
+    const phases: PhaseResult[] = [];
+    const totals: WorkerTotals[] = [];
+    for (const workers of options.phases) {
+      fleet = await startWorkerFleet(workers, env);
+      log(`${workers} worker(s) ready; schedules synced at start in ${fleet.started.map((s) => `${s.syncMs} ms`).join(', ')}`);
+      await sleep(options.warmupMs);
+      const fromMs = Date.now();
+      fleet.mark();
+      const coreCpuBefore = processCpuUs(core.pid) ?? NaN;
+      await sleep(options.intervals * intervalMs + options.graceMs);
+      const reports = await fleet.report();
+      const coreCpuUs = (processCpuUs(core.pid) ?? NaN) - coreCpuBefore;
+      const loadAverage = loadavg();
+      const schedulesSyncedMs = fleet.started.map((s) => s.syncMs);
+      const stats = spanStats(reports, { fromMs, toMs: fromMs + options.intervals * intervalMs, intervalMs, products: options.products });
+      totals.push(...(await fleet.stop()));
+      fleet = undefined;
+      phases.push({ workers, schedulesSyncedMs, stats, coreCpuUsPerRefresh: coreCpuUs / stats.completed, loadAverage });
+      log(`${workers} worker(s): lag p50 ${stats.lagMs.p50} ms p95 ${stats.lagMs.p95} ms, ${stats.fetchesPerProductPerInterval} fetches per product per interval`);
+    }
+
+    const balances = await Promise.all(created.accountIds.map(async (id) => (await metering!.admin.summary(id)).balance));
+    const [rows] = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM snapshots');
+    return {
+      setup,
+      phases,
+      unitsCharged: { ledger: created.unitsGranted - balances.reduce((a, b) => a + b, 0), workers: totals.reduce((sum, t) => sum + t.unitsCharged, 0) },
+      snapshots: { rows: Number(rows!.n), reads: totals.reduce((sum, t) => sum + t.reads, 0) },
+    };
+  } finally {
+    fleet?.kill();
+    await core?.stop();
+    await metering?.close();
+    await store?.close();
+    await redis?.stop();
+    await database?.drop();
+  }
+}
