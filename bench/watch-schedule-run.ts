@@ -4,10 +4,11 @@
  * real Redis (BullMQ + the ledger) and real PostgreSQL, reading through a core over gRPC (the stub
  * core process: the real core's server answering from memory, so the marketplace costs nothing).
  *
- * Phases run one after the other on the same watches, each with its own fleet of worker processes
- * (default: one, then two): the one-process phase is the baseline the two-process phase is read
- * against. Each phase: start the workers (each reconciles every schedule at start, as a replica
- * does), warm up, then take every slot due in a window of whole intervals and count.
+ * Phases run one after the other, each with its own fleet of worker processes (default: one, then
+ * two) on its own Redis, database and watches: the one-process phase is the baseline the
+ * two-process phase is read against. Each phase: create the watches, start the workers (each
+ * reconciles every schedule at start, as a replica does), warm up, then take every slot due in a
+ * window of whole intervals and count. The stub core process is shared.
  */
 import { loadavg } from 'node:os';
 import { createMeteringFromEnv, type MeteringInstance } from '@retail/metering';
@@ -17,7 +18,7 @@ import { startRedis, type RedisServer } from '../test/harness/redis.js';
 import { SERVICE_TOKEN } from '../test/harness/stack.js';
 import { processCpuUs, startStubCoreProcess, type StubCoreProcess } from './stub-core.js';
 import { startWorkerFleet, type WorkerFleet } from './watch-schedule-fleet.js';
-import type { WorkerEnvironment, WorkerTotals } from './watch-schedule-protocol.js';
+import type { WorkerEnvironment } from './watch-schedule-protocol.js';
 import { createWatches, type CreatedWatches, type WatchPlan } from './watch-schedule-setup.js';
 import { spanStats, type SpanStats } from './watch-schedule-stats.js';
 
@@ -36,16 +37,12 @@ export interface ScheduleBenchOptions extends WatchPlan {
 
 export interface PhaseResult {
   readonly workers: number;
+  readonly setup: CreatedWatches & { readonly createMs: number };
   readonly schedulesSyncedMs: readonly number[];
   readonly stats: SpanStats;
   /** The stub core's CPU over the span ÷ the refreshes (each refresh is GetProduct + GetSalesEstimate). */
   readonly coreCpuUsPerRefresh: number;
   readonly loadAverage: readonly number[];
-}
-
-export interface ScheduleBenchResult {
-  readonly setup: CreatedWatches & { readonly createMs: number };
-  readonly phases: readonly PhaseResult[];
   /** Units the ledger charged (granted − balances) and units the workers' settles said they charged. */
   readonly unitsCharged: { readonly ledger: number; readonly workers: number };
   /** Snapshot rows in PostgreSQL and reads the workers made: equal when every read was stored once. */
@@ -60,19 +57,32 @@ const STUB_PRODUCT = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function runScheduleBench(options: ScheduleBenchOptions): Promise<ScheduleBenchResult> {
+export async function runScheduleBench(options: ScheduleBenchOptions): Promise<PhaseResult[]> {
+  const core = await startStubCoreProcess(STUB_PRODUCT);
+  try {
+    const phases: PhaseResult[] = [];
+    for (const workers of options.phases) phases.push(await runPhase(workers, options, core));
+    return phases;
+  } finally {
+    await core.stop();
+  }
+}
+
+/**
+ * One phase in a fresh Redis and database with freshly created watches, so a phase that falls behind
+ * leaves no backlog to the next and each phase's table starts equally empty.
+ */
+async function runPhase(workers: number, options: ScheduleBenchOptions, core: StubCoreProcess): Promise<PhaseResult> {
   const log = options.log ?? (() => undefined);
   const intervalMs = options.intervalSeconds * 1000;
   let redis: RedisServer | undefined;
   let database: TestDatabase | undefined;
-  let core: StubCoreProcess | undefined;
   let store: WatchStore | undefined;
   let metering: MeteringInstance | undefined;
   let fleet: WorkerFleet | undefined;
   try {
     redis = await startRedis();
     database = await createTestDatabase('watch_schedule_bench');
-    core = await startStubCoreProcess(STUB_PRODUCT);
     const env: WorkerEnvironment = {
       QUEUE_REDIS_URL: redis.url, LEDGER_REDIS_URL: redis.url, DATABASE_URL: database.url,
       CORE_ADDRESS: core.address, CORE_SERVICE_TOKEN: SERVICE_TOKEN, REFRESH_CONCURRENCY: String(options.concurrency),
@@ -81,44 +91,36 @@ export async function runScheduleBench(options: ScheduleBenchOptions): Promise<S
     metering = await createMeteringFromEnv({ LEDGER_REDIS_URL: redis.url });
 
     const createStarted = Date.now();
-    // Enough units for every slot of every phase, warm-up and grace included, with room to spare.
-    const units = 10 * options.watches * (options.intervals + 2) * options.phases.length;
-    const created = await createWatches(store, metering, options, units);
+    // Enough units for every slot, warm-up and grace included, with room to spare.
+    const created = await createWatches(store, metering, options, 10 * options.watches * (options.intervals + 2));
     const setup = { ...created, createMs: Date.now() - createStarted };
     log(`${options.watches} watches over ${options.products} products (${created.sharedProducts} watched by both accounts) created in ${setup.createMs} ms`);
 
-    const phases: PhaseResult[] = [];
-    const totals: WorkerTotals[] = [];
-    for (const workers of options.phases) {
-      fleet = await startWorkerFleet(workers, env);
-      log(`${workers} worker(s) ready; schedules synced at start in ${fleet.started.map((s) => `${s.syncMs} ms`).join(', ')}`);
-      await sleep(options.warmupMs);
-      const fromMs = Date.now();
-      fleet.mark();
-      const coreCpuBefore = processCpuUs(core.pid) ?? NaN;
-      await sleep(options.intervals * intervalMs + options.graceMs);
-      const reports = await fleet.report();
-      const coreCpuUs = (processCpuUs(core.pid) ?? NaN) - coreCpuBefore;
-      const loadAverage = loadavg();
-      const schedulesSyncedMs = fleet.started.map((s) => s.syncMs);
-      const stats = spanStats(reports, { fromMs, toMs: fromMs + options.intervals * intervalMs, intervalMs, products: options.products });
-      totals.push(...(await fleet.stop()));
-      fleet = undefined;
-      phases.push({ workers, schedulesSyncedMs, stats, coreCpuUsPerRefresh: coreCpuUs / stats.completed, loadAverage });
-      log(`${workers} worker(s): lag p50 ${stats.lagMs.p50} ms p95 ${stats.lagMs.p95} ms, ${stats.fetchesPerProductPerInterval} fetches per product per interval`);
-    }
+    fleet = await startWorkerFleet(workers, env);
+    const schedulesSyncedMs = fleet.started.map((s) => s.syncMs);
+    log(`${workers} worker(s) ready; schedules synced at start in ${schedulesSyncedMs.map((ms) => `${ms} ms`).join(', ')}`);
+    await sleep(options.warmupMs);
+    const fromMs = Date.now();
+    fleet.mark();
+    const coreCpuBefore = processCpuUs(core.pid) ?? NaN;
+    await sleep(options.intervals * intervalMs + options.graceMs);
+    const reports = await fleet.report();
+    const coreCpuUs = (processCpuUs(core.pid) ?? NaN) - coreCpuBefore;
+    const loadAverage = loadavg();
+    const stats = spanStats(reports, { fromMs, toMs: fromMs + options.intervals * intervalMs, intervalMs, products: options.products });
+    const totals = await fleet.stop();
+    fleet = undefined;
+    log(`${workers} worker(s): lag p50 ${stats.lagMs.p50} ms p95 ${stats.lagMs.p95} ms, ${stats.fetchesPerProductPerInterval} fetches per product per interval`);
 
     const balances = await Promise.all(created.accountIds.map(async (id) => (await metering!.admin.summary(id)).balance));
     const [rows] = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM snapshots');
     return {
-      setup,
-      phases,
+      workers, setup, schedulesSyncedMs, stats, coreCpuUsPerRefresh: coreCpuUs / stats.completed, loadAverage,
       unitsCharged: { ledger: created.unitsGranted - balances.reduce((a, b) => a + b, 0), workers: totals.reduce((sum, t) => sum + t.unitsCharged, 0) },
       snapshots: { rows: Number(rows!.n), reads: totals.reduce((sum, t) => sum + t.reads, 0) },
     };
   } finally {
     fleet?.kill();
-    await core?.stop();
     await metering?.close();
     await store?.close();
     await redis?.stop();

@@ -8,7 +8,7 @@
  * of the core, and the two-process/one-process ratios; then units charged and snapshots stored.
  *
  *   node --conditions=source --import tsx bench/watch-schedule.ts [--watches 10000] [--products 6000]
- *     [--interval 60] [--intervals 2] [--phases 1,2] [--concurrency 8] [--warmup 20] [--grace 15]
+ *     [--interval 60] [--intervals 2] [--phases 1,2] [--concurrency 16] [--warmup 20] [--grace 15]
  *
  * Starts its own redis-server on a free port and a throw-away database on 127.0.0.1:5432 (dropped at
  * the end, also on failure).
@@ -23,7 +23,7 @@ const { values } = parseArgs({
   options: {
     watches: { type: 'string', default: '10000' }, products: { type: 'string', default: '6000' },
     interval: { type: 'string', default: '60' }, intervals: { type: 'string', default: '2' }, phases: { type: 'string', default: '1,2' },
-    concurrency: { type: 'string', default: '8' }, warmup: { type: 'string', default: '20' }, grace: { type: 'string', default: '15' },
+    concurrency: { type: 'string', default: '16' }, warmup: { type: 'string', default: '20' }, grace: { type: 'string', default: '15' },
   },
 });
 
@@ -38,7 +38,7 @@ const us = (value: number) => `${Math.round(value).toLocaleString('en-US')} µs`
 const load = (values: readonly number[]) => values.map((v) => v.toFixed(1)).join(' / ');
 
 const loadAtStart = loadavg();
-const result = await runScheduleBench({
+const phases = await runScheduleBench({
   watches: Number(values.watches), products: Number(values.products), intervalSeconds: Number(values.interval),
   intervals: Number(values.intervals), phases: values.phases.split(',').map(Number), concurrency: Number(values.concurrency),
   warmupMs: Number(values.warmup) * 1000, graceMs: Number(values.grace) * 1000,
@@ -46,7 +46,8 @@ const result = await runScheduleBench({
 });
 
 console.log(`\n${cpus().length} cores; load average (1/5/15 min) at start ${load(loadAtStart)}`);
-console.log(`${values.watches} watches over ${values.products} products (${result.setup.sharedProducts} watched by both accounts), every ${values.interval} s, created in ${ms(result.setup.createMs)}`);
+console.log(`${values.watches} watches over ${values.products} products (${phases[0]!.setup.sharedProducts} watched by both accounts), every ${values.interval} s; ` +
+  `${values.concurrency} refreshes at once per worker process`);
 const row = (phase: PhaseResult) => {
   const s = phase.stats;
   return `| ${phase.workers} | ${s.slots.toLocaleString('en-US')} | ${ms(s.lagMs.p50)} | ${ms(s.lagMs.p95)} | ${ms(s.lagMs.p99)} | ${ms(s.lagMs.max)} | ` +
@@ -55,19 +56,20 @@ const row = (phase: PhaseResult) => {
 };
 const notes = (phase: PhaseResult) => {
   const failures = Object.entries(phase.stats.failures).map(([k, n]) => `${n}× ${k}`).join('; ') || 'none';
-  return `${phase.workers} worker(s): schedules synced at start in ${phase.schedulesSyncedMs.map(ms).join(', ')}; failed attempts: ${failures}`;
+  const { unitsCharged: units, snapshots } = phase;
+  return `${phase.workers} worker(s): watches created in ${ms(phase.setup.createMs)}; schedules synced at start in ${phase.schedulesSyncedMs.map(ms).join(', ')}; ` +
+    `failed attempts: ${failures}; units charged: ledger ${units.ledger}, settles ${units.workers}${units.ledger === units.workers ? ' (equal)' : ' (MISMATCH)'}; ` +
+    `snapshots stored ${snapshots.rows}, reads ${snapshots.reads}${snapshots.rows === snapshots.reads ? ' (equal)' : ' (MISMATCH)'}`;
 };
 console.log('\n| workers | product slots | lag p50 | lag p95 | lag p99 | lag max | fetches per product per interval | duplicate starts | retries | worker CPU per refresh | core CPU per refresh | refreshes | load after |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const phase of result.phases) console.log(row(phase));
-for (const phase of result.phases) console.log(notes(phase));
+for (const phase of phases) console.log(row(phase));
+for (const phase of phases) console.log(notes(phase));
 
-const [base, ...others] = result.phases;
+const [base, ...others] = phases;
 for (const other of others) {
   if (!base) break;
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log(`\n${other.workers} processes / ${base.workers}: lag p50 ×${ratio(other.stats.lagMs.p50, base.stats.lagMs.p50)}, p95 ×${ratio(other.stats.lagMs.p95, base.stats.lagMs.p95)}, ` +
-    `worker CPU per refresh ×${ratio(other.stats.cpuUsPerRefresh, base.stats.cpuUsPerRefresh)}`);
+    `refreshes per second ×${ratio(other.stats.refreshesPerSecond, base.stats.refreshesPerSecond)}, worker CPU per refresh ×${ratio(other.stats.cpuUsPerRefresh, base.stats.cpuUsPerRefresh)}`);
 }
-console.log(`\nunits charged: ledger ${result.unitsCharged.ledger}, workers' settles ${result.unitsCharged.workers}${result.unitsCharged.ledger === result.unitsCharged.workers ? ' (equal)' : ' (MISMATCH)'}`);
-console.log(`snapshots stored ${result.snapshots.rows}, reads ${result.snapshots.reads}${result.snapshots.rows === result.snapshots.reads ? ' (equal: every read stored once)' : ' (MISMATCH)'}`);
