@@ -45,9 +45,11 @@ function nextMessage<T extends FromWorker['type']>(child: ChildProcess, type: T)
   });
 }
 
+/** Starts `count` workers; `WORKER_NODE_OPTIONS` adds node flags (e.g. --cpu-prof --cpu-prof-dir=…). */
 export async function startWorkerFleet(count: number, env: WorkerEnvironment): Promise<WorkerFleet> {
+  const flags = process.env.WORKER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
   const children = Array.from({ length: count }, () =>
-    fork(WORKER_SCRIPT, [], { execArgv: ['--conditions=source', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    fork(WORKER_SCRIPT, [], { execArgv: [...flags, '--conditions=source', '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
   const tell = (message: ToWorker) => children.forEach((child) => child.send(message));
   const kill = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));

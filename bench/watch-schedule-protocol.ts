@@ -16,8 +16,8 @@ export interface WorkerEnvironment {
   readonly REFRESH_CONCURRENCY: string;
 }
 
-/** One run as the worker saw it start: product ASIN, its slot (due time), attempt, start − due in ms. */
-export type RunStart = readonly [asin: string, dueAt: number, attempt: number, lagMs: number];
+/** One run as the worker saw it: product ASIN, its slot (due time), attempt, start − due and its duration in ms. */
+export type RunStart = readonly [asin: string, dueAt: number, attempt: number, lagMs: number, durationMs: number];
 
 /** One snapshot read (a GetProduct through the core), attributed to the run that made it. */
 export type ReadOfRun = readonly [asin: string, dueAt: number];
@@ -28,6 +28,7 @@ export interface WorkerReport {
   /** process.cpuUsage() user + system over the span, µs. */
   readonly cpuUs: number;
   readonly spanMs: number;
+  /** Runs that finished (or failed) in the span. */
   readonly runs: readonly RunStart[];
   readonly reads: readonly ReadOfRun[];
   /** Runs that finished without an error. */

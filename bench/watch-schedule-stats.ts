@@ -1,7 +1,7 @@
 /**
  * What one measured span of bench/watch-schedule.ts amounts to, from the workers' reports: schedule
- * lag (run start − due time) of the runs due in the window, how many times each product was read in
- * each of its slots (must be exactly once), and CPU per refresh.
+ * lag (run start − due time), how long a run takes, how many times each product was read in each of
+ * its slots due in the window (must be exactly once), and CPU per refresh.
  */
 import type { WorkerReport } from './watch-schedule-protocol.js';
 
@@ -13,17 +13,30 @@ export interface Window {
   readonly products: number;
 }
 
+export interface Percentiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
 export interface SpanStats {
   /** Product slots due in the window: products × intervals. */
   readonly slots: number;
-  readonly lagMs: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number };
+  /**
+   * Start − due time of the first attempts finished in the span, whatever their slot: while the
+   * fleet keeps up these are the window's runs; when it falls behind, how far behind it runs.
+   */
+  readonly lagMs: Percentiles;
+  /** How long one run takes, start to end: with the concurrency, what one process can do per second. */
+  readonly runMs: Percentiles;
   /** Reads ÷ slots: fetches per product per interval. */
   readonly fetchesPerProductPerInterval: number;
   /** Slots read exactly once, more than once, never (lost, skipped, or not started by the report). */
   readonly readOnce: number;
   readonly readTwiceOrMore: number;
   readonly neverRead: number;
-  /** First attempts of one slot started more than once (a duplicate run of the job system). */
+  /** Slots whose first attempt ran more than once (a duplicate run of the job system). */
   readonly duplicateStarts: number;
   /** Retried attempts started in the window (e.g. a product lock held by another run). */
   readonly retries: number;
@@ -39,6 +52,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+}
+
 function countBy(keys: Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -47,9 +65,9 @@ function countBy(keys: Iterable<string>): Map<string, number> {
 
 export function spanStats(reports: readonly WorkerReport[], window: Window): SpanStats {
   const inWindow = (dueAt: number) => dueAt >= window.fromMs && dueAt < window.toMs;
-  const runs = reports.flatMap((report) => report.runs).filter(([, dueAt]) => inWindow(dueAt));
+  const allRuns = reports.flatMap((report) => report.runs);
+  const runs = allRuns.filter(([, dueAt]) => inWindow(dueAt));
   const firstAttempts = runs.filter(([, , attempt]) => attempt === 1);
-  const lags = firstAttempts.map(([, , , lag]) => lag).sort((a, b) => a - b);
   const starts = countBy(firstAttempts.map(([asin, dueAt]) => `${asin}@${dueAt}`));
   const reads = countBy(reports.flatMap((report) => report.reads).filter(([, dueAt]) => inWindow(dueAt)).map(([asin, dueAt]) => `${asin}@${dueAt}`));
   const slots = window.products * Math.round((window.toMs - window.fromMs) / window.intervalMs);
@@ -61,7 +79,8 @@ export function spanStats(reports: readonly WorkerReport[], window: Window): Spa
   const spanMs = Math.max(...reports.map((report) => report.spanMs));
   return {
     slots,
-    lagMs: { p50: percentile(lags, 50), p95: percentile(lags, 95), p99: percentile(lags, 99), max: lags.at(-1) ?? NaN },
+    lagMs: percentiles(allRuns.filter(([, , attempt]) => attempt === 1).map(([, , , lag]) => lag)),
+    runMs: percentiles(allRuns.map(([, , , , duration]) => duration)),
     fetchesPerProductPerInterval: readCounts.reduce((sum, n) => sum + n, 0) / slots,
     readOnce: readCounts.filter((n) => n === 1).length,
     readTwiceOrMore: readCounts.filter((n) => n > 1).length,

@@ -67,7 +67,7 @@ const schedulesSynced = await syncAllSchedules(store, refreshes);
 const syncMs = Date.now() - syncStarted;
 
 const worker = jobs.work(REFRESH_QUEUE, async (run) => {
-  runs.push([run.data.asin, run.dueAt, run.attempt, Date.now() - run.dueAt]);
+  const startedAt = Date.now();
   try {
     await currentRun.run(run, () => refreshProduct(run));
     completed += 1;
@@ -75,6 +75,8 @@ const worker = jobs.work(REFRESH_QUEUE, async (run) => {
     const key = `${(error as Error).name}: ${(error as Error).message.replace(/^refresh \S+: /, '')}`;
     failures[key] = (failures[key] ?? 0) + 1;
     throw error;
+  } finally {
+    runs.push([run.data.asin, run.dueAt, run.attempt, startedAt - run.dueAt, Date.now() - startedAt]);
   }
 }, { concurrency });
 

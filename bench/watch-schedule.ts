@@ -50,7 +50,7 @@ console.log(`${values.watches} watches over ${values.products} products (${phase
   `${values.concurrency} refreshes at once per worker process`);
 const row = (phase: PhaseResult) => {
   const s = phase.stats;
-  return `| ${phase.workers} | ${s.slots.toLocaleString('en-US')} | ${ms(s.lagMs.p50)} | ${ms(s.lagMs.p95)} | ${ms(s.lagMs.p99)} | ${ms(s.lagMs.max)} | ` +
+  return `| ${phase.workers} | ${s.slots.toLocaleString('en-US')} | ${ms(s.lagMs.p50)} | ${ms(s.lagMs.p95)} | ${ms(s.lagMs.max)} | ${ms(s.runMs.p50)} | ${ms(s.runMs.p95)} | ` +
     `${s.fetchesPerProductPerInterval.toFixed(4)} (once ${s.readOnce}, twice+ ${s.readTwiceOrMore}, never ${s.neverRead}) | ${s.duplicateStarts} | ${s.retries} | ` +
     `${us(s.cpuUsPerRefresh)} | ${us(phase.coreCpuUsPerRefresh)} | ${s.refreshesPerSecond.toFixed(0)}/s | ${load(phase.loadAverage)} |`;
 };
@@ -61,8 +61,9 @@ const notes = (phase: PhaseResult) => {
     `failed attempts: ${failures}; units charged: ledger ${units.ledger}, settles ${units.workers}${units.ledger === units.workers ? ' (equal)' : ' (MISMATCH)'}; ` +
     `snapshots stored ${snapshots.rows}, reads ${snapshots.reads}${snapshots.rows === snapshots.reads ? ' (equal)' : ' (MISMATCH)'}`;
 };
-console.log('\n| workers | product slots | lag p50 | lag p95 | lag p99 | lag max | fetches per product per interval | duplicate starts | retries | worker CPU per refresh | core CPU per refresh | refreshes | load after |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`needed: ${(Number(values.products) / Number(values.interval)).toFixed(0)} product refreshes/s (${values.products} products every ${values.interval} s)`);
+console.log('\n| workers | product slots | lag p50 | lag p95 | lag max | run p50 | run p95 | fetches per product per interval | duplicate runs | retries | worker CPU per refresh | core CPU per refresh | refreshes | load after |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const phase of phases) console.log(row(phase));
 for (const phase of phases) console.log(notes(phase));
 
