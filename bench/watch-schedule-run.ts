@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../test/harness/postgres.
 import { startRedis, type RedisServer } from '../test/harness/redis.js';
 import { SERVICE_TOKEN } from '../test/harness/stack.js';
 import { processCpuUs, startStubCoreProcess, type StubCoreProcess } from './stub-core.js';
+import { backendsCpuBetween, postgresBackendsCpu, redisCpuUs } from './watch-schedule-cpu.js';
 import { startWorkerFleet, type WorkerFleet } from './watch-schedule-fleet.js';
 import type { WorkerEnvironment } from './watch-schedule-protocol.js';
 import { createWatches, type CreatedWatches, type WatchPlan } from './watch-schedule-setup.js';
@@ -42,6 +43,9 @@ export interface PhaseResult {
   readonly stats: SpanStats;
   /** The stub core's CPU over the span ÷ the refreshes (each refresh is GetProduct + GetSalesEstimate). */
   readonly coreCpuUsPerRefresh: number;
+  /** PostgreSQL's backends of the database (a lower bound) and the Redis server, over the span ÷ the refreshes. */
+  readonly postgresCpuUsPerRefresh: number;
+  readonly redisCpuUsPerRefresh: number;
   readonly loadAverage: readonly number[];
   /** Units the ledger charged (granted − balances) and units the workers' settles said they charged. */
   readonly unitsCharged: { readonly ledger: number; readonly workers: number };
@@ -102,10 +106,12 @@ async function runPhase(workers: number, options: ScheduleBenchOptions, core: St
     await sleep(options.warmupMs);
     const fromMs = Date.now();
     fleet.mark();
-    const coreCpuBefore = processCpuUs(core.pid) ?? NaN;
+    const cpuBefore = { core: processCpuUs(core.pid) ?? NaN, postgres: await postgresBackendsCpu(store.db, database.name), redis: await redisCpuUs(redis.url) };
     await sleep(options.intervals * intervalMs + options.graceMs);
     const reports = await fleet.report();
-    const coreCpuUs = (processCpuUs(core.pid) ?? NaN) - coreCpuBefore;
+    const coreCpuUs = (processCpuUs(core.pid) ?? NaN) - cpuBefore.core;
+    const postgresCpuUs = backendsCpuBetween(cpuBefore.postgres, await postgresBackendsCpu(store.db, database.name));
+    const redisCpuUsed = (await redisCpuUs(redis.url)) - cpuBefore.redis;
     const loadAverage = loadavg();
     const stats = spanStats(reports, { fromMs, toMs: fromMs + options.intervals * intervalMs, intervalMs, products: options.products });
     const totals = await fleet.stop();
@@ -115,7 +121,10 @@ async function runPhase(workers: number, options: ScheduleBenchOptions, core: St
     const balances = await Promise.all(created.accountIds.map(async (id) => (await metering!.admin.summary(id)).balance));
     const [rows] = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM snapshots');
     return {
-      workers, setup, schedulesSyncedMs, stats, coreCpuUsPerRefresh: coreCpuUs / stats.completed, loadAverage,
+      workers, setup, schedulesSyncedMs, stats, loadAverage,
+      coreCpuUsPerRefresh: coreCpuUs / stats.completed,
+      postgresCpuUsPerRefresh: postgresCpuUs / stats.completed,
+      redisCpuUsPerRefresh: redisCpuUsed / stats.completed,
       unitsCharged: { ledger: created.unitsGranted - balances.reduce((a, b) => a + b, 0), workers: totals.reduce((sum, t) => sum + t.unitsCharged, 0) },
       snapshots: { rows: Number(rows!.n), reads: totals.reduce((sum, t) => sum + t.reads, 0) },
     };

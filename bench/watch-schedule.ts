@@ -52,7 +52,8 @@ const row = (phase: PhaseResult) => {
   const s = phase.stats;
   return `| ${phase.workers} | ${s.slots.toLocaleString('en-US')} | ${ms(s.lagMs.p50)} | ${ms(s.lagMs.p95)} | ${ms(s.lagMs.max)} | ${ms(s.runMs.p50)} | ${ms(s.runMs.p95)} | ` +
     `${s.fetchesPerProductPerInterval.toFixed(4)} (once ${s.readOnce}, twice+ ${s.readTwiceOrMore}, never ${s.neverRead}) | ${s.duplicateStarts} | ${s.retries} | ` +
-    `${us(s.cpuUsPerRefresh)} | ${us(phase.coreCpuUsPerRefresh)} | ${s.refreshesPerSecond.toFixed(0)}/s | ${load(phase.loadAverage)} |`;
+    `${us(s.cpuUsPerRefresh)} | ${us(phase.coreCpuUsPerRefresh)} | ${us(phase.postgresCpuUsPerRefresh)} | ${us(phase.redisCpuUsPerRefresh)} | ` +
+    `${s.refreshesPerSecond.toFixed(0)}/s | ${load(phase.loadAverage)} |`;
 };
 const notes = (phase: PhaseResult) => {
   const failures = Object.entries(phase.stats.failures).map(([k, n]) => `${n}× ${k}`).join('; ') || 'none';
@@ -62,10 +63,16 @@ const notes = (phase: PhaseResult) => {
     `snapshots stored ${snapshots.rows}, reads ${snapshots.reads}${snapshots.rows === snapshots.reads ? ' (equal)' : ' (MISMATCH)'}`;
 };
 console.log(`needed: ${(Number(values.products) / Number(values.interval)).toFixed(0)} product refreshes/s (${values.products} products every ${values.interval} s)`);
-console.log('\n| workers | product slots | lag p50 | lag p95 | lag max | run p50 | run p95 | fetches per product per interval | duplicate runs | retries | worker CPU per refresh | core CPU per refresh | refreshes | load after |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('\n| workers | product slots | lag p50 | lag p95 | lag max | run p50 | run p95 | fetches per product per interval | duplicate runs | retries | CPU per refresh: workers | core | PostgreSQL (≥) | Redis | refreshes | load after |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const phase of phases) console.log(row(phase));
 for (const phase of phases) console.log(notes(phase));
+
+const needed = Number(values.products) / Number(values.interval);
+for (const phase of phases) {
+  const perRefresh = phase.stats.cpuUsPerRefresh + phase.coreCpuUsPerRefresh + phase.postgresCpuUsPerRefresh + phase.redisCpuUsPerRefresh;
+  console.log(`${phase.workers} worker(s): ${us(perRefresh)} of CPU per refresh in all; ${needed.toFixed(0)} refreshes/s need ${(perRefresh * needed / 1e6).toFixed(2)} cores`);
+}
 
 const [base, ...others] = phases;
 for (const other of others) {
