@@ -25,17 +25,20 @@ export function publicKeyInfo(info: KeyInfo) {
   };
 }
 
-export function createAccountRoutes(ctx: ConsoleContext): Router {
-  const router = Router();
-
-  /** The signed-in user's metering account, or 401. */
-  const requireAccount = async (req: Request, res: Response, next: NextFunction) => {
+/** Middleware: the signed-in user's metering account into `res.locals.accountId`, or 401. */
+export function createRequireAccount(ctx: ConsoleContext) {
+  return async (_req: Request, res: Response, next: NextFunction) => {
     const userId = sessionOf(res)?.record.userId;
     const user = userId ? await ctx.users.getUser(userId) : undefined;
     if (!user) throw new ConsoleError(401, 'Sign in first');
     res.locals.accountId = user.accountId;
     next();
   };
+}
+
+export function createAccountRoutes(ctx: ConsoleContext): Router {
+  const router = Router();
+  const requireAccount = createRequireAccount(ctx);
   const accountOf = (res: Response) => res.locals.accountId as string;
 
   router.get('/keys', requireAccount, async (_req, res) => {

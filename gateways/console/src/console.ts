@@ -15,6 +15,8 @@ import { ConsoleError, createErrorHandler } from './errors.js';
 import { createMemoryUserStore } from './memory-store.js';
 import { createDecoyHash, DEFAULT_PASSWORD_COST } from './passwords.js';
 import { createSessionManager } from './sessions.js';
+import { createVendorRoutes } from './vendor.js';
+import { createWatchRoutes } from './watch-routes.js';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -75,6 +77,7 @@ export function createConsole(options: ConsoleOptions): Router {
     configuredInvites: new Set((options.invites ?? []).filter((code) => code.trim() !== '').map((code) => hashInvite(code.trim()))),
     clock,
     decoyHash,
+    ...(options.watches ? { watches: options.watches } : {}),
   };
 
   const api = Router();
@@ -99,6 +102,7 @@ export function createConsole(options: ConsoleOptions): Router {
   });
   api.use(createAuthRoutes(ctx));
   api.use(createAccountRoutes(ctx));
+  if (ctx.watches) api.use(createWatchRoutes(ctx, ctx.watches));
   api.use((_req, res) => {
     res.status(404).json(errorEnvelope(404, 'Not found'));
   });
@@ -116,6 +120,7 @@ export function createConsole(options: ConsoleOptions): Router {
     res.redirect(308, `${req.baseUrl}/`);
   });
   router.use('/api', api);
+  router.use('/vendor', createVendorRoutes());
   router.use(express.static(publicDirectory(), { index: 'index.html', redirect: false, maxAge: 0 }));
   return router;
 }

@@ -5,6 +5,7 @@ import type { ErrorLogger } from './errors.js';
 import type { PasswordCost } from './passwords.js';
 import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
+import type { WatchApi } from './watch-api.js';
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
@@ -43,6 +44,8 @@ export interface ConsoleOptions {
   /** Signed-in session lifetime (default 12 h). */
   readonly sessionTtlMs?: number;
   readonly log?: ErrorLogger;
+  /** The watch service for the signed-in account; without it the page has no Watches view. */
+  readonly watches?: WatchApi;
 }
 
 export interface ConsoleContext {
@@ -58,4 +61,5 @@ export interface ConsoleContext {
   readonly clock: () => number;
   /** Verified against when an email is unknown, so timing reveals nothing. */
   readonly decoyHash: Promise<string>;
+  readonly watches?: WatchApi;
 }

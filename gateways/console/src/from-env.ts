@@ -10,9 +10,12 @@ import type { ConsoleOptions, SignupMode } from './context.js';
 import { createMemoryUserStore } from './memory-store.js';
 import { createRedisUserStore } from './redis-store.js';
 import type { UserStore } from './store.js';
+import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
   readonly metering: Metering;
+  /** The watch service for the Watches page (the gateways' WatchService client); none: no Watches view. */
+  readonly watches?: WatchApi;
   readonly env?: NodeJS.ProcessEnv;
   /** Used when CONSOLE_SIGNUP_MODE is unset (the deployment's default is `closed`). */
   readonly defaultSignupMode?: SignupMode;
@@ -52,6 +55,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
     secureCookies: config.secureCookies,
     invites: config.invites,
     log: (message, detail) => log('error', message, detail),
+    ...(options.watches ? { watches: options.watches } : {}),
     ...options.overrides,
   });
   return {

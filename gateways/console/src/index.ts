@@ -7,3 +7,5 @@ export { DEFAULT_PASSWORD_COST, hashPassword, verifyPassword, type PasswordCost 
 export { ConsoleConfigError, loadConsoleConfig, type ConsoleConfig } from './config.js';
 export { createConsoleFromEnv, type ConsoleDeployment, type ConsoleFromEnvOptions } from './from-env.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
+export type { CreateWatchBody, EventsQuery, HistoryQuery, PageQuery, UpdateWatchBody, WatchApi, WatchCondition, WireData } from './watch-api.js';
+export { ConsoleError } from './errors.js';

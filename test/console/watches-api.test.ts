@@ -1,0 +1,167 @@
+/**
+ * The Watches page's API over real HTTP: the console's routes acting for the signed-in account,
+ * calling the REST watch contract on a real HTTP server (the stand-in of watch-service-double.ts
+ * until the real API lands). Input is checked by the proto's declared rules before any call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Metering } from '@retail/metering/api';
+import { createTestMetering } from './metering.js';
+import { ConsoleClient, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
+import { createRestWatchApi } from './rest-watch-api.js';
+import { startWatchServiceDouble, type WatchServiceDouble } from './watch-service-double.js';
+
+let metering: Metering;
+let service: WatchServiceDouble;
+let server: RunningConsole;
+let plain: RunningConsole;
+
+beforeAll(async () => {
+  metering = await createTestMetering();
+  service = await startWatchServiceDouble();
+  server = await startConsole({ metering, watches: createRestWatchApi(service.origin) });
+  plain = await startConsole({ metering });
+});
+afterAll(async () => {
+  await server.close();
+  await plain.close();
+  await service.close();
+  await metering.close();
+});
+
+async function signedIn(base = server.base) {
+  const client = new ConsoleClient(base);
+  const response = await client.signUp(uniqueEmail('watches'));
+  return { client, accountId: response.body.data.user.accountId as string };
+}
+
+const CREATE = { asin: 'B000TEST01', domain: 'US', intervalSeconds: 900, conditions: [{ type: 'PRICE_AT_OR_BELOW', value: 9 }], label: 'kettle' };
+
+describe('the watches API', () => {
+  it('is absent, and the session says so, when the console has no watch service', async () => {
+    const { client } = await signedIn(plain.base);
+    expect((await client.get('session')).body.data.watches).toBe(false);
+    expect((await client.get('watches')).status).toBe(404);
+    const withService = await signedIn();
+    expect((await withService.client.get('session')).body.data.watches).toBe(true);
+  });
+
+  it('needs a signed-in session and the CSRF token', async () => {
+    const anonymous = new ConsoleClient(server.base);
+    await anonymous.get('session');
+    expect((await anonymous.get('watches')).status).toBe(401);
+    const { client } = await signedIn();
+    const created = await client.post('watches', CREATE);
+    const id = created.body.data.retailWatch.id;
+    for (const [method, path, body] of [['POST', 'watches', CREATE], ['PATCH', `watches/${id}`, { status: 'PAUSED' }], ['DELETE', `watches/${id}`, undefined]] as const) {
+      const refused = await client.request(method, path, body, { csrf: null });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+    }
+    expect((await client.get(`watches/${id}`)).body.data.retailWatch.status).toBe('ACTIVE');
+  });
+
+  it('offers the form choices declared in the proto', async () => {
+    const { client } = await signedIn();
+    const { data } = (await client.get('watches/options')).body;
+    expect(data.domains).toHaveLength(13);
+    expect(data.domains[0]).toBe('US');
+    expect(data.conditionTypes).toEqual(['PRICE_AT_OR_BELOW', 'PRICE_DROP_PERCENT', 'BACK_IN_STOCK', 'OUT_OF_STOCK', 'BUYBOX_SELLER_CHANGED', 'ANY_CHANGE']);
+    expect(data.intervalSeconds).toEqual({ minimum: 900, maximum: 604800, default: 3600 });
+  });
+
+  it('creates a watch for the session account, shows the webhook secret once, then lists it without', async () => {
+    const { client, accountId } = await signedIn();
+    const created = await client.post('watches', { ...CREATE, webhook: { url: 'https://hooks.example.com/retail' } });
+    expect(created.status).toBe(200);
+    const watch = created.body.data.retailWatch;
+    expect(watch).toMatchObject({ asin: 'B000TEST01', label: 'kettle', status: 'ACTIVE', intervalSeconds: 900 });
+    expect(watch.webhook.secret).toMatch(/^whsec_/);
+    expect(service.accounts.get(accountId)?.watches.map((w) => w.id)).toEqual([watch.id]);
+
+    const listed = (await client.get('watches')).body.data.retailWatches;
+    expect(listed.watches.map((w: any) => w.id)).toEqual([watch.id]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    expect((await client.get(`watches/${watch.id}`)).body.data.retailWatch.webhook).toEqual({ url: 'https://hooks.example.com/retail' });
+  });
+
+  it('refuses bad input with every field problem, before calling the service', async () => {
+    const { client } = await signedIn();
+    const before = service.calls.length;
+    const refused = await client.post('watches', {
+      asin: 'short',
+      intervalSeconds: 60,
+      conditions: [{ type: 'CHEAPER' }, { type: 'PRICE_DROP_PERCENT', value: -5 }],
+      webhook: { url: 'http://hooks.example.com' },
+      colour: 'red',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.success).toBe(false);
+    const paths = refused.body.errors.map((e: any) => e.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['colour', 'asin', 'intervalSeconds', 'conditions.0.type', 'conditions.1.value', 'webhook.url']));
+    expect(refused.body.errors.find((e: any) => e.path.join('.') === 'intervalSeconds').message).toMatch(/900/);
+
+    const two = await client.post('watches', { asin: 'B000TEST01', url: 'https://www.amazon.com/dp/B000TEST01' });
+    expect(two.status).toBe(400);
+    expect(two.body.errors[0].message).toMatch(/exactly one of/);
+    expect((await client.post('watches', {})).body.errors[0].path).toEqual(['asin']);
+    expect((await client.request('PATCH', 'watches/not-a-uuid', { status: 'PAUSED' })).status).toBe(400);
+    expect((await client.get('product/history?domain=US')).body.errors[0]).toMatchObject({ path: ['query', 'asin'] });
+    expect((await client.get('watches?limit=0')).body.errors[0]).toMatchObject({ path: ['query', 'limit'] });
+    expect(service.calls.length).toBe(before);
+  });
+
+  it("passes the service's refusals on with their message and path, and keeps accounts apart", async () => {
+    const { client } = await signedIn();
+    const refused = await client.post('watches', { url: 'https://www.amazon.com/gp/help' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toEqual({ code: 400, message: expect.stringMatching(/product URL/), path: ['url'] });
+
+    const mine = (await client.post('watches', CREATE)).body.data.retailWatch.id;
+    const other = await signedIn();
+    for (const response of [await other.client.get(`watches/${mine}`), await other.client.delete(`watches/${mine}`), await other.client.get(`watches/${mine}/deliveries`)]) {
+      expect(response.status).toBe(404);
+      expect(response.body.errors[0].message).toBe('No watch with this id');
+    }
+    expect((await client.get(`watches/${mine}`)).status).toBe(200);
+  });
+
+  it('pauses, resumes and deletes', async () => {
+    const { client } = await signedIn();
+    const id = (await client.post('watches', CREATE)).body.data.retailWatch.id;
+    const paused = await client.request('PATCH', `watches/${id}`, { status: 'PAUSED' });
+    expect(paused.body.data.retailWatch).toMatchObject({ status: 'PAUSED', pausedReason: 'USER', nextRefreshAt: null });
+    expect((await client.request('PATCH', `watches/${id}`, { status: 'ACTIVE' })).body.data.retailWatch.status).toBe('ACTIVE');
+    expect((await client.request('PATCH', `watches/${id}`, { status: 'GONE' })).body.errors[0].path).toEqual(['status']);
+    expect((await client.delete(`watches/${id}`)).body.data.retailWatch).toEqual({ id, deleted: true });
+    expect((await client.get(`watches/${id}`)).status).toBe(404);
+  });
+
+  it('reads history, events and deliveries, and redelivers', async () => {
+    const { client } = await signedIn();
+    const watch = (await client.post('watches', { ...CREATE, webhook: { url: 'https://hooks.example.com/r' } })).body.data.retailWatch;
+    const history = (await client.get(`product/history?asin=${watch.asin}&domain=US&maxPoints=24`)).body.data.retailProductHistory;
+    expect(history.points).toHaveLength(24);
+    expect(service.calls.at(-1)).toBe(`GET /api/retail/product/history?domain=US&asin=${watch.asin}&maxPoints=24`);
+
+    const events = (await client.get(`watches/events?watchId=${watch.id}`)).body.data.retailWatchEvents.events;
+    expect(events.map((e: any) => e.type)).toEqual(['PRICE_AT_OR_BELOW']);
+    const [delivery] = (await client.get(`watches/${watch.id}/deliveries`)).body.data.retailWebhookDeliveries.deliveries;
+    expect(delivery.status).toBe('DEAD');
+    const redelivered = await client.post(`watches/${watch.id}/deliveries/${delivery.id}/redeliver`);
+    expect(redelivered.body.data.retailWebhookDelivery).toMatchObject({ id: delivery.id, status: 'PENDING' });
+    expect((await client.post(`watches/${watch.id}/deliveries/abc/redeliver`)).body.errors[0].path).toEqual(['deliveryId']);
+  });
+
+  it('never answers 5xx to arbitrary JSON bodies', async () => {
+    const { client } = await signedIn();
+    const id = (await client.post('watches', CREATE)).body.data.retailWatch.id;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(['POST', 'watches'], ['PATCH', `watches/${id}`]), fc.jsonValue(), async ([method, path], body) => {
+        const response = await client.request(method, path, undefined, { rawBody: JSON.stringify(body) });
+        expect(response.status).toBeLessThan(500);
+        if (response.status >= 400) expect(response.body.success).toBe(false);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
