@@ -68,8 +68,9 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
 
     // Create a labelled key: the full value is shown once, in the live region, with a Copy button.
     // Keyboard only: type the label and press Enter.
-    await page.getByLabel('Label (optional)').fill('ci pipeline');
-    await page.getByLabel('Label (optional)').press('Enter');
+    const keyLabel = page.locator('#create-key-form').getByLabel('Label (optional)');
+    await keyLabel.fill('ci pipeline');
+    await keyLabel.press('Enter');
     const keyInput = page.getByLabel(/New API key/);
     await keyInput.waitFor();
     const key = await keyInput.inputValue();

@@ -67,7 +67,20 @@ describe('the page', () => {
 
   it('ships only the page files (no source maps or TypeScript in the public directory)', () => {
     const files = readdirSync(new URL('../../gateways/console/src/public/', import.meta.url)).sort();
-    expect(files).toEqual(['console.css', 'console.js', 'index.html']);
+    expect(files).toEqual(['console.css', 'console.js', 'index.html', 'page.js', 'watch-chart.js', 'watch-detail.js', 'watch-form.js', 'watch-text.js', 'watches.js']);
+  });
+
+  it('serves the chart library from its own origin, and nothing else of node_modules', async () => {
+    const script = await fetch(`${server.base}/vendor/uplot.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect(script.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await script.text()).toMatch(/export \{ uPlot as default \}|export default uPlot/);
+    const styles = await fetch(`${server.base}/vendor/uplot.css`);
+    expect(styles.headers.get('content-type')).toMatch(/^text\/css/);
+    for (const path of ['vendor/package.json', 'vendor/..%2Fpackage.json', 'vendor/uPlot.esm.js', 'vendor/hasOwnProperty']) {
+      expect((await fetch(`${server.base}/${path}`)).status, path).toBe(404);
+    }
   });
 
   it('answers unknown API paths with the envelope', async () => {

@@ -26,7 +26,7 @@ export function createRestWatchApi(origin: string): WatchApi {
   const id = encodeURIComponent;
   return {
     createWatch: (account, body) => call(account, 'POST', 'watches', { body }),
-    listWatches: (account, query) => call(account, 'GET', 'watches', { query }),
+    listWatches: (account, query) => call(account, 'GET', 'watches', { query: { ...query } }),
     getWatch: (account, watchId) => call(account, 'GET', `watches/${id(watchId)}`),
     updateWatch: (account, watchId, body) => call(account, 'PATCH', `watches/${id(watchId)}`, { body }),
     deleteWatch: (account, watchId) => call(account, 'DELETE', `watches/${id(watchId)}`),

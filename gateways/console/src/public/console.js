@@ -1,92 +1,53 @@
-// The console page: plain DOM, no framework, no build. Every value from the server is written with
-// textContent (never as HTML). The CSRF token from GET api/session goes in a header on every
-// state-changing request.
+// The console page: plain DOM, no framework, no build. This module runs the session (sign in, sign
+// up, sign out), the account view (balance, API keys, usage) and switches to the Watches view
+// (watches.js) by the URL's hash.
 
-const $ = (id) => document.getElementById(id);
-let csrfToken = '';
+import { $, api, button, complain, confirmWith, copyFrom, formatDate, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
+import { hideWatches, showWatches } from './watches.js';
 
-async function api(method, path, body) {
-  const headers = { Accept: 'application/json' };
-  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`api/${path}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = await response.json().catch(() => ({ success: false, errors: [{ code: response.status, message: 'Unexpected response' }] }));
-  if (!response.ok) {
-    const error = new Error(payload.errors?.[0]?.message ?? `Request failed (${response.status})`);
-    error.status = response.status;
-    error.errors = payload.errors ?? [];
-    error.retryAfter = response.headers.get('Retry-After');
-    throw error;
-  }
-  return payload.data;
-}
-
-function say(message) {
-  $('problem').textContent = '';
-  $('notice').textContent = message;
-}
-
-function complain(error) {
-  $('notice').textContent = '';
-  $('problem').textContent = error.message;
-  // An ended session (expiry, sign-out elsewhere) or a stale CSRF token: show the current state.
-  if (error.status === 401 || error.status === 403) {
-    loadSession()
-      .then(() => {
-        if (error.status === 401) $('problem').textContent = 'Your session has ended. Please sign in again.';
-      })
-      .catch(() => {});
-  }
-}
-
-const formatDate = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
-
-function timeCell(iso, emptyText) {
-  const cell = document.createElement('td');
-  if (!iso) {
-    cell.textContent = emptyText;
-    cell.className = 'muted';
-    return cell;
-  }
-  const time = document.createElement('time');
-  time.dateTime = iso;
-  time.textContent = formatDate(iso);
-  cell.append(time);
-  return cell;
-}
-
-function textCell(text, className) {
-  const cell = document.createElement('td');
-  cell.textContent = text;
-  if (className) cell.className = className;
-  return cell;
-}
+let watchesOffered = false;
 
 // ---------------------------------------------------------------- session and views
 
 async function loadSession() {
   const session = await api('GET', 'session');
-  csrfToken = session.csrfToken;
+  setCsrfToken(session.csrfToken);
   $('loading').hidden = true;
   const signedIn = Boolean(session.user);
+  watchesOffered = signedIn && session.watches === true;
   $('signed-in').hidden = !signedIn;
   $('signed-out').hidden = signedIn;
   $('whoami').hidden = !signedIn;
+  $('views').hidden = !watchesOffered;
   if (signedIn) {
     $('user-email').textContent = session.user.email;
-    await Promise.all([loadKeys(), loadAccount()]);
+    await showView();
   } else {
+    hideWatches();
     const closed = session.signupMode === 'closed';
     $('signup-form').hidden = closed;
     $('signup-closed').hidden = !closed;
     $('invite-field').hidden = session.signupMode !== 'invite';
   }
 }
+whenSessionProblem(loadSession);
+
+/** `#watches` shows the Watches view (when the service offers it); anything else the account. */
+async function showView() {
+  const watches = watchesOffered && location.hash === '#watches';
+  $('account-view').hidden = watches;
+  $('watches-view').hidden = !watches;
+  for (const link of $('views').querySelectorAll('a')) {
+    if (link.hash === (watches ? '#watches' : '#account')) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (watches) await showWatches();
+  else await Promise.all([loadKeys(), loadAccount()]);
+}
+
+window.addEventListener('hashchange', () => {
+  if (!$('signed-in').hidden) showView().catch(complain);
+});
 
 async function loadAccount() {
   const account = await api('GET', 'account');
@@ -129,13 +90,8 @@ function keyRow(key) {
   );
   const actions = document.createElement('td');
   if (!revoked) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'danger small';
-    button.textContent = 'Revoke';
-    button.setAttribute('aria-label', `Revoke ${name} (${key.prefix}…)`);
-    button.addEventListener('click', () => confirmRevoke(key, name, button));
-    actions.append(button);
+    const revoke = button('Revoke', 'danger small', () => confirmRevoke(key, name, revoke), `Revoke ${name} (${key.prefix}…)`);
+    actions.append(revoke);
   }
   row.append(actions);
   return row;
@@ -164,8 +120,8 @@ function showFieldErrors(form, error) {
 function bindForm(form, submit) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const button = form.querySelector('button[type="submit"]');
-    button.disabled = true;
+    const submitButton = form.querySelector('button[type="submit"]');
+    submitButton.disabled = true;
     try {
       await submit(Object.fromEntries(new FormData(form)));
       for (const element of form.querySelectorAll('.field-error')) element.textContent = '';
@@ -173,7 +129,7 @@ function bindForm(form, submit) {
       if (error.status === 403 && /CSRF/.test(error.message)) await loadSession().catch(() => {});
       showFieldErrors(form, error);
     } finally {
-      button.disabled = false;
+      submitButton.disabled = false;
     }
   });
 }
@@ -235,21 +191,7 @@ function hideNewKey() {
 }
 
 $('copy-key').addEventListener('click', async () => {
-  const value = $('new-key-value').value;
-  let copied = false;
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(value);
-      copied = true;
-    }
-  } catch {
-    copied = false;
-  }
-  if (!copied) {
-    $('new-key-value').select();
-    copied = document.execCommand?.('copy') ?? false;
-  }
-  $('copy-status').textContent = copied ? 'Copied to the clipboard.' : 'Copy failed: the key is selected, press Ctrl+C (or ⌘C).';
+  $('copy-status').textContent = await copyFrom($('new-key-value'));
 });
 
 $('dismiss-key').addEventListener('click', () => {
@@ -259,26 +201,17 @@ $('dismiss-key').addEventListener('click', () => {
 
 // ---------------------------------------------------------------- revoke with confirmation
 
-function confirmRevoke(key, name, opener) {
-  const dialog = $('revoke-dialog');
-  $('revoke-text').textContent = `“${name}” (${key.prefix}…) will stop working immediately for every client that uses it. This cannot be undone.`;
-  dialog.returnValue = '';
-  dialog.addEventListener(
-    'close',
-    async () => {
-      if (dialog.returnValue !== 'revoke') return opener.focus();
-      try {
-        await api('DELETE', `keys/${encodeURIComponent(key.keyId)}`);
-        say(`Key “${name}” revoked.`);
-        await loadKeys();
-        $('keys-title').focus?.();
-      } catch (error) {
-        complain(error);
-      }
-    },
-    { once: true },
-  );
-  dialog.showModal();
+async function confirmRevoke(key, name, opener) {
+  const text = `“${name}” (${key.prefix}…) will stop working immediately for every client that uses it. This cannot be undone.`;
+  if (!(await confirmWith($('revoke-dialog'), text, opener))) return;
+  try {
+    await api('DELETE', `keys/${encodeURIComponent(key.keyId)}`);
+    say(`Key “${name}” revoked.`);
+    await loadKeys();
+    $('keys-title').focus?.();
+  } catch (error) {
+    complain(error);
+  }
 }
 
 loadSession().catch((error) => {

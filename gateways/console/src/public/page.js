@@ -1,0 +1,129 @@
+// What every part of the console page shares: the JSON API client (with the session's CSRF token),
+// the status and problem messages, and small DOM helpers. Every server value is written with
+// textContent, never as HTML.
+
+export const $ = (id) => document.getElementById(id);
+
+let csrfToken = '';
+let onSessionProblem = () => Promise.resolve();
+
+export function setCsrfToken(token) {
+  csrfToken = token;
+}
+
+/** Called when a request finds the session ended (401) or the token stale (403): reload the state. */
+export function whenSessionProblem(reload) {
+  onSessionProblem = reload;
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`api/${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = await response.json().catch(() => ({ success: false, errors: [{ code: response.status, message: 'Unexpected response' }] }));
+  if (!response.ok) {
+    const error = new Error(payload.errors?.[0]?.message ?? `Request failed (${response.status})`);
+    error.status = response.status;
+    error.errors = payload.errors ?? [];
+    error.retryAfter = response.headers.get('Retry-After');
+    throw error;
+  }
+  return payload.data;
+}
+
+export function say(message) {
+  $('problem').textContent = '';
+  $('notice').textContent = message;
+}
+
+export function complain(error) {
+  $('notice').textContent = '';
+  $('problem').textContent = error.message;
+  // An ended session (expiry, sign-out elsewhere) or a stale CSRF token: show the current state.
+  if (error.status === 401 || error.status === 403) {
+    onSessionProblem()
+      .then(() => {
+        if (error.status === 401) $('problem').textContent = 'Your session has ended. Please sign in again.';
+      })
+      .catch(() => {});
+  }
+}
+
+export const formatDate = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
+
+export function timeElement(iso) {
+  const time = document.createElement('time');
+  time.dateTime = iso;
+  time.textContent = formatDate(iso);
+  return time;
+}
+
+export function timeCell(iso, emptyText) {
+  const cell = document.createElement('td');
+  if (!iso) {
+    cell.textContent = emptyText;
+    cell.className = 'muted';
+    return cell;
+  }
+  cell.append(timeElement(iso));
+  return cell;
+}
+
+export function textCell(text, className) {
+  const cell = document.createElement('td');
+  cell.textContent = text;
+  if (className) cell.className = className;
+  return cell;
+}
+
+export function button(text, className, onClick, label) {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = text;
+  if (className) element.className = className;
+  if (label) element.setAttribute('aria-label', label);
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** Copies a read-only input's value; returns the message to show beside it. */
+export async function copyFrom(input) {
+  let copied = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(input.value);
+      copied = true;
+    }
+  } catch {
+    copied = false;
+  }
+  if (!copied) {
+    input.select();
+    copied = document.execCommand?.('copy') ?? false;
+  }
+  return copied ? 'Copied to the clipboard.' : 'Copy failed: the value is selected, press Ctrl+C (or ⌘C).';
+}
+
+/** A confirmation through a native <dialog> (keyboard usable, Cancel focused first); resolves true to go ahead. */
+export function confirmWith(dialog, text, opener) {
+  dialog.querySelector('.dialog-text').textContent = text;
+  dialog.returnValue = '';
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      'close',
+      () => {
+        const confirmed = dialog.returnValue === 'confirm';
+        if (!confirmed) opener.focus();
+        resolve(confirmed);
+      },
+      { once: true },
+    );
+    dialog.showModal();
+  });
+}

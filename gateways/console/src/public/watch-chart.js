@@ -1,0 +1,77 @@
+// The price / stock chart of a watch's history, drawn by uPlot (served from this origin at
+// vendor/uplot.js, loaded on first use). Price and list price are stepped lines (a price holds until
+// the next snapshot), gaps where the product had none; stock is a shaded step on its own axis.
+// The canvas is an image to assistive technology: its summary is the container's label, and the
+// same points are in the table below it.
+
+import { priceText } from './watch-text.js';
+
+let uPlotModule;
+const loadUPlot = () => (uPlotModule ??= import('./vendor/uplot.js').then((module) => module.default));
+
+const COLOURS = { price: '#1f5fbf', listPrice: '#5b6475', stock: '#1e7a3c', stockFill: 'rgba(30, 122, 60, 0.12)' };
+
+export function historySeries(points) {
+  return {
+    times: points.map((point) => Date.parse(point.at) / 1000),
+    prices: points.map((point) => point.price?.value ?? null),
+    listPrices: points.map((point) => point.listPrice?.value ?? null),
+    stock: points.map((point) => (point.isInStock === true ? 1 : point.isInStock === false ? 0 : null)),
+    currency: points.find((point) => point.price)?.price.currency ?? points.find((point) => point.listPrice)?.listPrice.currency,
+  };
+}
+
+export function historySummary(points) {
+  const series = historySeries(points);
+  const prices = series.prices.filter((value) => value !== null);
+  if (points.length === 0) return 'No history yet: the first snapshot is taken when the watch is created, then at every refresh.';
+  const money = (value) => priceText({ value, currency: series.currency });
+  const outOfStock = series.stock.filter((value) => value === 0).length;
+  const range = prices.length ? `price from ${money(Math.min(...prices))} to ${money(Math.max(...prices))}, latest ${money(prices.at(-1))}` : 'no price seen';
+  return `${points.length} snapshots: ${range}; out of stock in ${outOfStock} of them.`;
+}
+
+const chartSize = (container) => ({ width: Math.max(240, container.clientWidth), height: container.clientWidth < 480 ? 200 : 260 });
+
+/** Draws `points` into `container`; returns a function that removes the chart. */
+export async function drawHistory(container, points) {
+  const uPlot = await loadUPlot();
+  const series = historySeries(points);
+  const money = (value) => (value === null || value === undefined ? '–' : priceText({ value, currency: series.currency }));
+  const stepped = uPlot.paths.stepped({ align: 1 });
+  const chart = new uPlot(
+    {
+      ...chartSize(container),
+      scales: { x: { time: true }, stock: { auto: false, range: [0, 4] } },
+      series: [
+        {},
+        { label: 'Price', scale: 'price', stroke: COLOURS.price, width: 2, paths: stepped, value: (_u, v) => money(v) },
+        { label: 'List price', scale: 'price', stroke: COLOURS.listPrice, width: 1, dash: [6, 4], paths: stepped, value: (_u, v) => money(v) },
+        {
+          label: 'In stock',
+          scale: 'stock',
+          stroke: COLOURS.stock,
+          fill: COLOURS.stockFill,
+          width: 1,
+          paths: stepped,
+          value: (_u, v) => (v === 1 ? 'yes' : v === 0 ? 'no' : '–'),
+        },
+      ],
+      axes: [
+        {},
+        { scale: 'price', size: 70, values: (_u, ticks) => ticks.map(money) },
+        { scale: 'stock', side: 1, size: 40, grid: { show: false }, splits: () => [0, 1], values: (_u, ticks) => ticks.map((t) => (t === 1 ? 'In' : 'Out')) },
+      ],
+    },
+    [series.times, series.prices, series.listPrices, series.stock],
+    container,
+  );
+  container.dataset.points = String(points.length);
+  const resize = new ResizeObserver(() => chart.setSize(chartSize(container)));
+  resize.observe(container);
+  return () => {
+    resize.disconnect();
+    chart.destroy();
+    delete container.dataset.points;
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The Watches page in a real browser (Debian chromium via playwright-core) at a phone's width
+ * (390 px): create a watch with a condition and a webhook, see the secret once, see it listed, open
+ * its history and see the chart drawn from the history's points, see its event, redeliver its dead
+ * delivery, pause and resume it, delete it through the dialog. The watch API behind the console is
+ * the REST-contract STAND-IN of watch-service-double.ts (fixed history) until the real one lands.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Metering } from '@retail/metering/api';
+import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
+import { createTestMetering } from './metering.js';
+import { GOOD_PASSWORD, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
+import { createRestWatchApi } from './rest-watch-api.js';
+import { HISTORY_HOURS, startWatchServiceDouble, type WatchServiceDouble } from './watch-service-double.js';
+
+const missing = chromiumMissing();
+if (missing) console.warn(missing);
+
+const PHONE = { width: 390, height: 844 };
+
+describe.skipIf(missing !== null)('the Watches page in chromium', () => {
+  let metering: Metering;
+  let service: WatchServiceDouble;
+  let server: RunningConsole;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    metering = await createTestMetering();
+    service = await startWatchServiceDouble();
+    server = await startConsole({ metering, watches: createRestWatchApi(service.origin) });
+    browser = await launchChromium({ viewport: PHONE });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    page = await browser.context.newPage();
+    page.on('console', (message) => {
+      // The deliberate bad ASIN logs its 400; anything else (a CSP violation, a 404 asset, a script error) is a problem.
+      if (message.type() === 'error' && !/status of 400 \(Bad Request\)/.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await service?.close();
+    await metering?.close();
+  });
+
+  /** Elements that stick out past the viewport's right edge (a layout break at this width); none expected. */
+  const overflowing = () =>
+    page.evaluate(`[...document.querySelectorAll('body *')]
+      .filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.table-scroll'))
+      .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : ''))`);
+
+  it('creates a watch, charts its history, shows its event and redelivers its delivery, at 390 px', async () => {
+    await page.goto(`${server.base}/`);
+    await page.getByLabel('Email', { exact: true }).last().fill(uniqueEmail('watches-browser'));
+    await page.getByLabel('Password', { exact: true }).last().fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Watches' }).click();
+    await page.getByRole('heading', { name: 'Watch a product' }).waitFor();
+    expect(page.url()).toMatch(/#watches$/);
+    expect(await page.getByRole('link', { name: 'Watches' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.locator('#watches-empty').isVisible()).toBe(true);
+
+    // A bad ASIN is refused beside its field, in the declared rule's words, before the service is asked.
+    const product = page.getByRole('textbox', { name: 'ASIN', exact: true });
+    await product.fill('short');
+    await product.press('Enter');
+    await expect.poll(() => page.locator('#watch-product-error').textContent()).toMatch(/asin must match/);
+    expect(await product.getAttribute('aria-invalid')).toBe('true');
+    expect(service.calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+
+    // Marketplace and intervals come from the proto; conditions are ticked, the price typed.
+    expect(await page.getByLabel('Marketplace').locator('option').count()).toBe(13);
+    await page.getByLabel('Marketplace').selectOption('US');
+    await page.getByLabel('Refresh every').selectOption({ label: '15 min' });
+    await product.fill('B000TEST01');
+    await page.getByRole('checkbox', { name: 'The price is at or below' }).check();
+    await page.getByLabel('Price for “The price is at or below”').fill('9');
+    await page.getByRole('checkbox', { name: 'It is back in stock' }).check();
+    await page.getByLabel('Webhook URL (optional)').fill('https://hooks.example.com/retail');
+    await page.locator('#watch-form').getByLabel('Label (optional)').fill('kettle');
+    await page.getByRole('button', { name: 'Create watch' }).click();
+
+    // The secret once, with Copy and the warning.
+    const secret = page.getByLabel('Webhook signing secret');
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^whsec_/);
+    expect(await page.getByText('you will not see it again').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.locator('#copy-secret-status').textContent()).toBe('Copied to the clipboard.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await secret.inputValue());
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.locator('#new-secret-value').inputValue()).toBe('');
+
+    const item = page.locator('li.watch').filter({ hasText: 'kettle' });
+    await item.waitFor();
+    expect(await item.textContent()).toContain('B000TEST01 · US · every 15 min');
+    expect(await item.textContent()).toContain('The price is at or below 9; It is back in stock');
+    expect(await item.locator('.status').textContent()).toBe('Active');
+    expect(await overflowing()).toEqual([]);
+
+    // The detail: the chart is drawn from the history's points.
+    await page.getByRole('button', { name: 'History and events of kettle' }).click();
+    const chart = page.locator('#chart');
+    await expect.poll(() => chart.getAttribute('data-points')).toBe(String(HISTORY_HOURS));
+    expect(service.calls.some((call) => call.startsWith('GET /api/retail/product/history?domain=US&asin=B000TEST01'))).toBe(true);
+    expect(await page.locator('#chart-summary').textContent()).toMatch(/^48 snapshots: price from \$8\.00 to \$10\.00, latest \$9\.00; out of stock in 12 of them\.$/);
+    expect(await chart.getAttribute('role')).toBe('img');
+    // The price line is on the canvas: count pixels of its colour (#1f5fbf).
+    const pricePixels = await page.evaluate(`(() => {
+      const canvas = document.querySelector('#chart canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === 31 && data[i + 1] === 95 && data[i + 2] === 191) n++;
+      return n;
+    })()`);
+    expect(pricePixels).toBeGreaterThan(100);
+    expect(await page.locator('#history-body tr').count()).toBe(HISTORY_HOURS);
+    expect(await overflowing()).toEqual([]);
+
+    // Its event, and its dead delivery redelivered.
+    const event = page.locator('#events-body tr').first();
+    expect(await event.textContent()).toContain('Price at or below the threshold');
+    expect(await event.textContent()).toContain('price $10.00 → $8.00');
+    const delivery = page.locator('#deliveries-body tr').first();
+    expect(await delivery.textContent()).toContain('Gave up');
+    await delivery.getByRole('button', { name: /^Redeliver event evt_/ }).click();
+    await expect.poll(() => page.locator('#deliveries-body tr').first().textContent()).toContain('Pending');
+    await expect.poll(() => page.locator('#notice').textContent()).toMatch(/queued for delivery again/);
+    expect(service.calls.some((call) => /^POST \/api\/retail\/watches\/[0-9a-f-]{36}\/deliveries\/\d+\/redeliver$/.test(call))).toBe(true);
+
+    const shot = join(mkdtempSync(join(tmpdir(), 'watches-screenshot-')), 'watches-390.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`watches screenshot: ${shot}`);
+
+    // Pause and resume from the keyboard.
+    await item.getByRole('button', { name: 'Pause kettle' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('li.watch .status').first().textContent()).toBe('Paused (paused by you)');
+    await page.locator('li.watch').first().getByRole('button', { name: 'Resume kettle' }).click();
+    await expect.poll(() => page.locator('li.watch .status').first().textContent()).toBe('Active');
+
+    // Delete through the dialog: Escape keeps it, Delete removes it.
+    await page.getByRole('button', { name: 'Delete kettle' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.locator('li.watch').count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete kettle' }).click();
+    await dialog.getByRole('button', { name: 'Delete watch' }).click();
+    await page.locator('#watches-empty').waitFor();
+    expect(await page.locator('#watch-detail').isHidden()).toBe(true);
+
+    // The account view is one link away, and the page made no errors.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    expect(await overflowing()).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
