@@ -152,6 +152,21 @@ describe('the watches API', () => {
     expect((await client.post(`watches/${watch.id}/deliveries/abc/redeliver`)).body.errors[0].path).toEqual(['deliveryId']);
   });
 
+  it('answers 503 with Retry-After while the watch service cannot be reached', async () => {
+    const gone = await startWatchServiceDouble();
+    await gone.close();
+    const orphan = await startConsole({ metering, watches: createRestWatchApi(gone.origin) });
+    try {
+      const { client } = await signedIn(orphan.base);
+      const response = await client.get('watches');
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(response.body).toEqual({ success: false, errors: [{ code: 503, message: 'The watch service is temporarily unavailable; try again shortly' }] });
+    } finally {
+      await orphan.close();
+    }
+  });
+
   it('never answers 5xx to arbitrary JSON bodies', async () => {
     const { client } = await signedIn();
     const id = (await client.post('watches', CREATE)).body.data.retailWatch.id;

@@ -7,6 +7,7 @@ import { changeText, deliveryStatusText, eventText, priceText } from './watch-te
 
 const DAY = 86_400_000;
 let current;
+let eventsCursor = null;
 let removeChart = () => {};
 
 export function closeWatchDetail() {
@@ -49,20 +50,24 @@ function historyRow(point) {
   return row;
 }
 
-async function loadEvents() {
+/** Events come oldest first from a cursor; "Show later events" appends the next page. */
+async function loadEvents(more = false) {
   const watch = current;
-  const { retailWatchEvents } = await api('GET', `watches/events?${new URLSearchParams({ watchId: watch.id, limit: '100' })}`);
+  const query = new URLSearchParams({ watchId: watch.id, limit: '100', ...(more && eventsCursor ? { cursor: eventsCursor } : {}) });
+  const { retailWatchEvents } = await api('GET', `watches/events?${query}`);
   if (current !== watch) return;
-  const events = retailWatchEvents.events;
-  $('events-body').replaceChildren(
-    ...events.map((event) => {
-      const row = document.createElement('tr');
-      row.append(timeCell(event.at, ''), textCell(eventText(event.type)), textCell(changeText(event.before, event.after)));
-      return row;
-    }),
-  );
-  $('events-table-wrap').hidden = events.length === 0;
-  $('events-empty').hidden = events.length > 0;
+  const rows = retailWatchEvents.events.map((event) => {
+    const row = document.createElement('tr');
+    row.append(timeCell(event.at, ''), textCell(eventText(event.type)), textCell(changeText(event.before, event.after)));
+    return row;
+  });
+  if (more) $('events-body').append(...rows);
+  else $('events-body').replaceChildren(...rows);
+  eventsCursor = retailWatchEvents.nextCursor;
+  $('events-more').hidden = !eventsCursor;
+  const empty = $('events-body').children.length === 0;
+  $('events-table-wrap').hidden = empty;
+  $('events-empty').hidden = !empty;
 }
 
 async function loadDeliveries() {
@@ -115,6 +120,8 @@ async function redeliverOne(delivery, control) {
 $('history-period').addEventListener('change', () => {
   if (current) loadHistory().catch(complain);
 });
+
+$('events-more').addEventListener('click', () => loadEvents(true).catch(complain));
 
 $('close-detail').addEventListener('click', () => {
   const id = current?.id;
