@@ -9,3 +9,4 @@ export { createConsoleFromEnv, type ConsoleDeployment, type ConsoleFromEnvOption
 export { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 export type { CreateWatchBody, EventsQuery, HistoryQuery, PageQuery, UpdateWatchBody, WatchApi, WatchCondition, WireData } from './watch-api.js';
 export { ConsoleError } from './errors.js';
+export { createClientWatchApi, type ClientWatchApiOptions } from './client-watch-api.js';
