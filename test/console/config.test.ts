@@ -1,6 +1,8 @@
 /** Environment parsing of the console deployment and the env-wired console. */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { ConsoleConfigError, createConsoleFromEnv, loadConsoleConfig } from '@retail/console';
+import { ConsoleConfigError, createConsoleFromEnv, loadConsoleConfig, type WatchApi } from '@retail/console';
 import { createTestMetering } from './metering.js';
 
 describe('loadConsoleConfig', () => {
@@ -40,6 +42,13 @@ describe('loadConsoleConfig', () => {
     expect(() => loadConsoleConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
+  it('turns watches on with WATCHER_ADDRESS, which needs SERVICE_TOKEN', () => {
+    expect(loadConsoleConfig({}).watcher).toBeUndefined();
+    expect(loadConsoleConfig({ WATCHER_ADDRESS: 'watcher:50052', SERVICE_TOKEN: 'token' }).watcher).toEqual({ address: 'watcher:50052', serviceToken: 'token' });
+    expect(() => loadConsoleConfig({ WATCHER_ADDRESS: 'watcher:50052' })).toThrow(/SERVICE_TOKEN is required when WATCHER_ADDRESS is set/);
+    expect(() => loadConsoleConfig({ WATCHER_ADDRESS: 'watcher', SERVICE_TOKEN: 'token' })).toThrow(/WATCHER_ADDRESS must be host:port/);
+  });
+
   it('lists every bad variable on its own line and never echoes the secret', () => {
     const error = (() => {
       try {
@@ -72,5 +81,25 @@ describe('createConsoleFromEnv', () => {
     expect(configured.config.signupMode).toBe('closed');
     expect(warnings).toHaveLength(1);
     await Promise.all([dev.close(), configured.close(), metering.close()]);
+  });
+
+  it('offers the Watches page when WATCHER_ADDRESS is set, and not otherwise', async () => {
+    const metering = await createTestMetering();
+    const env = { CONSOLE_SESSION_SECRET: 'x'.repeat(32) };
+    for (const [extra, offered] of [[{}, false], [{ WATCHER_ADDRESS: '127.0.0.1:9', SERVICE_TOKEN: 'token' }, true]] as const) {
+      const deployment = createConsoleFromEnv({ metering, env: { ...env, ...extra } });
+      const app = express().use('/console', deployment.router);
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const session = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/console/api/session`);
+      expect(((await session.json()) as any).data.watches).toBe(offered);
+      await new Promise((resolve) => server.close(resolve));
+      await deployment.close();
+    }
+    // A caller's own WatchApi wins: WATCHER_ADDRESS is then not the console's to read (nor to refuse).
+    const composed = createConsoleFromEnv({ metering, env: { ...env, WATCHER_ADDRESS: 'watcher:50052' }, watches: {} as WatchApi });
+    expect(composed.config.watcher).toBeUndefined();
+    await composed.close();
+    await metering.close();
   });
 });

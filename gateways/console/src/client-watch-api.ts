@@ -7,7 +7,10 @@
  * acts for a signed-in user), charged only when the read succeeds.
  */
 import { randomUUID } from 'node:crypto';
-import { executeOperation, parseParameters, registryOperation, type CoreClient } from '@retail/gateway-shared';
+import type { CoreClient } from '@retail/gateway-shared/core-client';
+import { parseParameters } from '@retail/gateway-shared/parameters';
+import { executeOperation } from '@retail/gateway-shared/pipeline';
+import { registryOperation } from '@retail/gateway-shared/registry';
 import type { Meter } from '@retail/metering/api';
 import { ConsoleError, ValidationError } from './errors.js';
 import type { WatchApi, WireData } from './watch-api.js';

@@ -18,6 +18,8 @@ export interface ConsoleConfig {
   readonly sessionSecretGenerated: boolean;
   readonly secureCookies: boolean;
   readonly invites: readonly string[];
+  /** The watcher's gRPC address and the service token, for the Watches page; absent: no Watches view. */
+  readonly watcher?: { readonly address: string; readonly serviceToken: string };
 }
 
 const lowerCase = (value: unknown) => (typeof value === 'string' ? blankToUndefined(value.trim().toLowerCase()) : value);
@@ -32,6 +34,12 @@ const ConsoleEnvSchema = z.object({
   CONSOLE_INVITE_CODES: z.preprocess(blankToUndefined, z.string().default('')),
   LEDGER_REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
   REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
+  // As the gateways read them (gateway-settings.ts): the watcher's address turns watches on.
+  WATCHER_ADDRESS: z.preprocess(blankToUndefined, z.string().regex(/^\S+:\d{1,5}$/, 'must be host:port').optional()),
+  // Never echoed: it authenticates the console to the watcher.
+  SERVICE_TOKEN: z.preprocess(blankToUndefined, z.string().optional()),
+}).superRefine((e, issues) => {
+  if (e.WATCHER_ADDRESS && !e.SERVICE_TOKEN) issues.addIssue({ code: 'custom', path: ['SERVICE_TOKEN'], message: 'is required when WATCHER_ADDRESS is set' });
 });
 
 export class ConsoleConfigError extends EnvironmentError {}
@@ -53,5 +61,6 @@ export function loadConsoleConfig(env: Readonly<Record<string, string | undefine
     invites: e.CONSOLE_INVITE_CODES.split(',')
       .map((code) => code.trim())
       .filter((code) => code !== ''),
+    ...(e.WATCHER_ADDRESS && e.SERVICE_TOKEN ? { watcher: { address: e.WATCHER_ADDRESS, serviceToken: e.SERVICE_TOKEN } } : {}),
   };
 }

@@ -4,6 +4,8 @@
  */
 import type { Router } from 'express';
 import type { Metering } from '@retail/metering/api';
+import { createCoreClient } from '@retail/gateway-shared/core-client';
+import { createClientWatchApi } from './client-watch-api.js';
 import { createConsole } from './console.js';
 import { loadConsoleConfig, type ConsoleConfig } from './config.js';
 import type { ConsoleOptions, SignupMode } from './context.js';
@@ -14,7 +16,7 @@ import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
   readonly metering: Metering;
-  /** The watch service for the Watches page (the gateways' WatchService client); none: no Watches view. */
+  /** The watch service for the Watches page; default: over gRPC to WATCHER_ADDRESS when it is set. */
   readonly watches?: WatchApi;
   readonly env?: NodeJS.ProcessEnv;
   /** Used when CONSOLE_SIGNUP_MODE is unset (the deployment's default is `closed`). */
@@ -35,18 +37,28 @@ export interface ConsoleDeployment {
   close(): Promise<void>;
 }
 
+/** The WatchApi over gRPC to the watcher (the console calls no RetailService, so no core address). */
+function watcherApi(watcher: NonNullable<ConsoleConfig['watcher']>, metering: Metering): WatchApi {
+  const client = createCoreClient({ address: watcher.address, watcherAddress: watcher.address, serviceToken: watcher.serviceToken });
+  return createClientWatchApi({ client, meter: metering.meter });
+}
+
 export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDeployment {
   const env = options.env ?? process.env;
   const log = options.log ?? ((level, message, detail = {}) => console.error(JSON.stringify({ level, message, ...detail })));
-  const config = loadConsoleConfig(
-    env.CONSOLE_SIGNUP_MODE || !options.defaultSignupMode ? env : { ...env, CONSOLE_SIGNUP_MODE: options.defaultSignupMode },
-  );
+  const config = loadConsoleConfig({
+    ...env,
+    ...(env.CONSOLE_SIGNUP_MODE || !options.defaultSignupMode ? {} : { CONSOLE_SIGNUP_MODE: options.defaultSignupMode }),
+    // A caller that passes its own WatchApi (the one-process composition) owns the watch wiring.
+    ...(options.watches ? { WATCHER_ADDRESS: undefined } : {}),
+  });
   if (config.sessionSecretGenerated) {
     log('warn', 'CONSOLE_SESSION_SECRET is not set: using a random secret; sessions end with this process and are not shared across replicas');
   }
   const users = config.redisUrl
     ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) })
     : createMemoryUserStore();
+  const watches = options.watches ?? (config.watcher ? watcherApi(config.watcher, options.metering) : undefined);
   const router = createConsole({
     metering: options.metering,
     users,
@@ -55,7 +67,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
     secureCookies: config.secureCookies,
     invites: config.invites,
     log: (message, detail) => log('error', message, detail),
-    ...(options.watches ? { watches: options.watches } : {}),
+    ...(watches ? { watches } : {}),
     ...options.overrides,
   });
   return {
