@@ -2,29 +2,46 @@
  * The Watches page in a real browser (Debian chromium via playwright-core) at a phone's width
  * (390 px): create a watch with a condition and a webhook, see the secret once, see it listed, open
  * its history and see the chart drawn from the history's points, see its event, redeliver its dead
- * delivery, pause and resume it, delete it through the dialog. The watch API behind the console is
- * the REST-contract STAND-IN of watch-service-double.ts (fixed history) until the real one lands.
+ * delivery, pause and resume it, delete it through the dialog, and find the history's unit charged.
+ * Behind the console is its real path to the watcher, createClientWatchApi over the gateways' gRPC
+ * client, to the watcher's CONTRACT DOUBLE (test/harness/watch-backend.ts, shared with the gateway
+ * tests; not the watcher) holding a fixed history.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { Domain, WatchEventType } from '@retail/contract';
+import { createClientWatchApi } from '@retail/console';
+import { createCoreClient } from '@retail/gateway-shared/core-client';
 import type { Metering } from '@retail/metering/api';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
+import { startWatchBackend, type WatchBackend } from '../harness/watch-backend.js';
 import { createTestMetering } from './metering.js';
 import { GOOD_PASSWORD, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
-import { createRestWatchApi } from './rest-watch-api.js';
-import { HISTORY_HOURS, startWatchServiceDouble, type WatchServiceDouble } from './watch-service-double.js';
+import { fixedHistory, HISTORY_HOURS } from './watch-service-double.js';
 
 const missing = chromiumMissing();
 if (missing) console.warn(missing);
 
 const PHONE = { width: 390, height: 844 };
+const TOKEN = 'console-browser-service-token';
+
+/** The fixed history (10 → 8 → out of stock → 9) as the watcher's proto points. */
+const HISTORY_POINTS = fixedHistory(Date.now()).map((point) => ({
+  at: timestampFromMs(Date.parse(point.at)),
+  ...(point.price ? { price: point.price } : {}),
+  listPrice: point.listPrice,
+  isInStock: point.isInStock,
+  ...(point.buyboxSellerId ? { buyboxSellerId: point.buyboxSellerId } : {}),
+  offerCount: point.offerCount,
+}));
 
 describe.skipIf(missing !== null)('the Watches page in chromium', () => {
   let metering: Metering;
-  let service: WatchServiceDouble;
+  let backend: WatchBackend;
   let server: RunningConsole;
   let browser: LaunchedBrowser;
   let page: Page;
@@ -32,8 +49,10 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
 
   beforeAll(async () => {
     metering = await createTestMetering();
-    service = await startWatchServiceDouble();
-    server = await startConsole({ metering, watches: createRestWatchApi(service.origin) });
+    backend = await startWatchBackend({ serviceToken: TOKEN });
+    backend.setHistory(Domain.US, 'B000TEST01', HISTORY_POINTS);
+    const client = createCoreClient({ address: backend.address, watcherAddress: backend.address, serviceToken: TOKEN, deadlineMs: 5_000 });
+    server = await startConsole({ metering, watches: createClientWatchApi({ client, meter: metering.meter }) });
     browser = await launchChromium({ viewport: PHONE });
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     page = await browser.context.newPage();
@@ -46,7 +65,7 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await service?.close();
+    await backend?.close();
     await metering?.close();
   });
 
@@ -73,7 +92,7 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await product.press('Enter');
     await expect.poll(() => page.locator('#watch-product-error').textContent()).toMatch(/asin must match/);
     expect(await product.getAttribute('aria-invalid')).toBe('true');
-    expect(service.calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(backend.calls.filter((call) => call.method === 'CreateWatch')).toEqual([]);
 
     // Marketplace and intervals come from the proto; conditions are ticked, the price typed.
     expect(await page.getByLabel('Marketplace').locator('option').count()).toBe(13);
@@ -98,6 +117,13 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.locator('#new-secret-value').inputValue()).toBe('');
 
+    // What the watcher would have by now: an event of the watch and a delivery that gave up.
+    const [created] = [...backend.watches.values()];
+    expect(created!.watch).toMatchObject({ asin: 'B000TEST01', label: 'kettle', intervalSeconds: 900 });
+    expect(created!.watch.conditions.map((c) => c.value ?? null)).toEqual([9, null]);
+    backend.addEvent(created!.accountId, created!.watch.id, WatchEventType.PRICE_AT_OR_BELOW);
+    backend.addDelivery(created!.watch.id);
+
     const item = page.locator('li.watch').filter({ hasText: 'kettle' });
     await item.waitFor();
     expect(await item.textContent()).toContain('B000TEST01 · US · every 15 min');
@@ -109,8 +135,9 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await page.getByRole('button', { name: 'History and events of kettle' }).click();
     const chart = page.locator('#chart');
     await expect.poll(() => chart.getAttribute('data-points')).toBe(String(HISTORY_HOURS));
-    // Opening the detail reads the history once: it costs the account one unit.
-    expect(service.calls.filter((call) => call.startsWith('GET /api/retail/product/history?domain=US&asin=B000TEST01&from=')).length).toBe(1);
+    // Opening the detail reads the history once, for the session's account.
+    const reads = backend.calls.filter((call) => call.method === 'GetProductHistory');
+    expect(reads.map((call) => [call.accountId, call.request.asin])).toEqual([[created!.accountId, 'B000TEST01']]);
     expect(await page.locator('#chart-summary').textContent()).toMatch(/^48 snapshots: price from \$8\.00 to \$10\.00, latest \$9\.00; out of stock in 12 of them\.$/);
     expect(await chart.getAttribute('role')).toBe('img');
     // The price line is on the canvas: count pixels of its colour (#1f5fbf).
@@ -128,13 +155,13 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     // Its event, and its dead delivery redelivered.
     const event = page.locator('#events-body tr').first();
     expect(await event.textContent()).toContain('Price at or below the threshold');
-    expect(await event.textContent()).toContain('price $10.00 → $8.00');
+    expect(await event.textContent()).toContain('price – → $8.00');
     const delivery = page.locator('#deliveries-body tr').first();
     expect(await delivery.textContent()).toContain('Gave up');
-    await delivery.getByRole('button', { name: /^Redeliver event evt_/ }).click();
+    await delivery.getByRole('button', { name: /^Redeliver event 1$/ }).click();
     await expect.poll(() => page.locator('#deliveries-body tr').first().textContent()).toContain('Pending');
     await expect.poll(() => page.locator('#notice').textContent()).toMatch(/queued for delivery again/);
-    expect(service.calls.some((call) => /^POST \/api\/retail\/watches\/[0-9a-f-]{36}\/deliveries\/\d+\/redeliver$/.test(call))).toBe(true);
+    expect(backend.calls.filter((call) => call.method === 'RedeliverWebhook').map((call) => call.request.deliveryId)).toEqual(['1']);
 
     const shot = join(mkdtempSync(join(tmpdir(), 'watches-screenshot-')), 'watches-390.png');
     await page.screenshot({ path: shot, fullPage: true });
@@ -160,9 +187,11 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await page.locator('#watches-empty').waitFor();
     expect(await page.locator('#watch-detail').isHidden()).toBe(true);
 
-    // The account view is one link away, and the page made no errors.
+    // The account view is one link away: the history read cost one unit, recorded as such.
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    await expect.poll(() => page.locator('#balance').textContent()).toBe('99');
+    expect(await page.getByRole('row').filter({ hasText: 'GetProductHistory' }).locator('td').last().textContent()).toBe('1');
     expect(await overflowing()).toEqual([]);
     expect(problems).toEqual([]);
   });
