@@ -1,33 +1,43 @@
 /**
- * The Watches page's API over real HTTP: the console's routes acting for the signed-in account,
- * calling the REST watch contract on a real HTTP server (the stand-in of watch-service-double.ts
- * until the real API lands). Input is checked by the proto's declared rules before any call.
+ * The Watches page's API over real HTTP: the console's routes acting for the signed-in account
+ * through its real path to the watcher (createClientWatchApi over the gateways' gRPC client) to the
+ * watcher's CONTRACT DOUBLE (test/harness/watch-backend.ts, shared with the gateway tests; not the
+ * watcher). Input is checked by the proto's declared rules before any call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { Domain } from '@retail/contract';
+import { createClientWatchApi, type WatchApi } from '@retail/console';
+import { createCoreClient } from '@retail/gateway-shared/core-client';
 import type { Metering } from '@retail/metering/api';
+import { startWatchBackend, type WatchBackend } from '../harness/watch-backend.js';
 import { createTestMetering } from './metering.js';
 import { ConsoleClient, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
-import { createRestWatchApi } from './rest-watch-api.js';
-import { startWatchServiceDouble, type WatchServiceDouble } from './watch-service-double.js';
 
+const TOKEN = 'console-watches-service-token';
 let metering: Metering;
-let service: WatchServiceDouble;
+let backend: WatchBackend;
 let server: RunningConsole;
 let plain: RunningConsole;
 
+const watchApiTo = (address: string): WatchApi =>
+  createClientWatchApi({ client: createCoreClient({ address, watcherAddress: address, serviceToken: TOKEN, deadlineMs: 5_000 }), meter: metering.meter });
+
 beforeAll(async () => {
   metering = await createTestMetering();
-  service = await startWatchServiceDouble();
-  server = await startConsole({ metering, watches: createRestWatchApi(service.origin) });
+  backend = await startWatchBackend({ serviceToken: TOKEN });
+  server = await startConsole({ metering, watches: watchApiTo(backend.address) });
   plain = await startConsole({ metering });
 });
 afterAll(async () => {
   await server.close();
   await plain.close();
-  await service.close();
+  await backend.close();
   await metering.close();
 });
+
+const watchesOf = (accountId: string) => [...backend.watches.values()].filter((entry) => entry.accountId === accountId).map((entry) => entry.watch.id);
 
 async function signedIn(base = server.base) {
   const client = new ConsoleClient(base);
@@ -76,7 +86,7 @@ describe('the watches API', () => {
     const watch = created.body.data.retailWatch;
     expect(watch).toMatchObject({ asin: 'B000TEST01', label: 'kettle', status: 'ACTIVE', intervalSeconds: 900 });
     expect(watch.webhook.secret).toMatch(/^whsec_/);
-    expect(service.accounts.get(accountId)?.watches.map((w) => w.id)).toEqual([watch.id]);
+    expect(watchesOf(accountId)).toEqual([watch.id]);
 
     const listed = (await client.get('watches')).body.data.retailWatches;
     expect(listed.watches.map((w: any) => w.id)).toEqual([watch.id]);
@@ -86,7 +96,7 @@ describe('the watches API', () => {
 
   it('refuses bad input with every field problem, before calling the service', async () => {
     const { client } = await signedIn();
-    const before = service.calls.length;
+    const before = backend.calls.length;
     const refused = await client.post('watches', {
       asin: 'short',
       intervalSeconds: 60,
@@ -107,20 +117,20 @@ describe('the watches API', () => {
     expect((await client.request('PATCH', 'watches/not-a-uuid', { status: 'PAUSED' })).status).toBe(400);
     expect((await client.get('product/history?domain=US')).body.errors[0]).toMatchObject({ path: ['query', 'asin'] });
     expect((await client.get('watches?limit=0')).body.errors[0]).toMatchObject({ path: ['query', 'limit'] });
-    expect(service.calls.length).toBe(before);
+    expect(backend.calls.length).toBe(before);
   });
 
   it("passes the service's refusals on with their message and path, and keeps accounts apart", async () => {
     const { client } = await signedIn();
     const refused = await client.post('watches', { url: 'https://www.amazon.com/gp/help' });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0]).toEqual({ code: 400, message: expect.stringMatching(/product URL/), path: ['url'] });
+    expect(refused.body.errors[0]).toEqual({ code: 400, message: 'this double resolves only asin and /dp/ URLs', path: ['asin'] });
 
     const mine = (await client.post('watches', CREATE)).body.data.retailWatch.id;
     const other = await signedIn();
     for (const response of [await other.client.get(`watches/${mine}`), await other.client.delete(`watches/${mine}`), await other.client.get(`watches/${mine}/deliveries`)]) {
       expect(response.status).toBe(404);
-      expect(response.body.errors[0].message).toBe('No watch with this id');
+      expect(response.body.errors[0].message).toBe('watch not found');
     }
     expect((await client.get(`watches/${mine}`)).status).toBe(200);
   });
@@ -129,7 +139,8 @@ describe('the watches API', () => {
     const { client } = await signedIn();
     const id = (await client.post('watches', CREATE)).body.data.retailWatch.id;
     const paused = await client.request('PATCH', `watches/${id}`, { status: 'PAUSED' });
-    expect(paused.body.data.retailWatch).toMatchObject({ status: 'PAUSED', pausedReason: 'USER', nextRefreshAt: null });
+    expect(paused.body.data.retailWatch).toMatchObject({ status: 'PAUSED', pausedReason: 'USER' });
+    expect(backend.calls.at(-1)!.request).toMatchObject({ id, replaceConditions: false });
     expect((await client.request('PATCH', `watches/${id}`, { status: 'ACTIVE' })).body.data.retailWatch.status).toBe('ACTIVE');
     expect((await client.request('PATCH', `watches/${id}`, { status: 'GONE' })).body.errors[0].path).toEqual(['status']);
     expect((await client.delete(`watches/${id}`)).body.data.retailWatch).toEqual({ id, deleted: true });
@@ -137,12 +148,15 @@ describe('the watches API', () => {
   });
 
   it('reads history, events and deliveries, and redelivers', async () => {
-    const { client } = await signedIn();
+    const { client, accountId } = await signedIn();
     const watch = (await client.post('watches', { ...CREATE, webhook: { url: 'https://hooks.example.com/r' } })).body.data.retailWatch;
+    backend.setHistory(Domain.US, watch.asin, [{ at: timestampFromMs(Date.UTC(2026, 10, 25, 12)), price: { value: 8, currency: 'USD' }, isInStock: true }]);
     const history = (await client.get(`product/history?asin=${watch.asin}&domain=US&maxPoints=24`)).body.data.retailProductHistory;
-    expect(history.points).toHaveLength(24);
-    expect(service.calls.at(-1)).toBe(`GET /api/retail/product/history?domain=US&asin=${watch.asin}&maxPoints=24`);
+    expect(history.points).toEqual([expect.objectContaining({ at: '2026-11-25T12:00:00.000Z', price: { value: 8, currency: 'USD' }, isInStock: true, listPrice: null })]);
+    expect(backend.calls.at(-1)).toMatchObject({ method: 'GetProductHistory', accountId, request: { asin: watch.asin, domain: Domain.US, maxPoints: 24 } });
 
+    backend.addEvent(accountId, watch.id);
+    backend.addDelivery(watch.id);
     const events = (await client.get(`watches/events?watchId=${watch.id}`)).body.data.retailWatchEvents.events;
     expect(events.map((e: any) => e.type)).toEqual(['PRICE_AT_OR_BELOW']);
     const [delivery] = (await client.get(`watches/${watch.id}/deliveries`)).body.data.retailWebhookDeliveries.deliveries;
@@ -153,15 +167,15 @@ describe('the watches API', () => {
   });
 
   it('answers 503 with Retry-After while the watch service cannot be reached', async () => {
-    const gone = await startWatchServiceDouble();
+    const gone = await startWatchBackend({ serviceToken: TOKEN });
     await gone.close();
-    const orphan = await startConsole({ metering, watches: createRestWatchApi(gone.origin) });
+    const orphan = await startConsole({ metering, watches: watchApiTo(gone.address) });
     try {
       const { client } = await signedIn(orphan.base);
       const response = await client.get('watches');
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('1');
-      expect(response.body).toEqual({ success: false, errors: [{ code: 503, message: 'The watch service is temporarily unavailable; try again shortly' }] });
+      expect(response.body).toEqual({ success: false, errors: [{ code: 503, message: 'the service is temporarily unavailable; retry later' }] });
     } finally {
       await orphan.close();
     }

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { Domain, WatchEventType } from '@retail/contract';
 import { createClientWatchApi } from '@retail/console';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
@@ -21,7 +20,7 @@ import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harnes
 import { startWatchBackend, type WatchBackend } from '../harness/watch-backend.js';
 import { createTestMetering } from './metering.js';
 import { GOOD_PASSWORD, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
-import { fixedHistory, HISTORY_HOURS } from './watch-service-double.js';
+import { fixedHistory, HISTORY_HOURS } from './history-fixture.js';
 
 const missing = chromiumMissing();
 if (missing) console.warn(missing);
@@ -29,15 +28,6 @@ if (missing) console.warn(missing);
 const PHONE = { width: 390, height: 844 };
 const TOKEN = 'console-browser-service-token';
 
-/** The fixed history (10 → 8 → out of stock → 9) as the watcher's proto points. */
-const HISTORY_POINTS = fixedHistory(Date.now()).map((point) => ({
-  at: timestampFromMs(Date.parse(point.at)),
-  ...(point.price ? { price: point.price } : {}),
-  listPrice: point.listPrice,
-  isInStock: point.isInStock,
-  ...(point.buyboxSellerId ? { buyboxSellerId: point.buyboxSellerId } : {}),
-  offerCount: point.offerCount,
-}));
 
 describe.skipIf(missing !== null)('the Watches page in chromium', () => {
   let metering: Metering;
@@ -50,7 +40,7 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
   beforeAll(async () => {
     metering = await createTestMetering();
     backend = await startWatchBackend({ serviceToken: TOKEN });
-    backend.setHistory(Domain.US, 'B000TEST01', HISTORY_POINTS);
+    backend.setHistory(Domain.US, 'B000TEST01', fixedHistory());
     const client = createCoreClient({ address: backend.address, watcherAddress: backend.address, serviceToken: TOKEN, deadlineMs: 5_000 });
     server = await startConsole({ metering, watches: createClientWatchApi({ client, meter: metering.meter }) });
     browser = await launchChromium({ viewport: PHONE });

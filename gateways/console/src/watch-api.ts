@@ -2,8 +2,8 @@
  * What the console needs from the watch service (retail.v1.WatchService, proto/retail/v1/watch.proto)
  * to serve the Watches page for the signed-in account. The console has no API key of the user's, so
  * it cannot call the REST API itself: its server calls the service for the session's account, and
- * the composition passes the real implementation in (the gateways' WatchService client, which sends
- * the service token and `x-retail-account`). Tests pass one that speaks the REST contract over HTTP.
+ * the composition passes the implementation in: createClientWatchApi (client-watch-api.ts) over the
+ * gateways' gRPC client, which sends the service token and `x-retail-account`.
  *
  * Inputs are the REST bodies and query values, outputs the REST `data` objects (wire JSON: enum
  * names without prefix, RFC 3339 times, null for absent), so the page reads exactly what a REST
