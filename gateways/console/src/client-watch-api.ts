@@ -53,8 +53,8 @@ export function createClientWatchApi({ client, meter }: ClientWatchApiOptions): 
     createWatch: (account, body) => call(account, 'CreateWatch', { ...body }),
     listWatches: (account, query) => call(account, 'ListWatches', { ...query }),
     getWatch: (account, id) => call(account, 'GetWatch', { id }),
-    // As REST does: conditions given means "replace them" (proto3 cannot tell [] from absent).
-    updateWatch: (account, id, body) => call(account, 'UpdateWatch', { ...body, id, ...(body.conditions ? { replaceConditions: true } : {}) }),
+    // parseParameters sets replaceConditions when conditions are given, as for every interface.
+    updateWatch: (account, id, body) => call(account, 'UpdateWatch', { ...body, id }),
     deleteWatch: (account, id) => call(account, 'DeleteWatch', { id }),
     getProductHistory: (account, query) => call(account, 'GetProductHistory', { ...query }),
     listWatchEvents: (account, query) => call(account, 'ListWatchEvents', { ...query }),
