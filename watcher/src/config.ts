@@ -28,6 +28,12 @@ export interface WatcherConfig {
   readonly serviceToken: string;
   readonly core: { readonly address: string; readonly deadlineMs: number };
   readonly concurrency: WorkerConcurrency;
+  /**
+   * BullMQ's job lock and stalled check: a replica that dies mid-job has its job run again elsewhere
+   * within about their sum (defaults 30 s each, the queue layer's).
+   */
+  readonly jobLockMs?: number;
+  readonly stalledCheckMs?: number;
   /** How long a stop waits for running jobs and calls before closing anyway. */
   readonly shutdownGraceMs: number;
   readonly store: StoreSettings;
@@ -54,6 +60,8 @@ const WatcherEnvSchema = z.object({
   WATCHER_REFRESH_CONCURRENCY: setting(wholeNumber(1, 256).default(DEFAULT_CONCURRENCY.refresh)),
   WATCHER_DELIVERY_CONCURRENCY: setting(wholeNumber(1, 1024).default(DEFAULT_CONCURRENCY.delivery)),
   WATCHER_SHUTDOWN_GRACE_MS: setting(wholeNumber(0, 600_000).default(10_000)),
+  WATCHER_JOB_LOCK_MS: setting(wholeNumber(500, 600_000).optional()),
+  WATCHER_STALLED_CHECK_MS: setting(wholeNumber(100, 600_000).optional()),
 });
 
 export class WatcherConfigError extends EnvironmentError {}
@@ -89,6 +97,8 @@ export function loadWatcherConfig(env: Readonly<Record<string, string | undefine
     core: { address: e.CORE_ADDRESS, deadlineMs: e.CORE_DEADLINE_MS },
     concurrency: { refresh: e.WATCHER_REFRESH_CONCURRENCY, delivery: e.WATCHER_DELIVERY_CONCURRENCY },
     shutdownGraceMs: e.WATCHER_SHUTDOWN_GRACE_MS,
+    ...(e.WATCHER_JOB_LOCK_MS !== undefined && { jobLockMs: e.WATCHER_JOB_LOCK_MS }),
+    ...(e.WATCHER_STALLED_CHECK_MS !== undefined && { stalledCheckMs: e.WATCHER_STALLED_CHECK_MS }),
     store,
     webhooks,
   });

@@ -45,7 +45,11 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
     });
     closers.push(() => store.close());
-    const jobs = await createJobSystemFromEnv(env, { warn: log });
+    const jobs = await createJobSystemFromEnv(env, {
+      warn: log,
+      ...(config.jobLockMs !== undefined && { lockDurationMs: config.jobLockMs }),
+      ...(config.stalledCheckMs !== undefined && { stalledIntervalMs: config.stalledCheckMs }),
+    });
     closers.push(() => jobs.close());
     const metering = options.metering ?? (await createMeteringFromEnv(env));
     if (!options.metering) closers.push(() => metering.close());
