@@ -6,7 +6,7 @@
  */
 import type { AccountAdmin } from '@retail/metering';
 import type { JobQueue } from '../queue/index.js';
-import type { RefreshJob } from '../refresh/index.js';
+import type { DeliveryJob, RefreshJob } from '../refresh/index.js';
 import { resumePaused } from '../refresh/index.js';
 import type { WatchStore } from '../store/index.js';
 
@@ -27,6 +27,8 @@ export async function accountsPausedForUnits(store: WatchStore): Promise<string[
 export interface ResumeFundedDependencies {
   readonly store: WatchStore;
   readonly refreshes: JobQueue<RefreshJob>;
+  /** WATCH_RESUMED goes to the watch's webhook like every event. */
+  readonly deliveries: JobQueue<DeliveryJob>;
   readonly accounts: Pick<AccountAdmin, 'summary'>;
   readonly now: () => Date;
   readonly log: (line: string) => void;
@@ -39,7 +41,7 @@ export async function resumeFundedAccounts(deps: ResumeFundedDependencies): Prom
     try {
       const { balance } = await deps.accounts.summary(accountId);
       if (balance < UNITS_PER_REFRESH) continue;
-      const watches = await resumePaused(deps.store, deps.refreshes, accountId, deps.now);
+      const watches = await resumePaused(deps.store, deps.refreshes, accountId, deps.now, deps.deliveries);
       resumed += watches.length;
       if (watches.length > 0) deps.log(`resumed ${watches.length} watch(es) of account ${accountId}: ${balance} units available`);
     } catch (error) {

@@ -62,15 +62,24 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   const sender = deps.sender ?? createWebhookSender({ policy: deps.webhookConfig.policy, timeoutMs: deps.webhookConfig.timeoutMs, now });
   const delivery = createDeliveryProcessor({ store, keyring: deps.secretBox ?? loadSecretKeyring(), sender, now: () => now().getTime() });
 
+  const refresh = createRefreshProcessor({ store, meter: deps.meter, reader: deps.reader, deliveries, refreshes, log });
   const workers: JobWorker[] = [
-    jobs.work(REFRESH_QUEUE, createRefreshProcessor({ store, meter: deps.meter, reader: deps.reader, deliveries, refreshes, log }), { concurrency: concurrency.refresh }),
+    jobs.work(REFRESH_QUEUE, async (run) => {
+      try {
+        await refresh(run);
+      } catch (error) {
+        // The queue retries or gives up; the log says why (a read that failed, a busy product).
+        log(`refresh ${run.id} attempt ${run.attempt} of ${run.maxAttempts} failed: ${(error as Error).message}`);
+        throw error;
+      }
+    }, { concurrency: concurrency.refresh }),
     jobs.work(DELIVERY_QUEUE, delivery.process, { concurrency: concurrency.delivery, onFinalFailure: delivery.onFinalFailure }),
     jobs.work(MAINTENANCE_QUEUE, async () => {
       const result = await store.maintenance.run();
       log(`store maintenance: ${JSON.stringify(result)}`);
     }, { concurrency: 1 }),
     jobs.work(RESUME_CHECK_QUEUE, async () => {
-      await resumeFundedAccounts({ store, refreshes, accounts: deps.accounts, now, log });
+      await resumeFundedAccounts({ store, refreshes, deliveries, accounts: deps.accounts, now, log });
     }, { concurrency: 1 }),
   ];
 
