@@ -8,7 +8,7 @@ import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail
 import { z } from 'zod';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/index.js';
-import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/index.js';
+import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
 
 /** all: the WatchService and the workers (default); api: only the service; worker: only the workers. */
 export const WATCHER_ROLES = ['all', 'api', 'worker'] as const;
