@@ -167,6 +167,14 @@ describe.skipIf(missing !== null)('the watcher end to end, as two worker process
   const fetchesIn = (replay: ReplayServer, asin: string) => replay.requests.filter((request) => request.path === `/dp/${asin}`).length;
   const fetches = (asin: string) => replays.reduce((sum, replay) => sum + fetchesIn(replay, asin), 0);
 
+  it('answers its probes: alive, and ready when PostgreSQL, Redis and the ledger answer', async () => {
+    for (const process of processes) {
+      const port = /probes on :(\d+)/.exec(process.lines.join('\n'))?.[1];
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()).toEqual({ status: 'ready' });
+    }
+  });
+
   it('runs each refresh once with the two competing: one fetch per product per run, one unit per watch per run', async () => {
     const { store } = scenario;
     const products = TIMELINE_ASINS.slice(2, 6);
