@@ -12,7 +12,7 @@ import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
-import { boundPort, loadWatchServiceModule, type WatcherGrpcServer } from './watch-service-module.js';
+import { loadWatchServiceModule, serviceLogOf, type WatcherGrpcServer } from './watch-service-module.js';
 
 export interface StartWatcherOptions {
   readonly config: WatcherConfig;
@@ -73,9 +73,13 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       if (!module && config.role === 'api') throw new Error('WATCHER_ROLE=api but this build has no WatchService (watcher/src/service)');
       if (!module) log('this build has no WatchService (watcher/src/service): running the workers only');
       if (module) {
-        const service = module.createWatchService({ store, jobs, metering, meter: metering.meter, accounts: metering.admin, core, secretBox, webhookConfig: config.webhooks, log });
-        server = module.createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, log });
-        const port = boundPort(await server.start());
+        const serviceLog = serviceLogOf(log);
+        const service = module.createWatchService({
+          store, jobs, core, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, log: serviceLog,
+          ...module.watchLimitsFromEnv?.(env),
+        });
+        server = module.createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service: service as never, log: serviceLog });
+        const { port } = await server.start();
         closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
         grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;
       }
