@@ -57,8 +57,6 @@ export interface World {
   onFetch?: (request: ReplayRequest, server: number) => void;
   /** A core of its own (own cache, own single flight) on a free port, reading `origin` (default: the replay server). */
   startCore(origin?: string): Promise<StartedCore>;
-  /** Marketplace fetches of one product's page so far. */
-  fetchesOf(asin: string): number;
   close(): Promise<void>;
 }
 
@@ -101,7 +99,6 @@ export async function openWorld(): Promise<World> {
       await client.callOperation(registryOperation('GetProduct'), { asin: WARM_UP_ASIN, domain: Domain.US }, { requestId: 'warm-up' });
       return core;
     },
-    fetchesOf: (asin) => replay.requests.filter((request) => request.path === `/dp/${asin}`).length,
     async close() {
       for (const close of closers.reverse()) await close().catch(() => undefined);
     },
