@@ -44,6 +44,9 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const metering = await createMeteringFromEnv(env);
   registerMeteringMetrics(meteringCounters);
   const coreClient = createCoreClient({ address: coreAddress, serviceToken: config.serviceToken, deadlineMs: config.coreDeadlineMs });
+  // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
+  const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
+  // After the console: a bad console setting stops the start before the watcher opens its data directory.
   // The watcher reads through the same core over gRPC and charges the same ledger.
   const watcherLog = createGatewayLogger('watcher', env.LOG_LEVEL || 'info');
   const watcher = await startWatcher({
@@ -52,8 +55,6 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     metering,
     log: (message) => watcherLog.info(message),
   });
-  // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-  const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
 
   const app = express();
   app.disable('x-powered-by');
