@@ -110,8 +110,10 @@ describe.skipIf(missing !== null)('the watcher end to end, workers in this proce
     const asin = TIMELINE_ASINS[1]!;
     const { accountId } = await world.metering.admin.createAccount({ units: 2 });
     const watch = await createWatch(world, store, jobs, { accountId, asin, intervalSeconds: INTERVAL_SECONDS, conditions: [], webhook: true });
-    await until(async () => (await eventTypes(store, accountId)).includes('WATCH_PAUSED'), 'the pause');
-    expect(await store.watches.get(accountId, watch.watchId)).toMatchObject({ status: 'PAUSED', pausedReason: 'INSUFFICIENT_UNITS' });
+    // The event is appended first, then the watch paused (lifecycle-events.ts): wait for both.
+    await until(async () => (await store.watches.get(accountId, watch.watchId))?.status === 'PAUSED', 'the pause');
+    expect(await eventTypes(store, accountId)).toEqual(['WATCH_PAUSED']);
+    expect(await store.watches.get(accountId, watch.watchId)).toMatchObject({ pausedReason: 'INSUFFICIENT_UNITS' });
     expect((await snapshotsOf(store, asin)).length).toBe(2);
 
     await world.metering.admin.grantUnits(accountId, 3);
