@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { serviceTokenSchema } from '@retail/core';
+import { loadWatcherConfig, type WatcherConfig } from '@retail/watcher/config';
 import { z } from 'zod';
 
 /** Settings of the one-process composition (`npm start`), read once from the environment. */
@@ -15,6 +16,12 @@ export interface AppConfig {
   readonly coreDeadlineMs: number;
   /** Units granted to the development key printed at start. */
   readonly devUnits: number;
+  /**
+   * The in-process watcher: its WatchService on a loopback port (WATCHER_GRPC_PORT, default 0 = a
+   * free one), PGlite in WATCHER_DATA_DIR unless DATABASE_URL, the in-memory job system unless a
+   * Redis URL is set. Its core address is the in-process core's, known only once it listens.
+   */
+  readonly watcher: WatcherConfig;
 }
 
 const wholeNumber = (min: number, max: number) => {
@@ -33,6 +40,7 @@ const AppEnvSchema = z.object({
   LEDGER_REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
   CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
   DEV_UNITS: z.preprocess(blankToUndefined, wholeNumber(0, Number.MAX_SAFE_INTEGER).default(1000)),
+  WATCHER_GRPC_PORT: z.preprocess(blankToUndefined, wholeNumber(0, 65535).default(0)),
 });
 
 export class AppConfigError extends EnvironmentError {}
@@ -42,6 +50,18 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = AppEnvSchema.safeParse(env);
   if (!parsed.success) throw new AppConfigError('app', environmentProblems(parsed.error.issues));
   const e = parsed.data;
+  // The watcher's own variables (store, webhooks, concurrency) are its to check; what one process
+  // decides for it (loopback, the shared token, both roles) is set here. PORT and HOST are the
+  // router's: the in-process watcher serves no probes of its own.
+  const watcher = loadWatcherConfig({
+    ...env,
+    WATCHER_ROLE: 'all',
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(e.WATCHER_GRPC_PORT),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SERVICE_TOKEN: e.SERVICE_TOKEN,
+  });
   return {
     host: e.HOST,
     port: e.PORT,
@@ -51,5 +71,6 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL ?? e.LEDGER_REDIS_URL,
     coreDeadlineMs: e.CORE_DEADLINE_MS,
     devUnits: e.DEV_UNITS,
+    watcher,
   };
 }

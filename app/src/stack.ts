@@ -13,6 +13,7 @@ import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createRestGateway } from '@retail/rest';
+import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
 
@@ -21,6 +22,8 @@ export interface RunningStack {
   readonly url: string;
   /** host:port of the core's gRPC server. */
   readonly coreAddress: string;
+  /** host:port of the watcher's WatchService (loopback), when this build has it. */
+  readonly watcherAddress?: string;
   /** A key for a development account, created at start (memory ledger) or reused from Redis. */
   readonly devKey: string;
   stop(): Promise<void>;
@@ -43,6 +46,15 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const coreClient = createCoreClient({ address: coreAddress, serviceToken: config.serviceToken, deadlineMs: config.coreDeadlineMs });
   // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
   const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
+  // After the console: a bad console setting stops the start before the watcher opens its data directory.
+  // The watcher reads through the same core over gRPC and charges the same ledger.
+  const watcherLog = createGatewayLogger('watcher', env.LOG_LEVEL || 'info');
+  const watcher = await startWatcher({
+    config: { ...config.watcher, core: { address: coreAddress, deadlineMs: config.coreDeadlineMs } },
+    env,
+    metering,
+    log: (message) => watcherLog.info(message),
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -52,7 +64,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(observeRequests(createGatewayLogger('retail')));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
-    const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready()].map((p) => p.catch(() => false)));
+    const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready(), watcher.ready()].map((p) => p.catch(() => false)));
     const ready = checks.every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
@@ -73,11 +85,13 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   return {
     url: `http://${config.host}:${port}`,
     coreAddress,
+    ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
     devKey,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await console_.close();
+      await watcher.stop();
       await metering.close();
       await core.stop({ graceMs: 2_000 });
     },

@@ -6,6 +6,9 @@
  * on the shared Redis ledger.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetering, type MeteringInstance } from '@retail/metering';
@@ -76,7 +79,7 @@ describe.skipIf(missing !== null)('protocol-level refusals on every server', () 
       }),
     );
     replay = await createReplayServer({ corpusDirs: [`${REPO}test/fixtures/pages`] });
-    const stackEnv = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent', LEDGER_REDIS_URL: redis.url };
+    const stackEnv = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent', LEDGER_REDIS_URL: redis.url, WATCHER_DATA_DIR: mkdtempSync(join(tmpdir(), 'refusals-watcher-')) };
     stack = await startStack({ ...loadAppConfig(stackEnv), marketplaceOrigin: replay.origin }, stackEnv);
     ports.set('npm start', Number(new URL(stack.url).port));
   }, 120_000);

@@ -5,7 +5,9 @@
  * every planned fault reaches a call. A second metering instance on the same Redis is the test's
  * window on the ledger (accounts, balances, holds).
  */
-import { resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { loadAppConfig } from '../../app/src/config.js';
 import { type RunningStack, startStack } from '../../app/src/stack.js';
@@ -58,6 +60,8 @@ export async function startChaosStack(options: {
     CORE_DEADLINE_MS: String(options.coreDeadlineMs ?? CHAOS_CORE_DEADLINE_MS),
     ...(options.holdTtlMs ? { LEDGER_HOLD_TTL_MS: String(options.holdTtlMs) } : {}),
     DEV_UNITS: '0',
+    // The watcher's PGlite directory is one process's: each stack gets its own.
+    WATCHER_DATA_DIR: mkdtempSync(join(tmpdir(), 'chaos-watcher-')),
     // A fixed secret keeps the console from warning about a random one on every start.
     CONSOLE_SESSION_SECRET: 'chaos-tier-console-secret-0123456789abcdef',
   };

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { loadCorpusRoutes, matchRoute, type CorpusEntry, type ReplayRoute } from './corpus-index.js';
 import { notFoundPage } from './not-found-page.js';
+import { answerTimelineAdmin, TIMELINE_ADMIN_PREFIX } from './timeline-admin.js';
+import type { Timeline } from './timeline.js';
 
 /** What the replay server knows about one incoming request. */
 export interface ReplayRequest {
@@ -34,6 +36,11 @@ export interface ReplayServerOptions {
   readonly faults?: ReplayFaults;
   readonly port?: number;
   readonly host?: string;
+  /**
+   * Products whose page changes over time (timeline.ts), answered before the corpus, with the admin
+   * endpoint `/__replay/timeline/<asin>` to move them (timeline-admin.ts).
+   */
+  readonly timeline?: Timeline;
 }
 
 export interface ReplayServer {
@@ -44,6 +51,8 @@ export interface ReplayServer {
   readonly requests: readonly ReplayRequest[];
   /** Number of routes (URLs incl. aliases) the server answers. */
   readonly routeCount: number;
+  /** The time-varying products, when the server was given them. */
+  readonly timeline?: Timeline;
   close(): Promise<void>;
 }
 
@@ -64,6 +73,11 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
     const url = new URL(req.url ?? '/', 'http://replay.invalid');
     const forwarded = req.headers['x-forwarded-host'];
     const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded) ?? req.headers.host ?? '';
+    // The admin endpoint is the test's, not the marketplace's: it is not counted among the requests.
+    if (options.timeline && url.pathname.startsWith(TIMELINE_ADMIN_PREFIX)) {
+      answerTimelineAdmin(options.timeline, req.method ?? 'GET', url, res);
+      return;
+    }
     const route = matchRoute(routes, host, url.pathname, url.searchParams);
     const request: ReplayRequest = {
       host,
@@ -77,6 +91,11 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
     const override = options.faults?.(request);
     if (override) {
       send(res, override.status, override.body, override.headers);
+      return;
+    }
+    const timelinePage = options.timeline?.pageFor(host, url.pathname);
+    if (timelinePage !== undefined) {
+      send(res, 200, timelinePage);
       return;
     }
     if (!route) {
@@ -98,6 +117,7 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
     port,
     requests,
     routeCount: routes.length,
+    ...(options.timeline && { timeline: options.timeline }),
     close: () =>
       new Promise<void>((resolveClose) => {
         server.closeAllConnections();

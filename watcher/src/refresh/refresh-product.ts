@@ -46,6 +46,18 @@ export class RetryableRefreshError extends Error {
   override readonly name = 'RetryableRefreshError';
 }
 
+/**
+ * What identifies a run for its holds and pause events. A scheduled run's id holds its due time, but a
+ * one-off job's id (`US:B0…:now`) comes back with every later "refresh now" once the earlier job is
+ * gone (a resume, a second watch on the product). Its due time (the add time, the same on every
+ * re-run and retry) tells the occasions apart: under the bare id the ledger, which remembers a
+ * settled hold for its settle window, would admit the later run without a hold and serve it free,
+ * and its pause event would be taken for the earlier one's.
+ */
+function runKeyOf(run: JobRun<RefreshJob>): string {
+  return run.scheduleId !== undefined ? run.id : `${run.id}@${run.dueAt}`;
+}
+
 interface Served {
   readonly watch: Watch;
   readonly hold: Hold;
@@ -63,7 +75,7 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
     const served: Served[] = [];
     const cannotPay: Watch[] = [];
     for (const watch of watches) {
-      const holdId = refreshHoldId(watch.id, run.id, run.attempt);
+      const holdId = refreshHoldId(watch.id, runKeyOf(run), run.attempt);
       const admitted = await meter.admitAccount({ accountId: watch.accountId, holdId, work: 'watcher', operations: [REFRESH_OPERATION] });
       if (admitted.ok) {
         served.push({ watch, hold: admitted.hold });
@@ -77,7 +89,7 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
         log(`refresh ${run.id}: watch ${watch.id} skipped (${admitted.denial.message})`);
       }
     }
-    const paused = await pauseWithEvent(store, cannotPay, { reason: 'INSUFFICIENT_UNITS', eventType: 'WATCH_PAUSED', runId: run.id, at });
+    const paused = await pauseWithEvent(store, cannotPay, { reason: 'INSUFFICIENT_UNITS', eventType: 'WATCH_PAUSED', runId: runKeyOf(run), at });
     await deliverEvents(store, deps.deliveries, cannotPay, paused);
     return served;
   }
@@ -117,7 +129,7 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
 
     const snapshot = await snapshotOfRun(domain, asin, at);
     if (snapshot === 'not-found') {
-      const events = await pauseWithEvent(store, served.map((s) => s.watch), { reason: 'NOT_FOUND', eventType: 'PRODUCT_NOT_FOUND', runId: run.id, at });
+      const events = await pauseWithEvent(store, served.map((s) => s.watch), { reason: 'NOT_FOUND', eventType: 'PRODUCT_NOT_FOUND', runId: runKeyOf(run), at });
       await deliverEvents(store, deps.deliveries, served.map((s) => s.watch), events);
       await releaseAll(served);
       return;

@@ -11,7 +11,8 @@
 import type { Watch } from '../model.js';
 import type { JobQueue } from '../queue/index.js';
 import type { WatchStore } from '../store/index.js';
-import { productScheduleId, type RefreshJob } from './refresh-queues.js';
+import { deliverEvents } from './deliver-events.js';
+import { productScheduleId, type DeliveryJob, type RefreshJob } from './refresh-queues.js';
 import { syncProductSchedule } from './schedule-sync.js';
 
 /** The job id of "refresh this product now" (a dedup id: a second request while one waits adds nothing). */
@@ -30,11 +31,21 @@ async function pausedForUnits(store: WatchStore, accountId: string): Promise<Wat
   return paused;
 }
 
-export async function resumePaused(store: WatchStore, refreshes: JobQueue<RefreshJob>, accountId: string, now: () => Date = () => new Date()): Promise<Watch[]> {
+/**
+ * With `deliveries`, the WATCH_RESUMED events go to the watches' webhooks like every other event
+ * (delivery rows are unique per event, so a repeated call adds none).
+ */
+export async function resumePaused(
+  store: WatchStore,
+  refreshes: JobQueue<RefreshJob>,
+  accountId: string,
+  now: () => Date = () => new Date(),
+  deliveries?: JobQueue<DeliveryJob>,
+): Promise<Watch[]> {
   const paused = await pausedForUnits(store, accountId);
   if (paused.length === 0) return [];
   const at = now();
-  await store.events.append(paused.map((watch) => ({
+  const drafts = paused.map((watch) => ({
     accountId,
     watchId: watch.id,
     type: 'WATCH_RESUMED' as const,
@@ -42,7 +53,9 @@ export async function resumePaused(store: WatchStore, refreshes: JobQueue<Refres
     after: { status: 'ACTIVE' },
     at,
     dedupeKey: `resumed-from:${watch.nextRefreshAt.toISOString()}`,
-  })));
+  }));
+  await store.events.append(drafts);
+  if (deliveries) await deliverEvents(store, deliveries, paused, await store.events.findAppended(drafts));
   const resumed = await store.watches.resume(accountId, 'INSUFFICIENT_UNITS', paused.map((watch) => watch.id));
   const products = new Map(resumed.map((watch) => [productScheduleId(watch.domain, watch.asin), { domain: watch.domain, asin: watch.asin }]));
   for (const product of products.values()) {

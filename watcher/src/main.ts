@@ -1,0 +1,56 @@
+/**
+ * `npm run start:watcher`: the watcher deployable. WATCHER_ROLE=all (default) serves the WatchService
+ * over gRPC (GRPC_PORT, default 50052) and runs the workers; `api` and `worker` split them so each
+ * scales on its own. Probes: GET /healthz and /readyz on PORT (default 8080). SIGTERM/SIGINT stop it
+ * gracefully: /readyz turns 503, the server and workers take nothing new, running jobs get
+ * WATCHER_SHUTDOWN_GRACE_MS to finish (a job cut short runs again elsewhere: every job is idempotent),
+ * then the queues, the ledger and the store close.
+ */
+import { loadWatcherConfig, WatcherConfigError } from './config.js';
+import { startHealthServer, startWatcher } from './workers/index.js';
+
+const log = (message: string) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), service: 'watcher', message })}\n`);
+
+function readConfig() {
+  try {
+    return loadWatcherConfig();
+  } catch (error) {
+    if (!(error instanceof WatcherConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const watcher = await startWatcher({ config, env: process.env, log });
+  const health = await startHealthServer({ host: config.healthHost, port: config.healthPort, ready: () => watcher.ready() });
+  log(`watcher started (role ${config.role}${watcher.grpcAddress ? `, WatchService on ${watcher.grpcAddress}` : ''}, probes on :${health.port})`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    health.draining();
+    const grace = new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), config.shutdownGraceMs).unref());
+    Promise.race([watcher.stop().then(() => 'stopped' as const), grace]).then(
+      async (outcome) => {
+        if (outcome === 'grace') log('grace period over: exiting with jobs still running (they run again elsewhere)');
+        await health.close();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log(`shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`watcher failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

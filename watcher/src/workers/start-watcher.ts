@@ -1,0 +1,100 @@
+/**
+ * One watcher process, composed from its settings: the store (PostgreSQL or PGlite), the job system
+ * (BullMQ or the in-memory twin), the ledger, the core client behind the snapshot reader, and per role
+ * the workers and the WatchService's gRPC server. Used by watcher/src/main.ts (the deployable) and by
+ * the one-process `npm start` (app/src/stack.ts), which passes its own metering.
+ */
+import { createCoreClient } from '@retail/gateway-shared';
+import { createMeteringFromEnv, type MeteringInstance } from '@retail/metering';
+import type { WatcherConfig } from '../config.js';
+import { createJobSystemFromEnv } from '../queue/index.js';
+import { createCoreSnapshotReader } from '../refresh/index.js';
+import { openDatabase, openWatchStore } from '../store/index.js';
+import { loadSecretKeyring } from '../webhooks/index.js';
+import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
+import { loadWatchServiceModule, serviceLogOf, type WatcherGrpcServer } from './watch-service-module.js';
+
+export interface StartWatcherOptions {
+  readonly config: WatcherConfig;
+  /** For the parts that read their own variables: job system, ledger, webhook secret keys. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** A ledger to share (the one-process stack); otherwise one from the environment, closed at stop. */
+  readonly metering?: MeteringInstance;
+  readonly log: (line: string) => void;
+}
+
+export interface RunningWatcher {
+  /** host:port of the WatchService, when this role serves it and the build has it. */
+  readonly grpcAddress?: string;
+  /** Store, job system and ledger answer. */
+  ready(): Promise<boolean>;
+  /** Stops serving and taking jobs, waits for running ones, then closes everything it opened. */
+  stop(): Promise<void>;
+}
+
+export async function startWatcher(options: StartWatcherOptions): Promise<RunningWatcher> {
+  const { config, log } = options;
+  const env = options.env as NodeJS.ProcessEnv;
+  const closers: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch((error: unknown) => log(`close failed: ${(error as Error).message}`));
+  };
+  try {
+    const store = await openWatchStore(await openDatabase(config.store), {
+      log,
+      ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
+    });
+    closers.push(() => store.close());
+    const jobs = await createJobSystemFromEnv(env, {
+      warn: log,
+      ...(config.jobLockMs !== undefined && { lockDurationMs: config.jobLockMs }),
+      ...(config.stalledCheckMs !== undefined && { stalledIntervalMs: config.stalledCheckMs }),
+    });
+    closers.push(() => jobs.close());
+    const metering = options.metering ?? (await createMeteringFromEnv(env));
+    if (!options.metering) closers.push(() => metering.close());
+    // The generated key file is for one process with a data directory; PostgreSQL deployments set WEBHOOK_SECRET_KEY.
+    const secretBox = loadSecretKeyring({ env, ...(!config.store.databaseUrl && { dataDir: config.store.dataDir }), warn: log });
+    const core = createCoreClient({ address: config.core.address, serviceToken: config.serviceToken, deadlineMs: config.core.deadlineMs });
+
+    let workers: WatcherWorkers | undefined;
+    if (config.role !== 'api') {
+      workers = await startWatcherWorkers({
+        store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core),
+        webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
+      });
+      closers.push(() => workers!.stop());
+    }
+
+    let server: WatcherGrpcServer | undefined;
+    let grpcAddress: string | undefined;
+    if (config.role !== 'worker') {
+      const module = await loadWatchServiceModule();
+      if (!module && config.role === 'api') throw new Error('WATCHER_ROLE=api but this build has no WatchService (watcher/src/service)');
+      if (!module) log('this build has no WatchService (watcher/src/service): running the workers only');
+      if (module) {
+        const serviceLog = serviceLogOf(log);
+        const service = module.createWatchService({
+          store, jobs, core, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, log: serviceLog,
+          ...module.watchLimitsFromEnv?.(env),
+        });
+        server = module.createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service: service as never, log: serviceLog });
+        const { port } = await server.start();
+        closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
+        grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;
+      }
+    }
+
+    return {
+      ...(grpcAddress !== undefined && { grpcAddress }),
+      async ready() {
+        const checks = [store.db.query('SELECT 1').then(() => true), jobs.ready(), metering.ready()];
+        return (await Promise.all(checks.map((check) => check.catch(() => false)))).every(Boolean);
+      },
+      stop: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

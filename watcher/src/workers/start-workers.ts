@@ -1,0 +1,98 @@
+/**
+ * The watcher's workers on one job system: product refreshes, webhook deliveries, and the
+ * housekeeping schedules (daily store maintenance, the minutely resume check). Every replica may run
+ * them; BullMQ hands each due run to exactly one worker. At start the product schedules are synced
+ * from PostgreSQL (the in-memory twin forgot them; on BullMQ re-upserting keeps each slot) and open
+ * deliveries get their jobs back.
+ */
+import type { AccountAdmin, Meter } from '@retail/metering';
+import type { JobSystem, JobWorker } from '../queue/index.js';
+import {
+  createDeliveryProcessor,
+  createRefreshProcessor,
+  DELIVERY_QUEUE,
+  REFRESH_QUEUE,
+  syncAllSchedules,
+  type SnapshotReader,
+} from '../refresh/index.js';
+import type { WatchStore } from '../store/index.js';
+import { createWebhookSender, loadSecretKeyring, type SecretKeyring, type WebhookConfig, type WebhookSender } from '../webhooks/index.js';
+import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
+import { requeueOpenDeliveries } from './open-deliveries.js';
+import { resumeFundedAccounts } from './resume-funded.js';
+
+export interface WorkerConcurrency {
+  /** Refresh runs at once. On PostgreSQL each holds a pool connection (its product lock) while it runs. */
+  readonly refresh: number;
+  /** Webhook attempts at once (each waits at most the webhook timeout). */
+  readonly delivery: number;
+}
+
+export const DEFAULT_CONCURRENCY: WorkerConcurrency = { refresh: 4, delivery: 8 };
+
+export interface WatcherWorkerDependencies {
+  readonly store: WatchStore;
+  readonly jobs: JobSystem;
+  /** Holds and settles a refresh's units (the gateways' ledger). */
+  readonly meter: Pick<Meter, 'admitAccount' | 'settle'>;
+  /** Balances, for the resume check. */
+  readonly accounts: Pick<AccountAdmin, 'summary'>;
+  readonly reader: SnapshotReader;
+  readonly webhookConfig: WebhookConfig;
+  /** The key that opens webhook secrets; default: loadSecretKeyring() (WEBHOOK_SECRET_KEY). */
+  readonly secretBox?: SecretKeyring;
+  /** Tests only: a sender that trusts a self-signed receiver. Default: one built from webhookConfig. */
+  readonly sender?: WebhookSender;
+  readonly concurrency?: Partial<WorkerConcurrency>;
+  readonly log: (line: string) => void;
+  readonly clock?: () => Date;
+}
+
+export interface WatcherWorkers {
+  /** Takes no new job, waits for the running ones, closes the webhook connections. Not the job system or store. */
+  stop(): Promise<void>;
+}
+
+export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Promise<WatcherWorkers> {
+  const { store, jobs, log } = deps;
+  const now = deps.clock ?? (() => new Date());
+  const concurrency = { ...DEFAULT_CONCURRENCY, ...deps.concurrency };
+  const refreshes = jobs.queue(REFRESH_QUEUE);
+  const deliveries = jobs.queue(DELIVERY_QUEUE);
+  const sender = deps.sender ?? createWebhookSender({ policy: deps.webhookConfig.policy, timeoutMs: deps.webhookConfig.timeoutMs, now });
+  const delivery = createDeliveryProcessor({ store, keyring: deps.secretBox ?? loadSecretKeyring(), sender, now: () => now().getTime() });
+
+  const refresh = createRefreshProcessor({ store, meter: deps.meter, reader: deps.reader, deliveries, refreshes, log });
+  const workers: JobWorker[] = [
+    jobs.work(REFRESH_QUEUE, async (run) => {
+      try {
+        await refresh(run);
+      } catch (error) {
+        // The queue retries or gives up; the log says why (a read that failed, a busy product).
+        log(`refresh ${run.id} attempt ${run.attempt} of ${run.maxAttempts} failed: ${(error as Error).message}`);
+        throw error;
+      }
+    }, { concurrency: concurrency.refresh }),
+    jobs.work(DELIVERY_QUEUE, delivery.process, { concurrency: concurrency.delivery, onFinalFailure: delivery.onFinalFailure }),
+    jobs.work(MAINTENANCE_QUEUE, async () => {
+      const result = await store.maintenance.run();
+      log(`store maintenance: ${JSON.stringify(result)}`);
+    }, { concurrency: 1 }),
+    jobs.work(RESUME_CHECK_QUEUE, async () => {
+      await resumeFundedAccounts({ store, refreshes, deliveries, accounts: deps.accounts, now, log });
+    }, { concurrency: 1 }),
+  ];
+
+  const products = await syncAllSchedules(store, refreshes);
+  const open = await requeueOpenDeliveries(store, deliveries, now);
+  await jobs.queue(MAINTENANCE_QUEUE).upsertSchedule(MAINTENANCE_SCHEDULE.id, { everyMs: MAINTENANCE_SCHEDULE.everyMs }, {});
+  await jobs.queue(RESUME_CHECK_QUEUE).upsertSchedule(RESUME_CHECK_SCHEDULE.id, { everyMs: RESUME_CHECK_SCHEDULE.everyMs }, {});
+  log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery}`);
+
+  return {
+    async stop() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await sender.close();
+    },
+  };
+}
