@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createCoreServer, loadCoreConfig } from '@retail/core';
-import { createConsoleFromEnv } from '@retail/console';
+import { createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
@@ -43,10 +43,6 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
 
   const metering = await createMeteringFromEnv(env);
   registerMeteringMetrics(meteringCounters);
-  const coreClient = createCoreClient({ address: coreAddress, serviceToken: config.serviceToken, deadlineMs: config.coreDeadlineMs });
-  // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-  const console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open' });
-  // After the console: a bad console setting stops the start before the watcher opens its data directory.
   // The watcher reads through the same core over gRPC and charges the same ledger.
   const watcherLog = createGatewayLogger('watcher', env.LOG_LEVEL || 'info');
   const watcher = await startWatcher({
@@ -55,6 +51,21 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     metering,
     log: (message) => watcherLog.info(message),
   });
+  // One client for the gateways and the console: the lookups to the core, the watch operations to the watcher.
+  const coreClient = createCoreClient({
+    address: coreAddress,
+    serviceToken: config.serviceToken,
+    deadlineMs: config.coreDeadlineMs,
+    ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
+  });
+  let console_: ReturnType<typeof createConsoleFromEnv>;
+  try {
+    // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
+    console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }) });
+  } catch (error) {
+    await watcher.stop();
+    throw error;
+  }
 
   const app = express();
   app.disable('x-powered-by');

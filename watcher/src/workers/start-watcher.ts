@@ -12,7 +12,8 @@ import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
-import { loadWatchServiceModule, serviceLogOf, type WatcherGrpcServer } from './watch-service-module.js';
+import { createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
+import { serviceLogOf } from './service-log.js';
 
 export interface StartWatcherOptions {
   readonly config: WatcherConfig;
@@ -69,20 +70,15 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     let server: WatcherGrpcServer | undefined;
     let grpcAddress: string | undefined;
     if (config.role !== 'worker') {
-      const module = await loadWatchServiceModule();
-      if (!module && config.role === 'api') throw new Error('WATCHER_ROLE=api but this build has no WatchService (watcher/src/service)');
-      if (!module) log('this build has no WatchService (watcher/src/service): running the workers only');
-      if (module) {
-        const serviceLog = serviceLogOf(log);
-        const service = module.createWatchService({
-          store, jobs, core, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, log: serviceLog,
-          ...module.watchLimitsFromEnv?.(env),
-        });
-        server = module.createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service: service as never, log: serviceLog });
-        const { port } = await server.start();
-        closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
-        grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;
-      }
+      const serviceLog = serviceLogOf(log);
+      const service = createWatchService({
+        store, jobs, core, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, log: serviceLog,
+        ...watchLimitsFromEnv(env),
+      });
+      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, log: serviceLog });
+      const { port } = await server.start();
+      closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
+      grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;
     }
 
     return {
