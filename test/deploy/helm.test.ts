@@ -21,8 +21,8 @@ import {
   documentedVariables,
   valueEnvironment,
 } from './environment.js';
-import { type K8sObject, byKind, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
-import { DEPLOYABLE_NAMES, DEPLOYABLES } from './workspace.js';
+import { type K8sObject, byKind, environmentOf, find, labelsMatch, renderChart, validateObject, workload } from './render.js';
+import { DEPLOYABLE_NAMES, DEPLOYABLES, containerPorts } from './workspace.js';
 
 const lookup = findHelm();
 const helm = 'helm' in lookup ? lookup.helm : '';
@@ -47,6 +47,7 @@ const ROUTES = [
   { path: '/console', type: 'Prefix', component: 'console' },
 ];
 const CORE_CLIENTS = ['rest', 'graphql', 'mcp', 'watcher'];
+const WATCHER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
 const LEDGER_CLIENTS = ['rest', 'graphql', 'mcp', 'console', 'watcher'];
 const GRPC_SERVERS = DEPLOYABLE_NAMES.filter((name) => DEPLOYABLES[name].protocol === 'grpc');
 
@@ -138,9 +139,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
         expect(labelsMatch(deployment.spec.selector.matchLabels, pod.metadata.labels)).toBe(true);
         const [container] = pod.spec.containers;
         expect(container.image, render).toMatch(new RegExp(`/${name}:[\\w.-]+$`));
-        expect(container.ports).toEqual([
-          { name: DEPLOYABLES[name].protocol, containerPort: DEPLOYABLES[name].port, protocol: 'TCP' },
-        ]);
+        expect(container.ports, `${render}/${name}`).toEqual(containerPorts(name));
         const service = find(objects, 'Service', deployment.metadata.name)!;
         expect(service, `${render}: Service for ${name}`).toBeDefined();
         expect(labelsMatch(service.spec.selector, pod.metadata.labels)).toBe(true);
@@ -152,17 +151,20 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   );
 
   it(
-    'the core and the watcher have native gRPC probes; the gateways and the console probe /healthz and /readyz',
-    each((objects) => {
-      for (const name of GRPC_SERVERS) {
+    'the core has native gRPC probes; the gateways, the console and the watcher probe /healthz and /readyz on the port their server listens on',
+    each((objects, render) => {
+      for (const name of DEPLOYABLE_NAMES.filter((n) => DEPLOYABLES[n].probes === 'grpc')) {
         const container = workload(objects, name).spec.template.spec.containers[0];
         expect(container.livenessProbe.grpc).toEqual({ port: DEPLOYABLES[name].port });
         expect(container.readinessProbe.grpc).toEqual({ port: DEPLOYABLES[name].port });
       }
-      for (const name of DEPLOYABLE_NAMES.filter((n) => DEPLOYABLES[n].protocol === 'http')) {
+      for (const name of DEPLOYABLE_NAMES.filter((n) => DEPLOYABLES[n].probes === 'http')) {
         const container = workload(objects, name).spec.template.spec.containers[0];
         expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
         expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+        // The named port is the one the program's HTTP server binds (PORT), whatever its other server.
+        const probed = container.ports.find((port: { name: string }) => port.name === 'http');
+        expect(String(probed.containerPort), `${render}/${name}`).toBe(environmentOf(objects, name).plain.PORT);
       }
     }),
   );
@@ -441,7 +443,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   });
 
   it(
-    'NetworkPolicy: only the gateways (and the watcher) and the named internal clients reach the core, only the gateways the watcher; only the service reaches Redis and PostgreSQL',
+    'NetworkPolicy: only the gateways (and the watcher) and the named internal clients reach the core, only the gateways and the console the watcher; only the service reaches Redis and PostgreSQL',
     each((objects, render) => {
       const policies = byKind(objects, 'NetworkPolicy');
       const podLabels = (component: string) => workload(objects, component).spec.template.metadata.labels;
@@ -459,7 +461,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
           )
           .sort();
 
-      const clients = { core: CORE_CLIENTS, watcher: ['rest', 'graphql', 'mcp'] } as Record<string, string[]>;
+      const clients = { core: CORE_CLIENTS, watcher: WATCHER_CLIENTS } as Record<string, string[]>;
       for (const server of GRPC_SERVERS) {
         const policy = policyFor(server)!;
         expect(policy, `${render}: ${server}`).toBeDefined();

@@ -20,7 +20,8 @@ const PRODUCTION_VALUES = join(REPO_ROOT, 'deploy/values-production.example.yaml
 const EXTERNAL_URL = 'postgresql://watcher:s3cret@db.example.com:5432/watcher';
 const EXTERNAL = ['postgresql.enabled=false', `watcher.database.url=${EXTERNAL_URL}`];
 const FROM_SECRET = ['postgresql.enabled=false', 'watcher.database.existingSecret=retail-watcher-database'];
-const GATEWAYS = ['rest', 'graphql', 'mcp'];
+/** Who calls the WatchService: the gateways and the console's Watches page. */
+const WATCHER_CLIENTS = ['rest', 'graphql', 'mcp', 'console'];
 
 /** Destinations the webhook egress must refuse unless private targets are allowed (the brief's ranges, IPv6 alike). */
 const PRIVATE = ['10.1.2.3', '172.16.5.4', '172.31.255.254', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '64:ff9b::a00:1'];
@@ -142,19 +143,64 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     await expect(renderChart(helm, { set: [`watcher.database.url=${EXTERNAL_URL}`], extraArgs: noSchema })).rejects.toThrow(/exactly one PostgreSQL/);
   });
 
-  it('the gateways reach the watcher at its Service; the watcher reaches the core at its Service with the shared token', () => {
+  it('the gateways and the console reach the watcher at its Service with the shared token; the watcher reaches the core at its Service with it', () => {
     const objects = renders.inChart;
     const watcherService = find(objects, 'Service', workload(objects, 'watcher').metadata.name)!;
     expect(watcherService.spec.ports).toMatchObject([{ name: 'grpc', port: 50052, appProtocol: 'grpc' }]);
-    for (const gateway of GATEWAYS) {
-      expect(environmentOf(objects, gateway).plain.WATCHER_ADDRESS, gateway).toBe(`${watcherService.metadata.name}:50052`);
+    const token = environmentOf(objects, 'core').refs.SERVICE_TOKEN;
+    for (const client of WATCHER_CLIENTS) {
+      const env = environmentOf(objects, client);
+      expect(env.plain.WATCHER_ADDRESS, client).toBe(`${watcherService.metadata.name}:50052`);
+      expect(env.refs.SERVICE_TOKEN, client).toBe(token);
     }
-    expect(environmentOf(objects, 'console').all).not.toContain('WATCHER_ADDRESS');
     const coreService = find(objects, 'Service', workload(objects, 'core').metadata.name)!;
     const env = environmentOf(objects, 'watcher');
     expect(env.plain.CORE_ADDRESS).toBe(`${coreService.metadata.name}:${coreService.spec.ports[0].port}`);
     expect(env.refs.SERVICE_TOKEN).toBe(environmentOf(objects, 'core').refs.SERVICE_TOKEN);
     expect(egressToPods(objects, watcherPolicy(objects), 'core')).toEqual([{ port: coreService.spec.ports[0].port, protocol: 'TCP' }]);
+  });
+
+  it('the watcher admits its clients (the console too) on the gRPC port only, and the clients\' egress lets them call it', () => {
+    for (const objects of [renders.inChart, renders.production]) {
+      const policy = watcherPolicy(objects);
+      const service = find(objects, 'Service', workload(objects, 'watcher').metadata.name)!;
+      const admittedPorts = (component: string) => {
+        const labels = workload(objects, component).spec.template.metadata.labels;
+        return (policy.spec.ingress as { from?: Peer[]; ports?: Port[] }[])
+          .filter((rule) => rule.from?.some((peer) => peer.podSelector && !('namespaceSelector' in peer) && labelsMatch(peer.podSelector.matchLabels, labels)))
+          .flatMap((rule) => rule.ports ?? []);
+      };
+      for (const client of WATCHER_CLIENTS) {
+        expect(admittedPorts(client), client).toEqual([{ port: service.spec.ports[0].port, protocol: 'TCP' }]);
+        // No policy of the chart limits a client's egress: only the watcher's own is closed.
+        const clientPolicies = byKind(objects, 'NetworkPolicy').filter((p) => labelsMatch(p.spec.podSelector.matchLabels, workload(objects, client).spec.template.metadata.labels));
+        expect(clientPolicies.flatMap((p) => p.spec.policyTypes), client).not.toContain('Egress');
+      }
+      expect(admittedPorts('core'), 'the core never calls the watcher').toEqual([]);
+    }
+  });
+
+  it("probes: GET /healthz (liveness) and /readyz (readiness) on the watcher's HTTP port in every role, which the program binds as PORT, never on the gRPC port", async () => {
+    const probed = (objects: K8sObject[]) => {
+      const container = workload(objects, 'watcher').spec.template.spec.containers[0];
+      const ports = Object.fromEntries(container.ports.map((port: { name: string; containerPort: number }) => [port.name, port.containerPort]));
+      return { container, ports, env: environmentOf(objects, 'watcher').plain };
+    };
+    const byDefault = probed(renders.inChart);
+    expect(byDefault.container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(byDefault.container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(byDefault.container.livenessProbe.grpc).toBeUndefined();
+    expect(byDefault.ports).toEqual({ grpc: 50052, http: 8080 });
+    expect(byDefault.env).toMatchObject({ GRPC_PORT: '50052', PORT: '8080' });
+
+    const moved = probed(await render({ set: ['watcher.healthPort=9090'] }));
+    expect(moved.ports).toEqual({ grpc: 50052, http: 9090 });
+    expect(moved.env.PORT).toBe('9090');
+    // The probes' port stays out of the Service: only the kubelet (node traffic, which a NetworkPolicy cannot block) calls it.
+    const service = find(renders.inChart, 'Service', workload(renders.inChart, 'watcher').metadata.name)!;
+    expect(service.spec.ports.map((port: { port: number }) => port.port)).toEqual([50052]);
+    await expect(renderChart(helm, { set: ['watcher.healthPort=50052'] })).rejects.toThrow(/watcher\.healthPort must differ from watcher\.port/);
+    await expect(renderChart(helm, { set: ['watcher.healthPort=0'] })).rejects.toThrow(/healthPort/);
   });
 
   it('queues and units on the ledger by default; on their own Redis when one is named; a Cluster ledger without one is refused', async () => {
@@ -191,6 +237,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
   it('every watcher value with an (env NAME) comment reaches the watcher under that name, secrets in its Secret', async () => {
     const samples: Record<string, unknown> = {
       GRPC_PORT: 50053,
+      PORT: 8081,
       GRPC_HOST: '::',
       CORE_DEADLINE_MS: 15000,
       WATCHER_REFRESH_CONCURRENCY: 4,

@@ -6,15 +6,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../harness/helm.js';
 
-/** The six deployables: image/target name → workspace package and the port it serves. */
+/**
+ * The six deployables: image/target name → workspace package, the port it serves and how it is
+ * probed: grpc.health.v1 on its port, or GET /healthz and /readyz over HTTP on its port or, for a
+ * gRPC server probed over HTTP (the watcher: a worker-only replica has no gRPC server), healthPort.
+ */
 export const DEPLOYABLES = {
-  core: { packageName: '@retail/core', port: 50051, protocol: 'grpc' },
-  rest: { packageName: '@retail/rest', port: 8080, protocol: 'http' },
-  graphql: { packageName: '@retail/graphql', port: 8080, protocol: 'http' },
-  mcp: { packageName: '@retail/mcp', port: 8080, protocol: 'http' },
-  console: { packageName: '@retail/console', port: 8080, protocol: 'http' },
-  watcher: { packageName: '@retail/watcher', port: 50052, protocol: 'grpc' },
+  core: { packageName: '@retail/core', port: 50051, protocol: 'grpc', probes: 'grpc' },
+  rest: { packageName: '@retail/rest', port: 8080, protocol: 'http', probes: 'http' },
+  graphql: { packageName: '@retail/graphql', port: 8080, protocol: 'http', probes: 'http' },
+  mcp: { packageName: '@retail/mcp', port: 8080, protocol: 'http', probes: 'http' },
+  console: { packageName: '@retail/console', port: 8080, protocol: 'http', probes: 'http' },
+  watcher: { packageName: '@retail/watcher', port: 50052, protocol: 'grpc', probes: 'http', healthPort: 8080 },
 } as const;
+
+/** The container ports a deployable's pod declares (without the optional metrics port): its own, and the probes' when apart. */
+export function containerPorts(name: DeployableName): { name: string; containerPort: number; protocol: 'TCP' }[] {
+  const deployable: { port: number; protocol: string; healthPort?: number } = DEPLOYABLES[name];
+  const own = { name: deployable.protocol, containerPort: deployable.port, protocol: 'TCP' as const };
+  return deployable.healthPort === undefined ? [own] : [own, { name: 'http', containerPort: deployable.healthPort, protocol: 'TCP' }];
+}
 
 /**
  * Files besides dist/ a package reads at run time, relative to its folder: the watcher applies its

@@ -32,6 +32,9 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- else if eq $name "watcher" }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
+{{- /* Its probes (/healthz, /readyz) listen on PORT in every role. */}}
+{{- if eq (int $values.healthPort) (int $values.port) }}{{ fail "watcher.healthPort must differ from watcher.port (the probes' HTTP server and the gRPC server cannot share a port)" }}{{ end }}
+{{- $_ := set $env "PORT" $values.healthPort }}
 {{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
 {{- /* It charges units on the gateways' ledger, with their plans. */}}
@@ -47,6 +50,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "PORT" $values.port }}
 {{- if $external }}{{ $_ := set $env "LEDGER_REDIS_CLUSTER" (join "," $redis.external.ledgerClusterNodes) }}{{ end }}
 {{- $_ := set $env "METERING_PLANS" $root.Values.metering.plans }}
+{{- if $traits.callsWatcher }}{{ $_ := set $env "WATCHER_ADDRESS" (include "retail-data.grpcAddress" (list $root "watcher")) }}{{ end }}
 {{- if eq $name "console" }}
 {{- $_ := set $env "CONSOLE_SIGNUP_MODE" $values.config.signupMode }}
 {{- $_ := set $env "CONSOLE_SECURE_COOKIES" $values.config.secureCookies }}
@@ -54,7 +58,6 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
 {{- $_ := set $env "CORS_ORIGINS" $values.config.corsOrigins }}
-{{- if $traits.callsWatcher }}{{ $_ := set $env "WATCHER_ADDRESS" (include "retail-data.grpcAddress" (list $root "watcher")) }}{{ end }}
 {{- if eq $name "graphql" }}
 {{- $_ := set $env "GRAPHQL_MAX_OPERATIONS" $values.config.maxOperations }}
 {{- $_ := set $env "GRAPHQL_MAX_DEPTH" $values.config.maxDepth }}

@@ -69,6 +69,11 @@ spec:
             - name: {{ $traits.protocol }}
               containerPort: {{ $values.port }}
               protocol: TCP
+            {{- if ne $traits.probes $traits.protocol }}
+            - name: http
+              containerPort: {{ $values.healthPort }}
+              protocol: TCP
+            {{- end }}
             {{- if eq $root.Values.telemetry.metricsExporter "prometheus" }}
             - name: metrics
               containerPort: {{ $root.Values.telemetry.prometheusPort }}
@@ -85,7 +90,7 @@ spec:
           env:
             {{- . | trim | nindent 12 }}
           {{- end }}
-          {{- if eq $traits.protocol "grpc" }}
+          {{- if eq $traits.probes "grpc" }}
           {{- /* Native gRPC probes on grpc.health.v1 (Kubernetes >= 1.27). */}}
           readinessProbe:
             grpc: { port: {{ $values.port }} }
@@ -135,7 +140,7 @@ spec:
 {{- $root := index . 0 }}
 {{- $name := index . 1 }}
 {{- $traits := index (include "retail-data.deployables" $root | fromYaml) $name }}
-{{- if or (eq $name "core") $traits.callsCore }}
+{{- if or (eq $name "core") $traits.callsCore $traits.callsWatcher }}
 - name: SERVICE_TOKEN
   valueFrom:
     secretKeyRef: {{ include "retail-data.serviceTokenRef" $root }}

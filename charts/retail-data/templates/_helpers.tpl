@@ -45,17 +45,19 @@ app.kubernetes.io/part-of: retail-data
 {{/*
 The six deployables and what distinguishes them; everything else comes from .Values.<name>.
 callsCore / callsWatcher: it is a gRPC client of the core / the watcher (gets its address and the
-service token; the server's NetworkPolicy admits it). ledger / cache: the Redis role it uses;
+service token; the server's NetworkPolicy admits it). probes: grpc (grpc.health.v1 on its port) or
+http (GET /healthz and /readyz on the port named http: its own port, or for a gRPC server that
+probes over HTTP, <name>.healthPort; the watcher does, since a worker-only replica serves no gRPC). ledger / cache: the Redis role it uses;
 postgresql: it uses the in-chart PostgreSQL. The watcher charges units on the ledger and keeps its
 job queues there unless watcher.queue names another Redis.
 */}}
 {{- define "retail-data.deployables" -}}
-core: { protocol: grpc, callsCore: false, callsWatcher: false, ledger: false, cache: true, postgresql: false }
-rest: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
-graphql: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
-mcp: { protocol: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
-console: { protocol: http, callsCore: false, callsWatcher: false, ledger: true, cache: false, postgresql: false }
-watcher: { protocol: grpc, callsCore: true, callsWatcher: false, ledger: true, cache: false, postgresql: true }
+core: { protocol: grpc, probes: grpc, callsCore: false, callsWatcher: false, ledger: false, cache: true, postgresql: false }
+rest: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+graphql: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+mcp: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+console: { protocol: http, probes: http, callsCore: false, callsWatcher: true, ledger: true, cache: false, postgresql: false }
+watcher: { protocol: grpc, probes: http, callsCore: true, callsWatcher: false, ledger: true, cache: false, postgresql: true }
 {{- end }}
 
 {{/* Ordered names, since dict iteration order is alphabetical. */}}
