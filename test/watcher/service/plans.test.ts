@@ -134,6 +134,19 @@ describe('what a refusal costs', () => {
   });
 });
 
+describe('createPlanOf', () => {
+  it('reads the account\'s plan and its limits; a plan left out of the table or a deleted account is the default plan', async () => {
+    const planOf = createPlanOf(metering);
+    expect(await planOf(await accountOn('starter'))).toEqual({ name: 'starter', minWatchIntervalSeconds: 1800, maxWatches: 2 });
+    expect(await planOf(await accountOn('open'))).toEqual({ name: 'open' });
+    const withoutStarter = createPlanOf({ ...metering, plans: { free: metering.plans.free!, open: metering.plans.open! } });
+    expect(await withoutStarter(await accountOn('starter'))).toEqual({ name: 'free', minWatchIntervalSeconds: 3600, maxWatches: 10 });
+    const gone = await accountOn('pro');
+    await metering.admin.deleteAccount(gone);
+    expect((await planOf(gone)).name).toBe('free');
+  });
+});
+
 describe('a ledger that cannot answer', () => {
   it('answers LEDGER_UNAVAILABLE (UNAVAILABLE) rather than an internal error, and creates nothing', async () => {
     const down = await startTestService({ planOf: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) });

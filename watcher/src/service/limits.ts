@@ -23,13 +23,13 @@ export function watchLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): { maxW
 
 /** What `createPlanOf` reads of a metering instance (`createMetering`'s result has all of it). */
 export interface PlanSource {
-  readonly admin: Pick<AccountAdmin, 'summary'>;
+  readonly admin: Pick<AccountAdmin, 'accountPlan'>;
   readonly plans: PlanTable;
   readonly defaultPlan: string;
 }
 
 /**
- * `planOf` over the metering library: the account's plan name from the ledger, its limits from the
+ * `planOf` over the metering library: the account's plan name from the ledger (one key read), its limits from the
  * plan table. An account whose plan left the table, or that is gone, is rated on the default plan,
  * as the meter rates it.
  */
@@ -37,7 +37,7 @@ export function createPlanOf(metering: PlanSource): PlanOf {
   return async (accountId) => {
     let named = metering.defaultPlan;
     try {
-      named = (await metering.admin.summary(accountId)).plan;
+      named = await metering.admin.accountPlan(accountId);
     } catch (error) {
       if (!(error instanceof MeteringAdminError && error.code === 'NOT_FOUND')) throw error;
     }
