@@ -299,7 +299,9 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
 
     it('lets an unlimited plan through without a rate limit, rendering finite headers', async () => {
       const { accountId, key } = await account(100);
+      expect(await metering.admin.accountPlan(accountId)).toBe('free');
       await metering.admin.setPlan(accountId, 'unlimited');
+      expect(await metering.admin.accountPlan(accountId)).toBe('unlimited');
       let last: AdmitResult | undefined;
       for (let i = 0; i < 30; i++) last = await metering.meter.admit(call(key));
       expect(last?.ok).toBe(true);

@@ -140,6 +140,12 @@ export function createAccountAdmin(options: AdminOptions): AccountAdmin {
       found(summary !== null, accountId);
       return { accountId, ...summary! };
     },
+    async accountPlan(accountId) {
+      checkAccountId(accountId);
+      const plan = await store.accountPlan(accountId);
+      found(plan !== null, accountId);
+      return plan!;
+    },
     async recentUsage(accountId, limit = 50) {
       if (!ACCOUNT_ID_PATTERN.test(accountId)) return [];
       const records = await store.recentUsage(accountId, Math.min(Math.max(1, Math.floor(limit)), 1000));

@@ -190,6 +190,8 @@ export interface AccountAdmin {
   listKeys(accountId: string): Promise<KeyInfo[]>;
   revokeKey(accountId: string, keyId: string): Promise<boolean>;
   summary(accountId: string): Promise<AccountSummary>;
+  /** The account's plan name alone: one key read, no usage (the watcher asks it per CreateWatch). */
+  accountPlan(accountId: string): Promise<string>;
   /** The latest charged calls, newest first (default 50, at most 1000). */
   recentUsage(accountId: string, limit?: number): Promise<UsageRecord[]>;
   audit(accountId: string): Promise<AuditEntry[]>;

@@ -13,7 +13,7 @@ import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerSto
 
 export type * from './api.js';
 export { readCredentials, KEY_HEADERS, INVALID_KEY_MESSAGE } from './credentials.js';
-export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, type Plan, type PlanTable } from './plans.js';
+export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, WATCH_INTERVAL_BOUNDS, type Plan, type PlanTable } from './plans.js';
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
@@ -47,6 +47,9 @@ export interface MeteringInstance extends Metering {
   readonly counters: MeteringCounters;
   /** 'memory' or 'redis' (single node or Cluster). */
   readonly storeKind: LedgerStore['kind'];
+  /** The plan table in force (built-ins merged with the configured ones) and the fallback plan. */
+  readonly plans: PlanTable;
+  readonly defaultPlan: string;
   /** True when the store answers (for /readyz). */
   ready(): Promise<boolean>;
 }
@@ -88,7 +91,7 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   });
   const admin = createAccountAdmin({ store, clock, plans, defaultPlan, maxActiveKeys: options.maxActiveKeys ?? DEFAULT_MAX_ACTIVE_KEYS });
   return {
-    meter, admin, counters,
+    meter, admin, counters, plans, defaultPlan,
     storeKind: store.kind,
     ready: () => store.ready(),
     close: () => store.close(),

@@ -202,6 +202,9 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       );
       return { plan: account.plan, balance: account.balance, usage };
     },
+    async accountPlan(accountId) {
+      return accounts.get(accountId)?.plan ?? null;
+    },
     async recentUsage(accountId, limit) {
       const usage = accounts.get(accountId)?.usage ?? [];
       return usage.slice(-Math.min(limit, options.usageRetention)).reverse().map(({ at, operation, iface, keyId }) => ({ at, operation, iface, keyId }));

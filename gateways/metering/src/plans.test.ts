@@ -41,4 +41,32 @@ describe('plan configuration', () => {
     expect(() => parsePlans('{"bad name":"unlimited"}')).toThrow(/plan name/);
     expect(() => parsePlans('{"pro":5}')).toThrow(/expected/);
   });
+
+  it('reads optional watch limits beside the rate limit, also on an unlimited plan', () => {
+    expect(parsePlans('{"pro":{"ratePerSecond":50,"burst":100,"minWatchIntervalSeconds":900,"maxWatches":500}}')).toEqual({
+      pro: { ratePerSecond: 50, burst: 100, minWatchIntervalSeconds: 900, maxWatches: 500 },
+    });
+    const internal = parsePlans('{"internal":{"ratePerSecond":"unlimited","burst":"unlimited","maxWatches":50}}').internal!;
+    expect(internal).toEqual({ ratePerSecond: Infinity, burst: Infinity, maxWatches: 50 });
+    expect(internal.minWatchIntervalSeconds).toBeUndefined();
+  });
+
+  it('refuses watch limits outside the watch request bounds, naming the plan and the field', () => {
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"minWatchIntervalSeconds":60}}')).toThrow('plan pro: minWatchIntervalSeconds must be a whole number from 900 to 604800, got 60');
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"minWatchIntervalSeconds":700000}}')).toThrow(/minWatchIntervalSeconds/);
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"minWatchIntervalSeconds":"hourly"}}')).toThrow(/minWatchIntervalSeconds/);
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"maxWatches":0}}')).toThrow('plan pro: maxWatches must be a whole number from 1 to 1000000, got 0');
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"maxWatches":2.5}}')).toThrow(/maxWatches/);
+  });
+
+  it('refuses a misspelt field and a plan without a rate rather than reading them as defaults', () => {
+    expect(() => parsePlans('{"pro":{"ratePerSecond":5,"burst":10,"maxWatch":3}}')).toThrow(/plan pro: unknown field maxWatch/);
+    expect(() => parsePlans('{"pro":{"burst":10}}')).toThrow(/ratePerSecond and burst must be numbers/);
+  });
+
+  it('ships a free plan that narrows watches and an unlimited one that keeps the defaults', () => {
+    expect(DEFAULT_PLANS.free).toMatchObject({ minWatchIntervalSeconds: 3600, maxWatches: 10 });
+    expect(DEFAULT_PLANS.unlimited!.minWatchIntervalSeconds).toBeUndefined();
+    expect(DEFAULT_PLANS.unlimited!.maxWatches).toBeUndefined();
+  });
 });

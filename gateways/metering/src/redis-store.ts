@@ -181,6 +181,9 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       }
       return { balance: Number(reply[0]), plan: String(reply[1]), usage };
     },
+    async accountPlan(accountId) {
+      return client.hget(`${base(accountId)}acct`, 'plan');
+    },
     async recentUsage(accountId, limit) {
       const entries = await client.xrevrange(`${base(accountId)}usage`, '+', '-', 'COUNT', limit);
       return entries.map(([, flat]) => {

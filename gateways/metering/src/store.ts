@@ -91,6 +91,8 @@ export interface LedgerStore {
   listKeys(accountId: string): Promise<StoredKey[] | null>;
   revokeKey(accountId: string, keyId: string, now: number, audit: AuditEntry): Promise<boolean>;
   summary(accountId: string, now: number, days: readonly string[]): Promise<StoreSummary | null>;
+  /** The account's plan name; null when there is no such account. */
+  accountPlan(accountId: string): Promise<string | null>;
   audit(accountId: string): Promise<AuditEntry[]>;
   /** Newest first; times in epoch ms. */
   recentUsage(accountId: string, limit: number): Promise<Array<{ at: number; operation: string; iface: string; keyId: string }>>;

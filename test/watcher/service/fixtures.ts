@@ -10,7 +10,7 @@ import { type ErrorDetail, ErrorDetailSchema, WatchService } from '@retail/contr
 import type { CoreClient } from '@retail/gateway-shared';
 import { createMemoryJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
 import { DELIVERY_QUEUE, REFRESH_QUEUE } from '../../../watcher/src/refresh/index.js';
-import { createWatchService, createWatcherGrpcServer, type WatcherGrpcServer } from '../../../watcher/src/service/index.js';
+import { createWatchService, createWatcherGrpcServer, type PlanOf, type WatcherGrpcServer } from '../../../watcher/src/service/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type Database, openWatchStore, type WatchStore } from '../../../watcher/src/store/index.js';
 import { createTestDatabase, postgresMissing } from '../../harness/postgres.js';
 import { generateSecretKey, secretKey, type SecretKeyring } from '../../../watcher/src/webhooks/secret-box.js';
@@ -53,7 +53,15 @@ async function openDatabase(engine: 'pglite' | 'postgres'): Promise<{ db: Databa
   return { db: await createPgliteDatabase(), drop: async () => undefined };
 }
 
-export async function startTestService(options: { maxWatchesPerAccount?: number; core?: CoreClient; engine?: 'pglite' | 'postgres' } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  readonly maxWatchesPerAccount?: number;
+  readonly core?: CoreClient;
+  readonly engine?: 'pglite' | 'postgres';
+  /** The callers' plans (limits.ts `createPlanOf` over a memory ledger); none: proto bounds only. */
+  readonly planOf?: PlanOf;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = await openDatabase(options.engine ?? 'pglite');
   // Every store write gets its own second, so "newest first" is the creation order.
   let storeNow = START;
@@ -73,6 +81,7 @@ export async function startTestService(options: { maxWatchesPerAccount?: number;
     streamPollMs: 50,
     ...(options.maxWatchesPerAccount !== undefined && { maxWatchesPerAccount: options.maxWatchesPerAccount }),
     ...(options.core && { core: options.core }),
+    ...(options.planOf && { planOf: options.planOf }),
   });
   const server = createWatcherGrpcServer({ host: '127.0.0.1', port: 0, serviceToken: SERVICE_TOKEN, service });
   const { port } = await server.start();

@@ -32,13 +32,26 @@ export interface WatchServiceDeps {
     /** WEBHOOK_SECRET_KEY (webhooks/secret-keys.ts `loadSecretKeyring`). */
     readonly keyring: SecretKeyring;
   };
-  /** MAX_WATCHES_PER_ACCOUNT (limits.ts `watchLimitsFromEnv`); default 1000. */
+  /** MAX_WATCHES_PER_ACCOUNT (limits.ts `watchLimitsFromEnv`); default 1000. A plan's maxWatches overrides it. */
   readonly maxWatchesPerAccount?: number;
+  /**
+   * The caller's plan and its watch limits (limits.ts `createPlanOf` over the metering library).
+   * Without it every account has the proto's interval bounds and `maxWatchesPerAccount`.
+   */
+  readonly planOf?: PlanOf;
   readonly clock?: () => Date;
   /** How often an idle event stream looks for new events; default 500 ms. */
   readonly streamPollMs?: number;
   readonly log?: ServiceLog;
 }
+
+/** A plan's name and its watch limits; an absent limit is the deployment's (metering plans.ts `Plan`). */
+export interface AccountWatchPlan {
+  readonly name: string;
+  readonly minWatchIntervalSeconds?: number;
+  readonly maxWatches?: number;
+}
+export type PlanOf = (accountId: string) => Promise<AccountWatchPlan>;
 
 export const DEFAULT_MAX_WATCHES_PER_ACCOUNT = 1000;
 export const DEFAULT_STREAM_POLL_MS = 500;
@@ -51,6 +64,7 @@ export interface ServiceParts {
   readonly resolve: LookupResolver;
   readonly webhooks: WatchServiceDeps['webhooks'];
   readonly maxWatchesPerAccount: number;
+  readonly planOf: PlanOf | undefined;
   readonly now: () => Date;
   readonly streamPollMs: number;
   readonly log: ServiceLog | undefined;
@@ -64,6 +78,7 @@ export function serviceParts(deps: WatchServiceDeps): ServiceParts {
     resolve: deps.resolver ?? createLookupResolver(deps.core),
     webhooks: deps.webhooks,
     maxWatchesPerAccount: deps.maxWatchesPerAccount ?? DEFAULT_MAX_WATCHES_PER_ACCOUNT,
+    planOf: deps.planOf,
     now: deps.clock ?? (() => new Date()),
     streamPollMs: deps.streamPollMs ?? DEFAULT_STREAM_POLL_MS,
     log: deps.log,

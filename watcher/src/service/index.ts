@@ -5,8 +5,8 @@
  */
 export { createWatchService, type StreamHandler, type UnaryHandler, type WatchServiceHandlers } from './watch-service.js';
 export { createWatcherGrpcServer, type WatcherGrpcServer, type WatcherGrpcServerOptions } from './server.js';
-export { DEFAULT_MAX_WATCHES_PER_ACCOUNT, DEFAULT_STREAM_POLL_MS, type CallContext, type ServiceLog, type WatchServiceDeps } from './deps.js';
-export { watchLimitsFromEnv, MAX_WATCHES_VARIABLE } from './limits.js';
+export { DEFAULT_MAX_WATCHES_PER_ACCOUNT, DEFAULT_STREAM_POLL_MS, type AccountWatchPlan, type CallContext, type PlanOf, type ServiceLog, type WatchServiceDeps } from './deps.js';
+export { watchLimitsFromEnv, createPlanOf, MAX_WATCHES_VARIABLE, type PlanSource } from './limits.js';
 export { ACCOUNT_METADATA_KEY } from './auth.js';
 export { createLookupResolver, type LookupResolver, type ProductKey, type ProductLookup } from './lookup.js';
 export { WatchServiceError } from './errors.js';

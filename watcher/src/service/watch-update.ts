@@ -1,6 +1,6 @@
 /**
- * UpdateWatch: absent fields stay as they are. Label, interval, conditions and webhook are one store
- * update; PAUSED pauses the watch with reason USER (also one paused for units, so that a grant does
+ * UpdateWatch: absent fields stay as they are. A changed interval is held to the plan's minimum.
+ * Label, interval, conditions and webhook are one store update; PAUSED pauses the watch with reason USER (also one paused for units, so that a grant does
  * not resume it), ACTIVE resumes a paused one whatever paused it
  * (due at once, its snapshot queued now, as a new watch). The owner's own pause and resume append no
  * event: events report what happened to a watch, not what its owner just did. A new webhook's secret
@@ -13,6 +13,7 @@ import type { WatchPatch } from '../store/index.js';
 import { generateWebhookSecret, sealSecret } from '../webhooks/index.js';
 import type { CallContext, ServiceParts } from './deps.js';
 import { invalidArgument, notFound } from './errors.js';
+import { accountLimits, checkInterval } from './limits.js';
 import { followWatchChange } from './product-schedule.js';
 import { checkDeclaredRules, conditionsOf, webhookUrlOf } from './request-checks.js';
 import { watchMessage } from './to-proto.js';
@@ -47,6 +48,10 @@ export function updateWatchHandler(parts: ServiceParts) {
     const conditions = request.replaceConditions ? conditionsOf(request.conditions) : undefined;
     const webhookUrl = request.webhook ? webhookUrlOf(request.webhook.url, parts.webhooks.policy) : undefined;
     const before = await ownWatch(parts, context.accountId, request.id, 'id');
+    // Only a change is held to the plan: a watch made before a downgrade keeps its interval until then.
+    if (request.intervalSeconds !== undefined && request.intervalSeconds !== before.intervalSeconds) {
+      checkInterval(await accountLimits(parts, context.accountId), request.intervalSeconds);
+    }
     const secret = webhookUrl === undefined ? undefined : generateWebhookSecret();
     const patch: WatchPatch = {
       ...(request.label !== undefined && { label: request.label.trim() === '' ? null : request.label.trim() }),

@@ -12,7 +12,7 @@ import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
-import { createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
+import { createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
 import { serviceLogOf } from './service-log.js';
 
 export interface StartWatcherOptions {
@@ -73,7 +73,8 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       const serviceLog = serviceLogOf(log);
       const service = createWatchService({
         store, jobs, core, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, log: serviceLog,
-        ...watchLimitsFromEnv(env),
+        // The caller's plan narrows the interval and the cap; MAX_WATCHES_PER_ACCOUNT is the cap of plans without one.
+        ...watchLimitsFromEnv(env), planOf: createPlanOf(metering),
       });
       server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, log: serviceLog });
       const { port } = await server.start();
