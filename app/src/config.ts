@@ -3,6 +3,7 @@ import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail
 import { serviceTokenSchema } from '@retail/core';
 import { loadWatcherConfig, type WatcherConfig } from '@retail/watcher/config';
 import { z } from 'zod';
+import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 
 /** Settings of the one-process composition (`npm start`), read once from the environment. */
 export interface AppConfig {
@@ -23,11 +24,6 @@ export interface AppConfig {
    */
   readonly watcher: WatcherConfig;
 }
-
-const wholeNumber = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
-};
 
 const AppEnvSchema = z.object({
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),

@@ -6,6 +6,7 @@
  */
 import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { z } from 'zod';
+import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/index.js';
 import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
@@ -39,11 +40,6 @@ export interface WatcherConfig {
   readonly store: StoreSettings;
   readonly webhooks: WebhookConfig;
 }
-
-const wholeNumber = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
-};
 
 const setting = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
 

@@ -14,7 +14,8 @@ export interface GatewaySettings {
   readonly corsOrigins: readonly string[];
 }
 
-const wholeNumber = (min: number, max: number) => {
+/** A whole-number setting within bounds, with one message for every way it can be wrong (shared by the deployables' settings). */
+export const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 };
