@@ -214,6 +214,8 @@ function listFlags(op: Operation): readonly (readonly [Parameter, Parameter])[] 
   return pairs;
 }
 
+const NO_PATH: readonly string[] = [];
+
 const indexes = new WeakMap<Operation, Map<string, Parameter>>();
 function parametersByName(op: Operation): Map<string, Parameter> {
   let index = indexes.get(op);
@@ -260,8 +262,10 @@ export function parseParameters(
       if (p.required) errors.push({ message: RULE_MESSAGES.required(p.name), path: pathOf(p) });
       continue;
     }
-    const source = sourceOf(p);
-    const checked = checkParameter(p, input[p.name], source.text, pathOf(p));
+    // Only nested objects point errors inside themselves: scalars get their path on failure, so the
+    // metered hot path builds no path array for a parameter that is fine.
+    const nested = p.kind === 'object' || p.kind === 'object-list';
+    const checked = checkParameter(p, input[p.name], sourceOf(p).text, nested ? pathOf(p) : NO_PATH);
     if (checked.ok) request[p.field.localName] = checked.value;
     else errors.push({ message: checked.message, path: checked.path ?? pathOf(p) });
   }
