@@ -48,7 +48,7 @@ describe('createRetailClient', () => {
   });
 
   it('names the offending field of an invalid request in fieldPath', async () => {
-    const error = (await retail().getProductOffers({ asin: 'B0FXTDE001', domain: Domain.DE, page: 500 }).catch((e: unknown) => e)) as RetailError;
+    const error = (await retail().getProductOffers({ asin: 'B0FXTDE001', domain: Domain.DE, page: 500n }).catch((e: unknown) => e)) as RetailError;
     expect(error.reason).toBe(ErrorReason.INVALID_ARGUMENT);
     expect(error.code).toBe(Code.InvalidArgument);
     expect(error.fieldPath).toEqual(['page']);
