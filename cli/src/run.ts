@@ -58,17 +58,24 @@ function manyParameter(command: CliCommand, by: string | undefined): string {
   return p.name;
 }
 
-/** How often and how long the run waited for the rate limit, told on stderr at the end. */
-function waitCounter() {
+/**
+ * How often the run was told to wait and for how long in all, told on stderr at the end. Waits that
+ * overlap (several calls refused at once) count once: the time the run's calls were held back.
+ */
+function waitCounter(now: () => number = Date.now) {
   let times = 0;
-  let seconds = 0;
+  let heldMs = 0;
+  let heldUntil = 0;
   return {
-    add(wait: number) {
+    add(seconds: number) {
       times += 1;
-      seconds += wait;
+      const from = Math.max(now(), heldUntil);
+      const until = now() + seconds * 1000;
+      if (until > from) heldMs += until - from;
+      heldUntil = Math.max(heldUntil, until);
     },
     report(io: CliIo) {
-      if (times > 0) io.stderr.write(`rate limited ${times} times: waited ${seconds} s in all, as Retry-After asked\n`);
+      if (times > 0) io.stderr.write(`rate limited ${times} times: held back ${Math.round(heldMs / 1000)} s in all, as Retry-After asked\n`);
     },
   };
 }

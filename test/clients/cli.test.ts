@@ -133,7 +133,7 @@ describe('retail --many', () => {
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { status: number; data: { gtin: string } });
     expect(lines).toHaveLength(6);
     expect(lines.every((l) => l.status === 200 && l.data.gtin === '4006381333931')).toBe(true);
-    expect(run.stderr).toMatch(/rate limited \d+ times: waited \d+ s in all, as Retry-After asked/);
+    expect(run.stderr).toMatch(/rate limited \d+ times: held back \d+ s in all, as Retry-After asked/);
     expect(await stack.balance(tight.accountId)).toBe(100 - 6);
   });
 
