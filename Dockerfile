@@ -38,6 +38,9 @@ COPY gateways/mcp/package.json gateways/mcp/
 COPY gateways/console/package.json gateways/console/
 COPY watcher/package.json watcher/
 COPY app/package.json app/
+# The clients are workspaces too (not in any image); npm ci checks every workspace against the lock file.
+COPY clients/typescript/package.json clients/typescript/
+COPY cli/package.json cli/
 
 # ---------------------------------------------------------------------------------------------
 FROM manifests AS build
