@@ -52,7 +52,13 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UPSTREAM_ERROR]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 502, defaultMessage: 'the marketplace returned an unexpected response; retry with exponential back-off' },
   [ErrorReason.UPSTREAM_BLOCKED]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the marketplace blocked the request; retry later' },
   [ErrorReason.CIRCUIT_OPEN]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the marketplace is failing; requests are paused briefly' },
-  [ErrorReason.SESSION_REQUIRED]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'this operation needs a signed-in marketplace session, which is not configured' },
+  // Not a transient fault but the deployment's configuration: 501 / UNIMPLEMENTED ("not supported or
+  // not enabled in this service"), which clients and gRPC retry policies do not retry, as they would 503.
+  [ErrorReason.SESSION_REQUIRED]: {
+    grpcCode: GrpcCode.UNIMPLEMENTED,
+    httpStatus: 501,
+    defaultMessage: 'this operation needs a signed-in marketplace session, which this deployment is not configured with; retrying will not help',
+  },
   [ErrorReason.LEDGER_UNAVAILABLE]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the unit ledger is unavailable; nothing was charged' },
   [ErrorReason.UPSTREAM_TIMEOUT]: { grpcCode: GrpcCode.DEADLINE_EXCEEDED, httpStatus: 504, defaultMessage: 'the marketplace did not answer in time' },
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },

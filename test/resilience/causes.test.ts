@@ -5,6 +5,8 @@
  * cause keeps the library's error for the logs. Through the resilience stack, the circuit that
  * opens says what opened it and when the next attempt goes out.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReason } from '@retail/contract';
 import { marketplaceByCode } from '@retail/core/marketplaces/index';
@@ -51,6 +53,11 @@ describe('the upstream client names why the marketplace could not be reached', (
     } finally {
       await client.close();
     }
+  });
+
+  it('docs/contract.md lists every message as the table has it', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/contract.md', import.meta.url)), 'utf8');
+    for (const row of Object.values(FAILURES)) if (row.message) expect(doc).toContain(`| ${row.message} |`);
   });
 
   it('every message names its class in words a reader recognises', () => {
