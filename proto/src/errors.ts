@@ -30,8 +30,12 @@ export interface ErrorRow {
   readonly defaultMessage: string;
 }
 
-/** Where units come from, for a caller refused for a low balance; a placeholder, never a real account id. */
-const ADD_UNITS_HINT = 'add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)';
+/**
+ * Where units come from, for a caller refused for a low balance: the console's account page says
+ * how to get more and what happens meanwhile (it cannot add units itself); a self-hoster grants
+ * them with the admin CLI. A placeholder, never a real account id.
+ */
+const ADD_UNITS_HINT = 'the console (/console) shows your balance and how to get units; self-hosted, grant them with the admin CLI (npm run admin -- account grant <accountId> <units>)';
 
 /**
  * The one error table (docs/contract.md, Errors): reason → gRPC code → HTTP status. Every interface

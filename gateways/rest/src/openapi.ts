@@ -163,7 +163,12 @@ const ACCOUNT_SCHEMA: JsonSchema = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { date: { type: 'string' }, operation: { type: 'string' }, calls: { type: 'integer' } },
+            properties: {
+              date: { type: 'string' },
+              operation: { type: 'string' },
+              interface: { type: 'string', description: 'Where the calls came from: rest, graphql, mcp, or background work (watcher, jobs); absent for days counted before the ledger kept it.' },
+              calls: { type: 'integer' },
+            },
             required: ['date', 'operation', 'calls'],
           },
         },
