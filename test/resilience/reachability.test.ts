@@ -46,7 +46,7 @@ async function probedCore(origin: string) {
   await new Promise((resolve) => gateway.once('listening', resolve));
   const readyz = async () => {
     const res = await fetch(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}/readyz`);
-    return { status: res.status, body: (await res.json()) as unknown };
+    return { status: res.status, body: await res.json() };
   };
   const health = (service: string) => coreHealthStatus(core.address, `Bearer ${TOKEN}`, { service });
   const close = async () => {

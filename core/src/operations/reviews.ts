@@ -45,7 +45,7 @@ const STAR_FILTERS: Partial<Record<ReviewRating, string>> = {
 /** Says what works without the session (for the client) and what to set (for the operator); docs/parsers.md, Reviews. */
 export const SESSION_REQUIRED_MESSAGE =
   'Paginated and filtered reviews need a signed-in marketplace session, which this deployment is not configured with; ' +
-  "retrying will not help. Top reviews work without it: page 1 with no rating, verified-only or search filter. " +
+  'retrying will not help. Top reviews work without it: page 1 with no rating, verified-only or search filter. ' +
   "The service's operator enables the rest by setting REVIEWS_SESSION_COOKIE on the core.";
 
 /** The `/product-reviews/ASIN` query for the validated filters. */
