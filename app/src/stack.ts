@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createCoreServer, loadCoreConfig } from '@retail/core';
+import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
 import { createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
@@ -26,6 +26,12 @@ export interface RunningStack {
   readonly watcherAddress?: string;
   /** A key for a development account, created at start (memory ledger) or reused from Redis. */
   readonly devKey: string;
+  /**
+   * The marketplace's reachability in one line, once the core's start-up probe has its answer (at
+   * most UPSTREAM_TIMEOUT_MS): "marketplace: unreachable (www.amazon.com: DNS lookup failed, ...)".
+   * For the start banner.
+   */
+  marketplaceLine(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -77,7 +83,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready(), watcher.ready()].map((p) => p.catch(() => false)));
     const ready = checks.every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+    // The marketplace is reported, never a reason to be unready (docs/resilience.md, Readiness).
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', marketplace: core.marketplace() });
   });
   const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   // Order does not matter for correctness: each router owns disjoint paths, as the Ingress routes them.
@@ -98,6 +105,10 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     coreAddress,
     ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
     devKey,
+    async marketplaceLine() {
+      await core.probed();
+      return describeReachability(core.marketplace(), config.marketplaceOrigin ? { upstream: config.marketplaceOrigin } : {});
+    },
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

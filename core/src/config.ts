@@ -24,6 +24,8 @@ export interface CoreConfig {
   readonly upstreamTimeoutMs: number;
   /** REVIEWS_SESSION_COOKIE: marketplace session cookie for paginated reviews (optional). */
   readonly reviewsSessionCookie: string | undefined;
+  /** UPSTREAM_STARTUP_PROBE: one GET of the marketplace (or MARKETPLACE_ORIGIN) at start, logged (default true). */
+  readonly startupProbe: boolean;
   /** Retries, breaker, host caps, proxies, page cache and parse pool (resilience/config.ts; docs/resilience.md). */
   readonly resilience: ResilienceConfig;
 }
@@ -58,6 +60,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess((v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v), z.enum(LOG_LEVELS).default('info')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(blankToUndefined, integer(100, 120_000).default(8000)),
   REVIEWS_SESSION_COOKIE: z.preprocess(blankToUndefined, z.string().optional()),
+  UPSTREAM_STARTUP_PROBE: z.preprocess(blankToUndefined, z.enum(['true', 'false']).default('true')),
 });
 
 export class ConfigError extends EnvironmentError {}
@@ -82,6 +85,7 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
     logLevel: e.LOG_LEVEL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     reviewsSessionCookie: e.REVIEWS_SESSION_COOKIE,
+    startupProbe: e.UPSTREAM_STARTUP_PROBE === 'true',
     resilience,
   });
 }

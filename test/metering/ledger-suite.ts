@@ -134,7 +134,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       const short = await refresh('job-7:items-0-2', ['GetProduct', 'GetProduct', 'GetProduct']);
       expect(!short.ok && short.denial).toMatchObject({ reason: ErrorReason.INSUFFICIENT_UNITS, httpStatus: 402 });
       expect(!short.ok && short.denial.message).toBe(
-        'unit balance is too low for this request; add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)',
+        'unit balance is too low for this request; the console (/console) shows your balance and how to get units; self-hosted, grant them with the admin CLI (npm run admin -- account grant <accountId> <units>)',
       );
       expect(!short.ok && short.denial.message).not.toContain(accountId);
       expect(await balance(accountId)).toBe(2);
@@ -172,7 +172,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       if (!two.ok) throw new Error(reasonOf(two));
       expect(await metering.meter.settle(two.hold, 1, ['GetProductOffers'])).toEqual({ charged: 1, remaining: 1 });
       const summary = await metering.admin.summary(accountId);
-      expect(summary.usage).toEqual([{ date: '2026-03-01', operation: 'GetProductOffers', calls: 1 }]);
+      expect(summary.usage).toEqual([{ date: '2026-03-01', operation: 'GetProductOffers', interface: 'graphql', calls: 1 }]);
     });
 
     it('refuses unknown, revoked and expired keys and deleted accounts with one 401 message', async () => {
@@ -322,7 +322,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(await balance(accountId)).toBe(100);
     });
 
-    it('summarises balance, plan and usage per day and operation for any valid key', async () => {
+    it('summarises balance, plan and usage per day, operation and interface for any valid key', async () => {
       const { accountId, key } = await account();
       const run = async (operation: string, iface: Interface, ok: boolean) => {
         const r = await metering.meter.admit(call(key, { operations: [operation], interface: iface }));
@@ -337,9 +337,11 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       const summary = await metering.meter.accountSummary(key);
       expect(summary).toMatchObject({ accountId, plan: 'free', balance: 97 });
       if ('usage' in summary) {
-        expect([...summary.usage].sort((a, b) => a.date.localeCompare(b.date))).toEqual([
-          { date: '2026-03-01', operation: 'GetProduct', calls: 2 },
-          { date: '2026-03-02', operation: 'SearchProducts', calls: 1 },
+        // One row per interface: the console names each call as its caller made it.
+        expect([...summary.usage].sort((a, b) => a.date.localeCompare(b.date) || a.interface!.localeCompare(b.interface!))).toEqual([
+          { date: '2026-03-01', operation: 'GetProduct', interface: 'mcp', calls: 1 },
+          { date: '2026-03-01', operation: 'GetProduct', interface: 'rest', calls: 1 },
+          { date: '2026-03-02', operation: 'SearchProducts', interface: 'rest', calls: 1 },
         ]);
       }
       const recent = await metering.admin.recentUsage(accountId, 2);

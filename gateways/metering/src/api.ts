@@ -99,9 +99,13 @@ export type AuthenticateResult =
   | { readonly ok: true; readonly accountId: string; readonly keyId: string; readonly rateLimit?: RateLimitState }
   | { readonly ok: false; readonly denial: Denial };
 
+/** Successful calls of one day, operation and interface. */
 export interface UsageDay {
   readonly date: string;
+  /** RPC name, e.g. "GetProduct". */
   readonly operation: string;
+  /** Where the calls came from; absent for counters written before 0.2, which did not keep it. */
+  readonly interface?: UsageInterface;
   readonly calls: number;
 }
 

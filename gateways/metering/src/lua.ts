@@ -8,7 +8,7 @@
  * holdexp (ZSET holdId by expiry), settled (HASH holdId → units charged, the settle's answer kept so a
  * repeated settle gets it again), settledexp (ZSET holdId by when that answer may be forgotten), rate
  * (HASH tokens ts), keyhash (HASH sha256 → keyId), key:<keyId> (HASH), usage (STREAM),
- * day:<YYYY-MM-DD> (HASH operation → calls), days (SET), audit (LIST).
+ * day:<YYYY-MM-DD> (HASH operation@interface → calls, store.ts dayField), days (SET), audit (LIST).
  */
 
 /** Shared helpers, prepended to every script. */
@@ -154,7 +154,7 @@ if charged > 0 then
     if n >= charged then break end
     n = n + 1
     redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
-    redis.call('HINCRBY', dayKey, op, 1)
+    redis.call('HINCRBY', dayKey, op .. '@' .. ARGV[4], 1)
   end
   redis.call('PEXPIRE', dayKey, ARGV[10])
   redis.call('SADD', base .. 'days', ARGV[7])

@@ -15,7 +15,7 @@ export const ERROR_STATUSES: Record<string, string> = {
   '404': 'The marketplace has no such item.',
   '429': 'Rate limit of the plan exceeded; see Retry-After.',
   '500': 'A fault of the service itself.',
-  '501': 'The operation is not implemented yet.',
+  '501': 'The operation is not implemented yet, or this deployment is not configured for it (reviews past page 1 or filtered need a marketplace session); retrying will not help.',
   '502': 'The marketplace answered something unexpected; retry with exponential back-off.',
   '503': 'The marketplace blocked the request, its circuit is open, or the ledger is unavailable; see Retry-After.',
   '504': 'The marketplace did not answer within the deadline.',
@@ -163,7 +163,12 @@ const ACCOUNT_SCHEMA: JsonSchema = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { date: { type: 'string' }, operation: { type: 'string' }, calls: { type: 'integer' } },
+            properties: {
+              date: { type: 'string' },
+              operation: { type: 'string' },
+              interface: { type: 'string', description: 'Where the calls came from: rest, graphql, mcp, or background work (watcher, jobs); absent for days counted before the ledger kept it.' },
+              calls: { type: 'integer' },
+            },
             required: ['date', 'operation', 'calls'],
           },
         },

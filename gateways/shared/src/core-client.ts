@@ -10,8 +10,8 @@ import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { CacheStatus, RetailService, WatchService } from '@retail/contract';
-import { checkCoreHealth } from './health.js';
+import { CacheStatus, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
 import { traceCoreCall } from './tracing.js';
 import net from 'node:net';
 import type { Operation } from './registry.js';
@@ -48,6 +48,12 @@ export interface CoreClient {
   callOperation(op: Operation, request: Record<string, unknown>, options: CallOptions): Promise<{ response: Message; meta: ResponseInfo }>;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Whether the core reaches the marketplace (its health entry `retail.marketplace`): SERVING,
+   * NOT_SERVING while every host it tried was unreachable, UNKNOWN before its first fetch. For the
+   * body of /readyz; never a reason to be unready (docs/resilience.md, Readiness).
+   */
+  marketplaceHealth(signal?: AbortSignal): Promise<HealthStatus>;
 }
 
 const CACHE_NAMES: Partial<Record<CacheStatus, ResponseInfo['cache']>> = {
@@ -123,6 +129,9 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     },
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);
+    },
+    marketplaceHealth(signal) {
+      return coreHealthStatus(options.address, authorization, { service: MARKETPLACE_HEALTH_SERVICE, ...(signal ? { signal } : {}) });
     },
   };
 }
