@@ -15,7 +15,8 @@ import { type MeteringInstance, createMetering } from '@retail/metering';
 import { createRestGateway } from '@retail/rest';
 import { createCoreClient } from '@retail/gateway-shared';
 import { type StartedCore, startCore } from '../harness/core.js';
-import { type RedisServer, startRedis } from '../harness/redis.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
 import { type ReplayRequest, type ReplayServer, createReplayServer } from '../replay/server.js';
 
 export interface BatchStack {
@@ -91,4 +92,27 @@ export async function startBatchStack(): Promise<BatchStack> {
     await close();
     throw error;
   }
+}
+
+/**
+ * One stack for a test file, started before its tests and closed after them; `missing` says why the
+ * file skips (no redis-server), printed once.
+ */
+export function useBatchStack(): { readonly missing: string | null; stack(): BatchStack } {
+  const missing = redisMissing();
+  if (missing) console.warn(`[skip] ${missing}`);
+  let stack: BatchStack | undefined;
+  beforeAll(async () => {
+    if (!missing) stack = await startBatchStack();
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return {
+    missing,
+    stack: () => {
+      if (!stack) throw new Error('the batch stack is not running');
+      return stack;
+    },
+  };
 }

@@ -6,23 +6,13 @@
  * back with graphql-js's own client tools.
  */
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery, printType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisMissing } from '../harness/redis.js';
-import { type BatchStack, startBatchStack } from './batch-stack.js';
+import { describe, expect, it } from 'vitest';
+import { useBatchStack } from './batch-stack.js';
 
-const missing = redisMissing();
-if (missing) console.warn(`[skip] ${missing}`);
-
-let stack: BatchStack;
-beforeAll(async () => {
-  if (!missing) stack = await startBatchStack();
-}, 60_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const { missing, stack } = useBatchStack();
 
 async function gql(key: string, query: string, variables?: Record<string, unknown>) {
-  const res = await fetch(`${stack.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': key }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${stack().url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': key }, body: JSON.stringify({ query, variables }) });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
@@ -41,8 +31,8 @@ const QUERY = 'query Batch($asins: [String!]!) { retailProducts(asins: $asins, d
 
 describe.skipIf(missing !== null)('GraphQL retailProducts', () => {
   it('answers 100 entries in order from one batch, each failure an error at its index, charged one unit per success', async () => {
-    const { accountId, key } = await stack.account(1_000, 'unlimited');
-    const fetched = stack.fetchesOf('/dp/B0FXTUS001');
+    const { accountId, key } = await stack().account(1_000, 'unlimited');
+    const fetched = stack().fetchesOf('/dp/B0FXTUS001');
     const { status, headers, body } = await gql(key, QUERY, { asins: ENTRIES.map((e) => e.asin) });
     expect(status).toBe(200);
     const products = body.data.retailProducts as any[];
@@ -62,13 +52,13 @@ describe.skipIf(missing !== null)('GraphQL retailProducts', () => {
     expect(successes).toBe(60);
     expect(headers.get('x-units-charged')).toBe(String(successes));
     expect(body.extensions).toMatchObject({ unitsCharged: successes, unitsRemaining: 1_000 - successes });
-    expect(await stack.balance(accountId)).toBe(1_000 - successes);
+    expect(await stack().balance(accountId)).toBe(1_000 - successes);
     // Forty identical entries, one page fetch.
-    expect(stack.fetchesOf('/dp/B0FXTUS001') - fetched).toBe(1);
+    expect(stack().fetchesOf('/dp/B0FXTUS001') - fetched).toBe(1);
   });
 
   it('plans a product field another operation fills into the same batch, beside an ordinary field, and publishes the list field', async () => {
-    const { accountId, key } = await stack.account(100, 'unlimited');
+    const { accountId, key } = await stack().account(100, 'unlimited');
     const { body, headers } = await gql(key, '{ one: retailProduct(asin: "0316769487") { title } many: retailProducts(asins: ["B0FXTUS001", "B0NOTFND99"]) { asin stockEstimate { inStock } } }');
     expect(body.data.one.title).toBeTypeOf('string');
     expect(body.data.many[0]).toMatchObject({ asin: 'B0FXTUS001', stockEstimate: { inStock: true } });
@@ -76,7 +66,7 @@ describe.skipIf(missing !== null)('GraphQL retailProducts', () => {
     expect(body.errors).toMatchObject([{ path: ['many', 1], code: 404 }]);
     // one (1) + the first entry's product and stock calls (2); the second entry's two calls failed.
     expect(headers.get('x-units-charged')).toBe('3');
-    expect(await stack.balance(accountId)).toBe(97);
+    expect(await stack().balance(accountId)).toBe(97);
     const introspection = await gql(key, getIntrospectionQuery());
     const schema = buildClientSchema(introspection.body.data as IntrospectionQuery);
     const field = schema.getQueryType()!.getFields().retailProducts!;
@@ -86,13 +76,13 @@ describe.skipIf(missing !== null)('GraphQL retailProducts', () => {
   });
 
   it('refuses the whole request: 402 when the balance cannot cover every entry, 400 past 100 lookups, nothing charged', async () => {
-    const { accountId, key } = await stack.account(3, 'unlimited');
+    const { accountId, key } = await stack().account(3, 'unlimited');
     const poor = await gql(key, QUERY, { asins: ['B0FXTUS001', '0316769487', 'B0FXTUS001', 'B0FXTUS001'] });
     expect(poor.status).toBe(402);
     expect(poor.body).toMatchObject({ success: false, errors: [{ code: 402 }] });
     const many = await gql(key, QUERY, { asins: Array.from({ length: 101 }, () => 'B0FXTUS001') });
     expect(many.status).toBe(400);
     expect(many.body.errors[0].message).toBe('retailProducts asks for 101 lookups; at most 100 are allowed per request');
-    expect(await stack.balance(accountId)).toBe(3);
+    expect(await stack().balance(accountId)).toBe(3);
   });
 });

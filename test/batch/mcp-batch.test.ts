@@ -4,21 +4,11 @@
  * SDK against the tool's outputSchema), charged one unit per success on the Redis ledger; more than
  * 10 items is the tool's 400, and a balance that cannot cover it the request's 402.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisMissing } from '../harness/redis.js';
+import { describe, expect, it } from 'vitest';
 import { runSdkClient } from '../harness/mcp-sdk-client.js';
-import { type BatchStack, startBatchStack } from './batch-stack.js';
+import { useBatchStack } from './batch-stack.js';
 
-const missing = redisMissing();
-if (missing) console.warn(`[skip] ${missing}`);
-
-let stack: BatchStack;
-beforeAll(async () => {
-  if (!missing) stack = await startBatchStack();
-}, 60_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const { missing, stack } = useBatchStack();
 
 const product = (asin: string) => ({ operation: 'product', params: { asin } });
 const TEN = [
@@ -35,11 +25,11 @@ const TEN = [
 ];
 const STATUSES = [200, 200, 200, 200, 200, 400, 404, 503, 400, 400];
 
-const call = (key: string, items: unknown[]) => runSdkClient(`${stack.url}/api/mcp`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
+const call = (key: string, items: unknown[]) => runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
 
 describe.skipIf(missing !== null)('MCP retail_batch', () => {
   it('is listed with its cap of 10 and read-only hints, and answers 10 items with failures mixed in, compact records, charged one unit per success', async () => {
-    const { accountId, key } = await stack.account(100, 'unlimited');
+    const { accountId, key } = await stack().account(100, 'unlimited');
     const [, list, outcome] = await call(key, TEN);
     const tool = (list as any).result.tools.find((t: any) => t.name === 'retail_batch');
     expect(tool.description).toContain('At most 10 items per call');
@@ -57,12 +47,12 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
     expect(entries[5].errors).toEqual([{ code: 400, message: 'gtin has an invalid check digit', path: ['items', '5', 'params', 'gtin'] }]);
     expect(entries[9].errors[0]).toMatchObject({ code: 400, path: ['items', '9', 'operation'] });
     expect(result._meta).toMatchObject({ unitsCharged: 5, unitsRemaining: 95 });
-    expect(await stack.balance(accountId)).toBe(95);
+    expect(await stack().balance(accountId)).toBe(95);
   });
 
   it('refuses 11 items as the tool\'s 400, and a balance too low as the request\'s 402, charging nothing', async () => {
-    const { accountId, key } = await stack.account(2, 'unlimited');
-    const [, , eleven, poor] = await runSdkClient(`${stack.url}/api/mcp`, { 'api-key': key }, [
+    const { accountId, key } = await stack().account(2, 'unlimited');
+    const [, , eleven, poor] = await runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [
       { op: 'listTools' },
       { op: 'callTool', name: 'retail_batch', arguments: { items: Array.from({ length: 11 }, () => product('B0FXTUS001')) } },
       { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001'), product('0316769487'), product('B0FXTDE001')] } },
@@ -70,6 +60,6 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
     expect((eleven as any).result).toMatchObject({ isError: true, structuredContent: { success: false, errors: [{ code: 400, message: 'items must hold between 1 and 10 entries', path: ['items'] }] } });
     expect(poor).toMatchObject({ ok: false });
     expect((poor as any).error).toMatch(/402|unit balance is too low/);
-    expect(await stack.balance(accountId)).toBe(2);
+    expect(await stack().balance(accountId)).toBe(2);
   });
 });

@@ -67,7 +67,7 @@ const product = (asin: string) => ({ request: { case: 'product' as const, value:
 /** Streams a batch to the end, noting for each result how many arrived before it. */
 async function stream(items: object[], options: { signal?: AbortSignal; timeoutMs?: number; onResult?: (r: BatchItemResult) => void } = {}) {
   const results: BatchItemResult[] = [];
-  for await (const message of client.batchLookup({ items: items as never }, { headers: auth, ...options })) {
+  for await (const message of client.batchLookup({ items }, { headers: auth, ...options })) {
     results.push(message.result!);
     options.onResult?.(message.result!);
   }

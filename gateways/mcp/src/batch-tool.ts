@@ -29,7 +29,7 @@ const OPERATION_NAMES = BATCH_REGISTRY.items.map((item) => item.name).join(', ')
 function outputSchema(): Tool['outputSchema'] {
   const schemas = new MessageSchemas('#/$defs/', true);
   const entry = batchEntrySchema(schemas);
-  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA], $defs: schemas.defs } as Tool['outputSchema'];
+  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA], $defs: schemas.defs };
 }
 
 export const BATCH_TOOL: Tool = {
