@@ -76,7 +76,7 @@ export async function serveBatchLookup(call: Call, services: BatchServices): Pro
     };
     const fail = (indexes: readonly number[], rpc: string, error: CoreError) =>
       answer(indexes, rpc, { case: BATCH_ERROR_FIELD.localName, value: errorDetailOf(error) }, ErrorReason[error.reason] ?? 'UNSPECIFIED');
-    for (const { index, error } of plan.refused) fail([index], 'unknown', error);
+    for (const { index, rpc, error } of plan.refused) fail([index], rpc ?? 'none', error);
     const scope: CallScope = { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId };
     const run = async (group: BatchGroup) => {
       const rpc = group.rpc;

@@ -16,6 +16,8 @@ export interface BatchGroup {
 /** An item refused before any work, with the error the unary call would have answered. */
 export interface RefusedItem {
   readonly index: number;
+  /** The RPC it named, when it named one. */
+  readonly rpc?: RpcName;
   readonly error: CoreError;
 }
 
@@ -58,7 +60,7 @@ export function planBatch(items: readonly BatchItem[]): BatchPlan {
       else groups.set(identity, { rpc, request, indexes: [index] });
     } catch (error) {
       if (!(error instanceof CoreError)) throw error;
-      refused.push({ index, error });
+      refused.push({ index, rpc, error });
     }
   });
   return { groups: [...groups.values()], refused };
