@@ -7,7 +7,7 @@
  * in `Trailer`); the rule they repeat is documented: units charged = lines with status 200.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { type BatchAdmission, type FailedBatchItem, type PipelineDeps, admitBatch, batchEntry } from '@retail/gateway-shared';
+import { type BatchAdmission, type BatchSettlement, type FailedBatchItem, type PipelineDeps, admitBatch, batchEntry } from '@retail/gateway-shared';
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -17,8 +17,6 @@ export const BATCH_TRAILERS = ['X-Units-Charged', 'X-Units-Remaining'] as const;
 /** A batch body may hold 100 items with URLs of up to 2,048 characters each. */
 export const BATCH_BODY_LIMIT_BYTES = 256 * 1024;
 
-type Settled = Awaited<ReturnType<Extract<BatchAdmission, { ok: true }>['run']>>;
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The client asks for NDJSON over JSON (plain `*\/*` or no Accept gets the JSON document). */
@@ -26,14 +24,11 @@ export function wantsNdjson(req: Request): boolean {
   return req.accepts(['application/json', NDJSON]) === NDJSON;
 }
 
-function streamLines(res: Response, admission: Extract<BatchAdmission, { ok: true }>, signal: AbortSignal): Promise<Settled> {
-  res.status(200).set(admission.headers).set({ 'Content-Type': `${NDJSON}; charset=utf-8`, 'Cache-Control': 'no-store', Trailer: BATCH_TRAILERS.join(', ') });
+function streamLines(res: Response, admission: Extract<BatchAdmission, { ok: true }>, signal: AbortSignal): Promise<BatchSettlement> {
+  // no-transform: neither the compression middleware nor a proxy may hold lines back to compress them.
+  res.status(200).set(admission.headers).set({ 'Content-Type': `${NDJSON}; charset=utf-8`, 'Cache-Control': 'no-store, no-transform', Trailer: BATCH_TRAILERS.join(', ') });
   res.flushHeaders();
-  const flush = (res as Response & { flush?: () => void }).flush?.bind(res);
-  return admission.run((outcome) => {
-    res.write(`${JSON.stringify(batchEntry(outcome))}\n`);
-    flush?.(); // through the compression middleware, each line leaves at once
-  }, signal);
+  return admission.run((outcome) => void res.write(`${JSON.stringify(batchEntry(outcome))}\n`), signal);
 }
 
 export interface BatchRouteOptions {
@@ -56,7 +51,7 @@ export function batchRoute(options: BatchRouteOptions): RequestHandler {
     });
     const admission = await admitBatch(options.deps, { body, at: ['body'], style: 'rest', headers: req.headers });
     if (!admission.ok) return options.refuse(res, admission.result);
-    let settled: Settled;
+    let settled: BatchSettlement;
     if (wantsNdjson(req)) {
       settled = await streamLines(res, admission, controller.signal);
       res.addTrailers(Object.fromEntries(BATCH_TRAILERS.flatMap((name) => (settled.headers[name] !== undefined ? [[name, settled.headers[name]]] : []))));

@@ -45,7 +45,6 @@ export type BatchAdmission =
     readonly requestId: string;
     /** What is known before any item ran: X-Request-Id and the rate limit state. */
     readonly headers: Record<string, string>;
-    readonly itemCount: number;
     /** Runs the items, handing each outcome to `onItem` as it completes, then settles. Call once. */
     run(onItem: (outcome: BatchItemOutcome) => void, signal?: AbortSignal): Promise<BatchSettlement>;
   };
@@ -124,5 +123,5 @@ export async function admitBatch(deps: PipelineDeps, input: BatchCallInput): Pro
       outcomes,
     };
   };
-  return { ok: true, requestId, headers: meteringHeaders(deps.meter, { requestId, rateLimit }), itemCount: items.length, run };
+  return { ok: true, requestId, headers: meteringHeaders(deps.meter, { requestId, rateLimit }), run };
 }
