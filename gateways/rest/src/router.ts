@@ -53,7 +53,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     res.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  const servedMethods = [...new Set(['GET', ...operations.map((op) => op.httpMethod)])];
+  const servedMethods = [...new Set(['GET', 'POST', ...operations.map((op) => op.httpMethod)])]; // POST: the batch
   router.use(createCors({ origins: options.corsOrigins ?? [], methods: servedMethods, applies: isOwned }));
   // A known path with a method it does not serve: 405 with Allow, before any key check or charge.
   // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
