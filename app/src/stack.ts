@@ -62,6 +62,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     address: coreAddress,
     serviceToken: config.serviceToken,
     deadlineMs: config.coreDeadlineMs,
+    batchDeadlineMs: config.coreBatchDeadlineMs,
     ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
   });
   let console_: ReturnType<typeof createConsoleFromEnv>;

@@ -111,6 +111,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       ...(sources.metrics ? { metrics: sources.metrics } : {}),
       logger,
       defaultBudgetMs: options.defaultBudgetMs,
+      batchConcurrency: config.batchConcurrency,
     }),
   );
   const health = addHealth(server);

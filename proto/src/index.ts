@@ -15,3 +15,4 @@ export * from './rule-messages.js';
 export * from './rule-checks.js';
 export * from './gtin.js';
 export * from './health.js';
+export * from './batch.js';

@@ -76,6 +76,7 @@ const CORE_SAMPLES: Record<string, string> = {
   CACHE_NEGATIVE_TTL_SECONDS: '120',
   CACHE_STALE_SECONDS: '2592000',
   PARSE_WORKERS: '2',
+  BATCH_CONCURRENCY: '6',
   REVIEWS_SESSION_COOKIE: 'session-id=000-0000000',
   UPSTREAM_PROXIES: 'http://user:secret@proxy-a.example:3128,http://proxy-b.example:3128',
 };

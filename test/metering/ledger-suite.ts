@@ -285,6 +285,28 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(full.ok && full.rateLimit.remaining).toBe(9);
     });
 
+    it('takes a batch\'s item count from the bucket: a cost above what is left waits for it, one above the burst needs a full bucket and leaves a debt', async () => {
+      const { key } = await account(1_000);
+      const batch = (rateCost: number) => metering.meter.admit(call(key, { operations: Array.from({ length: rateCost }, () => 'GetProduct'), rateCost }));
+      const five = await batch(5);
+      expect(five.ok && five.rateLimit.remaining).toBe(5);
+      // 5 tokens left: a batch of 7 waits for 2 more (0.4 s at 5 per second, Retry-After 1).
+      expect(denialOf(await batch(7))).toMatchObject({ reason: ErrorReason.RATE_LIMITED, retryAfterSeconds: 1 });
+      // 25 items on a burst of 10: refused until the bucket is full, then admitted into a debt of 15.
+      const refused = denialOf(await batch(25));
+      expect(refused.retryAfterSeconds).toBe(1); // (10 − 5) / 5 per second
+      clock.advance(1_000);
+      const big = await batch(25);
+      if (!big.ok) throw new Error(reasonOf(big));
+      expect(big.rateLimit).toMatchObject({ remaining: 0, resetSeconds: 5 }); // from −15 back to 10 at 5 per second
+      // The debt holds every call back: one token needs (1 − (−15)) / 5 = 3.2 s, so Retry-After 4.
+      expect(denialOf(await metering.meter.admit(call(key)))).toMatchObject({ reason: ErrorReason.RATE_LIMITED, retryAfterSeconds: 4 });
+      clock.advance(3_000);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('RATE_LIMITED');
+      clock.advance(200);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('ok');
+    });
+
     it('checks scope and rate limit before shape, and holds nothing for a bad shape', async () => {
       const { accountId, key } = await account(5);
       const shape = await metering.meter.admit(call(key, { shapeValid: false }));

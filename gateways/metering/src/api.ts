@@ -80,6 +80,12 @@ export interface AdmitRequest {
    */
   readonly shapeValid: boolean;
   readonly requestId: string;
+  /**
+   * Tokens the call takes from the rate limit: 1 (the default) for a call, the item count for a
+   * batch. A cost above the plan's burst is admitted on a full bucket and leaves it in debt
+   * (docs/metering.md, Rate limits), so no batch the plan allows is refused forever.
+   */
+  readonly rateCost?: number;
 }
 
 export type AdmitResult =

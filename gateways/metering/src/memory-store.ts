@@ -3,7 +3,7 @@
  * scripts in lua.ts, step for step; each method runs synchronously so it is atomic like a script.
  */
 import type { AuditEntry } from './api.js';
-import { isUnlimited, refill, type Bucket } from './plans.js';
+import { isUnlimited, refill, tokensNeeded, type Bucket } from './plans.js';
 import {
   dayField,
   isKeyActive,
@@ -94,8 +94,8 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     if (!isUnlimited(plan) && !internal) {
       tokens = refill(account.bucket, plan, input.now);
       if (input.mode === 'admit' && !repeated) {
-        if (tokens < 1) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
-        tokens -= 1;
+        if (tokens < tokensNeeded(plan, input.rateCost)) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
+        tokens -= input.rateCost;
         account.bucket = { tokens, updatedAt: input.now };
       }
     }

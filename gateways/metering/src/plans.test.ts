@@ -16,6 +16,13 @@ describe('token bucket and RateLimit headers', () => {
     expect(retryAfterSeconds({ ratePerSecond: 0.1, burst: 1 }, 0.5)).toBe(5);
   });
 
+  it('waits for a batch\'s whole cost, or a full bucket when the cost is above the burst; a debt counts', () => {
+    expect(retryAfterSeconds(free, 4, 6)).toBe(1); // 2 tokens at 5/s
+    expect(retryAfterSeconds(free, 0, 100)).toBe(2); // a full bucket (10) at 5/s, not 100
+    expect(retryAfterSeconds(free, -15, 1)).toBe(4); // 16 tokens at 5/s
+    expect(rateLimitState('free', free, -15)).toMatchObject({ remaining: 0, resetSeconds: 5 });
+  });
+
   it('renders draft Structured Field headers: quoted policy name, integer q/w/r/t, r ≤ q', () => {
     const headers = rateLimitHeaders(rateLimitState('free', free, 8.6));
     expect(headers).toEqual({ 'RateLimit-Policy': '"free";q=10;w=2', 'RateLimit': '"free";r=8;t=1' });

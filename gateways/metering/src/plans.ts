@@ -65,9 +65,17 @@ export function rateLimitState(planName: string, plan: Plan, tokens: number): Ra
   };
 }
 
-/** Whole seconds (≥ 1) until one token is back. */
-export function retryAfterSeconds(plan: Plan, tokens: number): number {
-  return Math.max(1, Math.ceil((1 - tokens) / plan.ratePerSecond));
+/**
+ * What a call of `cost` tokens needs in the bucket to be admitted: its cost, or a full bucket when
+ * the cost is above the burst (it is then admitted and leaves the bucket in debt).
+ */
+export function tokensNeeded(plan: Plan, cost: number): number {
+  return Math.min(cost, plan.burst);
+}
+
+/** Whole seconds (≥ 1) until a call of `cost` tokens (default 1) would be admitted. */
+export function retryAfterSeconds(plan: Plan, tokens: number, cost = 1): number {
+  return Math.max(1, Math.ceil((tokensNeeded(plan, cost) - tokens) / plan.ratePerSecond));
 }
 
 function sfString(value: string): string {

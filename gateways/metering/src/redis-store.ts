@@ -115,7 +115,7 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       const reply = (await call(
         'ledgerAdmit', input.accountId, input.keyHash, input.iface, input.operations.join(','),
         input.shapeValid ? '1' : '0', input.now, input.holdId, input.holdExpiresAt, input.units, plansJson,
-        options.defaultPlan, input.mode,
+        options.defaultPlan, input.mode, input.rateCost,
       )) as Array<string | undefined>;
       const [code, keyId, plan, tokens, balance] = reply;
       return { code: code as AdmitCode, keyId, plan, tokens: optionalNumber(tokens), balance: optionalNumber(balance) };

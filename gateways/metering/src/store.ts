@@ -34,6 +34,8 @@ export interface StoreAdmitInput {
   readonly holdId: string;
   readonly holdExpiresAt: number;
   readonly units: number;
+  /** Tokens an 'admit' takes (≥ 1): it needs min(rateCost, burst) of them and may leave the bucket below zero. */
+  readonly rateCost: number;
   /**
    * 'peek': key, disabled and scope checks and the rate state without taking a token or holding.
    * 'account': background work for the account: no key (keyHash ignored), scope or rate limit.

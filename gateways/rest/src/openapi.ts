@@ -4,7 +4,8 @@
  * rules, response schemas from the response message descriptors, billing, both security schemes
  * and every error status with the envelope schema.
  */
-import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
+import { batchPathItem } from './batch-openapi.js';
+import { API_REGISTRY, BATCH_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
 
 /** Error statuses every metered operation can answer, with what they mean (docs/contract.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
@@ -38,7 +39,7 @@ const FREE_HEADERS = {
   'X-Units-Charged': header('Always 0: this operation is free (it still needs a key and counts against the rate limit).'),
 };
 
-const successHeaders = (op: Operation) => ({
+const successHeaders = (op: Pick<Operation, 'billing'>) => ({
   ...(op.billing === 'free' ? FREE_HEADERS : METERED_HEADERS),
   'X-Cache': header('Whether the answer came from the page cache.', { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }),
   'X-Retrieved-At': header('When the page behind the answer was retrieved from the marketplace.', { type: 'string', format: 'date-time' }),
@@ -187,6 +188,7 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     const path = openApiPath(op);
     paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
   }
+  paths[BATCH_REGISTRY.restPath] = batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs });
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',

@@ -15,3 +15,8 @@ export * from './metrics.js';
 export * from './client-error.js';
 export * from './half-close.js';
 export * from './json-body.js';
+export * from './batch-registry.js';
+export * from './batch-items.js';
+export * from './batch-results.js';
+export * from './batch-call.js';
+export * from './batch-schemas.js';
