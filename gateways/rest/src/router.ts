@@ -2,7 +2,8 @@
  * The REST gateway: one route per registry operation (its method and path from the proto: GET with
  * a query string for lookups and reads, POST / PATCH / DELETE with path parameters and a JSON body
  * for managing watches), all served by the same bind → call → map function, plus the free OpenAPI
- * document and the account summary. Every answer under its paths is JSON: data as `{ data }`,
+ * document and the account summary (and, from pages/, the landing page, API reference and docs).
+ * Every answer under its API paths is JSON: data as `{ data }`,
  * failures as the envelope, never express's HTML pages.
  */
 import compression from 'compression';
@@ -11,6 +12,7 @@ import { ErrorReason, errorEnvelope } from '@retail/contract';
 import { API_REGISTRY, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { buildOpenApi } from './openapi.js';
+import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
 import { createMethodTable, expressPath, routeOrder } from './routes.js';
 
@@ -22,6 +24,8 @@ export interface RestGatewayOptions {
   readonly operations?: readonly Operation[];
   /** Where server-side failures (5xx) are reported with their private cause; silent when absent. */
   readonly logger?: Pick<GatewayLogger, 'warn' | 'error'>;
+  /** The landing page, API reference and documentation (pages/index.ts). */
+  readonly pages?: PagesOptions;
 }
 
 /** Paths this router owns; anything else passes to the next router (GraphQL, MCP, console). */
@@ -42,6 +46,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const meter = options.metering.meter;
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
+  router.use(createPages(options.pages));
   const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
