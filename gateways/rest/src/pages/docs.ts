@@ -30,7 +30,7 @@ function page(title: string, body: string): string {
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/api/docs/site.css">
 </head>
-<body>
+<body class="page">
   <header class="site-header"><p class="brand"><a href="/">Retail Data API</a> <span><a href="${DOCS_PATH}/">Documentation</a></span></p></header>
   <main id="main" class="doc">
 ${body}

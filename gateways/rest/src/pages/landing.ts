@@ -24,11 +24,12 @@ const OPERATE_LINKS: readonly LandingLink[] = [
   { href: '/readyz', title: 'Readiness', description: 'The core and the unit ledger answer; 503 while they do not.' },
 ];
 
+/** The four interfaces: name, where, what. */
 const INTERFACES: readonly (readonly [string, string, string])[] = [
-  ['REST', 'GET /api/retail/…', 'one path per operation; JSON answers as { data }'],
-  ['GraphQL', 'POST /api/graphql', 'one field per operation, several in one request'],
-  ['MCP', 'POST /api/mcp', 'one tool per operation, for AI agents (Streamable HTTP)'],
-  ['gRPC', 'retail.v1.RetailService', 'for internal services, with the service token (docs: grpc.md)'],
+  ['REST', 'GET /api/retail/…', 'One path per operation; JSON answers as { data }.'],
+  ['GraphQL', 'POST /api/graphql', 'One field per operation, several in one request.'],
+  ['MCP', 'POST /api/mcp', 'One tool per operation, for AI agents (Streamable HTTP).'],
+  ['gRPC', 'retail.v1.RetailService', 'For internal services, with the service token (docs: grpc.md).'],
 ];
 
 function linkList(links: readonly LandingLink[]): string {
@@ -39,7 +40,9 @@ function linkList(links: readonly LandingLink[]): string {
 }
 
 export function renderLandingPage(options: LandingOptions): string {
-  const rows = INTERFACES.map(([name, path, what]) => `        <tr><th scope="row">${name}</th><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(what)}</td></tr>`);
+  const interfaces = INTERFACES.map(
+    ([name, where, what]) => `      <li><strong>${name}</strong> <code>${escapeHtml(where)}</code><span>${escapeHtml(what)}</span></li>`,
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -49,7 +52,7 @@ export function renderLandingPage(options: LandingOptions): string {
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/api/docs/site.css">
 </head>
-<body>
+<body class="page">
   <header class="site-header"><p class="brand">Retail Data API</p></header>
   <main id="main">
     <h1>Product data from 13 retail marketplaces, normalized</h1>
@@ -66,14 +69,9 @@ export function renderLandingPage(options: LandingOptions): string {
     ${linkList(options.readLinks)}
 
     <h2>Interfaces</h2>
-    <div class="table-wrap">
-      <table>
-        <thead><tr><th scope="col">Interface</th><th scope="col">Where</th><th scope="col">What</th></tr></thead>
-        <tbody>
-${rows.join('\n')}
-        </tbody>
-      </table>
-    </div>
+    <ul class="links interfaces">
+${interfaces.join('\n')}
+    </ul>
 
     <h2>Operate</h2>
     ${linkList(OPERATE_LINKS)}
