@@ -46,7 +46,6 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const meter = options.metering.meter;
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
-  router.use(createPages(options.pages));
   const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
@@ -129,6 +128,9 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     if (op.httpMethod === 'GET') router.get(path, call(op));
     else router[op.httpMethod === 'POST' ? 'post' : op.httpMethod === 'PATCH' ? 'patch' : 'delete'](path, requireJson, readJsonBody, call(op));
   }
+
+  // After the API's routes, so that no API call walks through them.
+  router.use(createPages(options.pages));
 
   // Unknown path under the prefix (or OPTIONS without a CORS preflight): 404, JSON.
   router.all(/.*/, (req, res, next) => {
