@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Router, type RequestHandler } from 'express';
+import { type FixedFiles, serveFixedFiles } from '@retail/gateway-shared';
 
 /** Where the page's files are served, under the GraphQL path the Ingress routes to this gateway. */
 export const GRAPHIQL_ASSETS_PATH = '/api/graphql/graphiql';
@@ -19,8 +20,8 @@ const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 const publicDir = fileURLToPath(new URL('./public/', import.meta.url));
 
-/** URL name → file. Only these are served, so no request path reaches the file system. */
-const ASSETS: Readonly<Record<string, string>> = {
+/** URL name → file. Only these are served. */
+const ASSETS: FixedFiles = {
   'react.js': join(packageDir('react'), 'umd/react.production.min.js'),
   'react-dom.js': join(packageDir('react-dom'), 'umd/react-dom.production.min.js'),
   'graphiql.js': join(packageDir('graphiql'), 'graphiql.min.js'),
@@ -70,12 +71,5 @@ export const graphiqlPageHeaders: RequestHandler = (_req, res, next) => {
 
 /** `GET /api/graphql/graphiql/<name>`: the page's scripts and styles. */
 export function createGraphiqlAssets(): Router {
-  const router = Router();
-  router.get(`${GRAPHIQL_ASSETS_PATH}/:name`, (req, res, next) => {
-    const file = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
-    if (!file) return next();
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' });
-    res.sendFile(file, { maxAge: 0 });
-  });
-  return router;
+  return Router().get(`${GRAPHIQL_ASSETS_PATH}/:name`, serveFixedFiles(ASSETS, { 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' }));
 }

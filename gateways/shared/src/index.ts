@@ -15,3 +15,4 @@ export * from './metrics.js';
 export * from './client-error.js';
 export * from './half-close.js';
 export * from './json-body.js';
+export * from './fixed-files.js';
