@@ -17,8 +17,18 @@ const corpusDirs = [resolve(root, 'test/fixtures/pages'), ...(existsSync(resolve
 
 const replay = await createReplayServer({ corpusDirs, port: 0, host: '127.0.0.1' });
 const config = { ...(await exitOnBadEnvironment(() => loadAppConfig())), marketplaceOrigin: replay.origin };
-const stack = await exitOnBadEnvironment(() => startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin }));
-printWelcome(stack, `replay server ${replay.origin} (${corpusDirs.join(', ')})`);
+/** The demo's catalogue of recorded identifiers (every ASIN, search and category the replay server holds). */
+const DEMO_CATALOGUE_PATH = '/demo';
+const stack = await exitOnBadEnvironment(() =>
+  startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin }, {
+    landingLinks: [{ href: DEMO_CATALOGUE_PATH, title: 'Demo catalogue', description: 'Every product, search and category the demo has recorded, each with a ready link.' }],
+  }),
+);
+void printWelcome(stack, {
+  upstream: `replay server ${replay.origin} (${corpusDirs.join(', ')})`,
+  extraRows: [['Demo catalogue', `${stack.url}${DEMO_CATALOGUE_PATH}`, 'what the replay server has recorded: anything else is a 404']],
+  tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()),
+});
 
 const shutdown = () => {
   void Promise.allSettled([stack.stop(), replay.close()]).then(() => process.exit(0));

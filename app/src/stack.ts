@@ -11,8 +11,8 @@ import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/
 import { createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
-import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
-import { createRestGateway } from '@retail/rest';
+import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
+import { createRestGateway, type LandingLink } from '@retail/rest';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
@@ -24,7 +24,7 @@ export interface RunningStack {
   readonly coreAddress: string;
   /** host:port of the watcher's WatchService (loopback), when this build has it. */
   readonly watcherAddress?: string;
-  /** A key for a development account, created at start (memory ledger) or reused from Redis. */
+  /** A key for a development account on the development plan, created at every start. */
   readonly devKey: string;
   /**
    * The marketplace's reachability in one line, once the core's start-up probe has its answer (at
@@ -32,10 +32,21 @@ export interface RunningStack {
    * For the start banner.
    */
   marketplaceLine(): Promise<string>;
+  readonly devAccountId: string;
+  /** The development key's plan (DEVELOPMENT_PLAN, as the plan table in force defines it) and its units at start. */
+  readonly devPlan: { readonly name: string } & Plan;
+  readonly devUnits: number;
+  /** The token the core and the watcher require (`authorization: Bearer …`), for gRPC clients on this machine. */
+  readonly serviceToken: string;
   stop(): Promise<void>;
 }
 
-export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningStack> {
+export interface StackOptions {
+  /** More links on the landing page (the demo adds its catalogue). */
+  readonly landingLinks?: readonly LandingLink[];
+}
+
+export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: StackOptions = {}): Promise<RunningStack> {
   const coreConfig = loadCoreConfig({
     ...env,
     GRPC_HOST: '127.0.0.1',
@@ -92,14 +103,14 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(await createGraphqlGateway({ core: coreClient, metering }));
   app.use(createMcpGateway({ core: coreClient, metering }));
   app.use('/console', console_.router);
-  app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
+  app.use(createRestGateway({ core: coreClient, metering, corsOrigins, pages: { extraLinks: options.landingLinks ?? [] } }));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s))));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  const devKey = await developmentKey(metering, config.devUnits);
+  const { key: devKey, accountId: devAccountId } = await developmentKey(metering, config.devUnits);
 
   return {
     url: `http://${config.host}:${port}`,
@@ -110,6 +121,10 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
       await core.probed();
       return describeReachability(core.marketplace(), config.marketplaceOrigin ? { upstream: config.marketplaceOrigin } : {});
     },
+    devAccountId,
+    devPlan: { name: DEVELOPMENT_PLAN, ...metering.plans[DEVELOPMENT_PLAN]! },
+    devUnits: config.devUnits,
+    serviceToken: config.serviceToken,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
@@ -121,12 +136,15 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   };
 }
 
-/** A fresh account with `units` units and a key labelled "development". */
+/**
+ * A fresh account on the development plan with `units` units and a key labelled "development":
+ * a person trying the service is not throttled at the free plan's 5 requests/s.
+ */
 async function developmentKey(
   metering: Awaited<ReturnType<typeof createMeteringFromEnv>>,
   units: number,
-): Promise<string> {
-  const { accountId } = await metering.admin.createAccount({ units });
+): Promise<{ key: string; accountId: string }> {
+  const { accountId } = await metering.admin.createAccount({ units, plan: DEVELOPMENT_PLAN });
   const { key } = await metering.admin.createKey(accountId, { label: 'development' });
-  return key;
+  return { key, accountId };
 }

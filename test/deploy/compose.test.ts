@@ -296,7 +296,7 @@ describe.skipIf(caddyMissing !== undefined)('compose.yaml: the proxy, read and r
         expect(await servedBy(`${path}/x`), `${path}/x`).toBe(type === 'Prefix' ? component : notFound);
         expect(await servedBy(`${path}x`), `${path}x`).toBe(notFound);
       }
-      expect(await servedBy('/')).toBe(notFound);
+      expect(await servedBy('/nothing-here')).toBe(notFound);
     } finally {
       caddy.kill();
       for (const { stub } of upstreams) stub.close();

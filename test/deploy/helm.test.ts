@@ -39,6 +39,12 @@ const EXTERNAL_URLS = [
 
 /** The routes the service promises (docs/architecture.md, `npm start` is one Node process): path → deployable. */
 const ROUTES = [
+  { path: '/', type: 'Exact', component: 'rest' },
+  { path: '/favicon.ico', type: 'Exact', component: 'rest' },
+  { path: '/healthz', type: 'Exact', component: 'rest' },
+  { path: '/readyz', type: 'Exact', component: 'rest' },
+  { path: '/docs', type: 'Prefix', component: 'rest' },
+  { path: '/api/docs', type: 'Prefix', component: 'rest' },
   { path: '/api/retail', type: 'Prefix', component: 'rest' },
   { path: '/api/openapi.json', type: 'Exact', component: 'rest' },
   { path: '/api/account', type: 'Prefix', component: 'rest' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS, parsePlans, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
+import { createMetering } from './index.js';
+import { DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
 
 const free = DEFAULT_PLANS.free!;
 
@@ -75,5 +76,18 @@ describe('plan configuration', () => {
     expect(DEFAULT_PLANS.free).toMatchObject({ minWatchIntervalSeconds: 3600, maxWatches: 10 });
     expect(DEFAULT_PLANS.unlimited!.minWatchIntervalSeconds).toBeUndefined();
     expect(DEFAULT_PLANS.unlimited!.maxWatches).toBeUndefined();
+  });
+
+  it('ships a generous development plan that new accounts never get', async () => {
+    expect(DEFAULT_PLANS[DEVELOPMENT_PLAN]).toEqual({ ratePerSecond: 100, burst: 200 });
+    expect(rateLimitHeaders(rateLimitState(DEVELOPMENT_PLAN, DEFAULT_PLANS[DEVELOPMENT_PLAN]!, 200))['RateLimit-Policy']).toBe('"development";q=200;w=2');
+    await expect(createMetering({ defaultPlan: DEVELOPMENT_PLAN })).rejects.toThrow('the development plan is for the key npm start prints; it cannot be the plan of new accounts');
+    const metering = await createMetering();
+    try {
+      expect(metering.defaultPlan).toBe('free');
+      expect(metering.plans[DEVELOPMENT_PLAN]).toBeDefined();
+    } finally {
+      await metering.close();
+    }
   });
 });

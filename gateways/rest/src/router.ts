@@ -2,7 +2,8 @@
  * The REST gateway: one route per registry operation (its method and path from the proto: GET with
  * a query string for lookups and reads, POST / PATCH / DELETE with path parameters and a JSON body
  * for managing watches), all served by the same bind → call → map function, plus the free OpenAPI
- * document and the account summary. Every answer under its paths is JSON: data as `{ data }`,
+ * document and the account summary (and, from pages/, the landing page, API reference and docs).
+ * Every answer under its API paths is JSON: data as `{ data }`,
  * failures as the envelope, never express's HTML pages.
  */
 import compression from 'compression';
@@ -14,6 +15,7 @@ import {
 import type { Meter } from '@retail/metering/api';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
 import { buildOpenApi } from './openapi.js';
+import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
 import { createMethodTable, expressPath, routeOrder } from './routes.js';
 
@@ -25,6 +27,8 @@ export interface RestGatewayOptions {
   readonly operations?: readonly Operation[];
   /** Where server-side failures (5xx) are reported with their private cause; silent when absent. */
   readonly logger?: Pick<GatewayLogger, 'warn' | 'error'>;
+  /** The landing page, API reference and documentation (pages/index.ts). */
+  readonly pages?: PagesOptions;
 }
 
 /** Paths this router owns; anything else passes to the next router (GraphQL, MCP, console). */
@@ -136,6 +140,9 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     if (op.httpMethod === 'GET') router.get(path, call(op));
     else router[op.httpMethod === 'POST' ? 'post' : op.httpMethod === 'PATCH' ? 'patch' : 'delete'](path, requireJson, readJsonBody, call(op));
   }
+
+  // After the API's routes, so that no API call walks through them.
+  router.use(createPages(options.pages));
 
   // Unknown path under the prefix (or OPTIONS without a CORS preflight): 404, JSON.
   router.all(/.*/, (req, res, next) => {

@@ -20,3 +20,4 @@ export * from './batch-items.js';
 export * from './batch-results.js';
 export * from './batch-call.js';
 export * from './batch-schemas.js';
+export * from './fixed-files.js';
