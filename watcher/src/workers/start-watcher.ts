@@ -44,6 +44,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     const store = await openWatchStore(await openDatabase(config.store), {
       log,
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
+      ...(config.store.jobResultRetentionDays !== undefined && { jobResultRetentionDays: config.store.jobResultRetentionDays }),
     });
     closers.push(() => store.close());
     const jobs = await createJobSystemFromEnv(env, {
