@@ -63,7 +63,8 @@ export function jobStoreSuite(engine: string, openDatabase: () => Promise<Databa
       const settling = await store.jobChunks.markSettling(job.id, 0, 'hold-a');
       expect(settling).toMatchObject({ holdId: 'hold-a', successes: 2 });
       expect(await store.jobChunks.markSettling(job.id, 0, 'hold-b')).toBeNull();
-      expect(await store.jobChunks.take(job.id, 0)).toEqual({ kind: 'settling', settling });
+      expect(await store.jobChunks.take(job.id, 0)).toEqual({ kind: 'settling', settling, accountId: owner, indexes: [0, 1, 2] });
+      expect((await store.jobResults.successesAmong(job.id, [0, 1, 2])).map((r) => r.index)).toEqual([0, 2]);
       expect(await store.jobChunks.markSettled(job.id, 0, 2)).toEqual({ ended: null });
       expect(await store.jobChunks.markSettled(job.id, 0, 2)).toBeNull();
       expect(await store.jobChunks.take(job.id, 0)).toEqual({ kind: 'finished' });

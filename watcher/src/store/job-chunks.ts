@@ -31,7 +31,7 @@ export interface SettlingChunk {
 export type TakenChunk =
   | { readonly kind: 'run'; readonly work: ChunkWork }
   /** Marked by an earlier run that did not live to record the settle. */
-  | { readonly kind: 'settling'; readonly settling: SettlingChunk }
+  | { readonly kind: 'settling'; readonly settling: SettlingChunk; readonly accountId: string; readonly indexes: readonly number[] }
   | { readonly kind: 'finished' }
   | { readonly kind: 'gone' };
 
@@ -63,7 +63,10 @@ export function createJobChunkRepository(db: Database, now: Clock, retentionMs: 
         );
         if (!row) return { kind: 'gone' };
         if (row.state === 'SETTLED' || row.state === 'SKIPPED') return { kind: 'finished' };
-        if (row.state === 'SETTLING') return { kind: 'settling', settling: { holdId: row.hold_id!, successes: row.successes!, markedAt: row.marked_at! } };
+        if (row.state === 'SETTLING') {
+          const [job] = await tx.query<{ account_id: string }>(`SELECT account_id FROM bulk_jobs WHERE id = $1`, [jobId]);
+          return { kind: 'settling', settling: { holdId: row.hold_id!, successes: row.successes!, markedAt: row.marked_at! }, accountId: job!.account_id, indexes: row.indexes };
+        }
         if (row.state === 'PENDING') {
           await tx.query(`UPDATE bulk_job_chunks SET state = 'RUNNING' WHERE job_id = $1 AND chunk = $2`, [jobId, chunk]);
           await tx.query(`UPDATE bulk_jobs SET status = 'RUNNING', updated_at = $2 WHERE id = $1 AND status = 'QUEUED'`, [jobId, now()]);

@@ -24,6 +24,15 @@ export function createJobResultRepository(db: Queryable) {
       );
       return rows.map((r) => ({ index: r.index, ok: r.ok, result: r.result }));
     },
+
+    /** The successful results among `indexes` (a chunk's), in index order. */
+    async successesAmong(jobId: string, indexes: readonly number[]): Promise<StoredResult[]> {
+      const rows = await db.query<{ index: number; result: Uint8Array }>(
+        `SELECT index, result FROM bulk_job_results WHERE job_id = $1 AND index = ANY($2::integer[]) AND ok ORDER BY index`,
+        [jobId, [...indexes]],
+      );
+      return rows.map((r) => ({ index: r.index, ok: true, result: r.result }));
+    },
   };
 }
 

@@ -239,7 +239,8 @@ export type JobResultPage = Message<"retail.v1.JobResultPage"> & {
   results: BatchItemResult[];
 
   /**
-   * Pass as `cursor` for the next page; null when no stored result follows (yet).
+   * Pass as `cursor` for the next page (while the job runs, also to poll for results still to come);
+   * null once the job has ended and no result follows.
    *
    * @generated from field: optional string next_cursor = 2;
    */
