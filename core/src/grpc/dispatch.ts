@@ -31,6 +31,11 @@ export interface DispatchOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A call marked `x-retail-priority: background` (a bulk job's item) yields to interactive calls at the host caps. */
+function priorityOf(metadata: Metadata): 'background' | undefined {
+  return metadata.get('x-retail-priority')[0] === 'background' ? 'background' : undefined;
+}
+
 /** The caller's request id (gateways forward theirs) or a new one. */
 function requestIdOf(metadata: Metadata): string {
   const given = metadata.get('x-request-id')[0];
@@ -65,6 +70,7 @@ async function serveCall(rpc: RpcName, method: DescMethod, call: ServerUnaryCall
       ...(options.parsePool ? { parsePool: options.parsePool } : {}),
       logger,
       requestId,
+      ...(priorityOf(call.metadata) ? { priority: 'background' as const } : {}),
     };
     const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);
     const response = create(method.output, init as never) as Message;
