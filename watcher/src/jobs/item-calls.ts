@@ -46,9 +46,14 @@ export function errorResult(index: number, error: ErrorDetail): BatchItemResult 
   return create(BatchItemResultSchema, { index, result: { case: 'error', value: error } });
 }
 
-/** The core answers 429 (its host caps), 503 (breaker, block page, unreachable) or 504 (deadline): worth another attempt later. */
+/**
+ * "Not now" from the core: 429 (its host caps), 503 (unreachable, the host's breaker open, a block
+ * page), 504 (the marketplace or the core too slow). Worth another attempt later. A 500 (a fault of
+ * the core) or a 502 (a page the parsers did not understand) would most likely fail the same way
+ * again: it is the item's result at once, as an interactive call would answer it.
+ */
 function isRetryableStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status !== 501);
+  return status === 429 || status === 503 || status === 504;
 }
 
 /** Client parameter names back to the request's proto field names (ErrorDetail.field_path). */
