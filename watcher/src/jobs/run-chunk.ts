@@ -95,12 +95,11 @@ export function createChunkProcessor(deps: ChunkDependencies) {
     const list = fromBinary(BatchLookupRequestSchema, items).items;
     const limit = pLimit(deps.itemConcurrency);
     const lastAttempt = run.attempt >= run.maxAttempts;
-    const outcomes = await Promise.all(indexes.map((index, i) => answered.has(index) ? null
-      : limit(() => runItem(deps.core, index, list[i]!, { jobId: run.data.jobId, lastAttempt }))));
+    const pending = indexes.flatMap((index, i) => (answered.has(index) ? [] : [{ index, item: list[i]! }]));
+    const outcomes = await Promise.all(pending.map(({ index, item }) => limit(() => runItem(deps.core, index, item, { jobId: run.data.jobId, lastAttempt }))));
     const results: StoredResult[] = [];
     let deferred = 0;
     for (const outcome of outcomes) {
-      if (outcome === null) continue;
       if (outcome.kind === 'retry') deferred++;
       else results.push({ index: outcome.result.index, ok: outcome.result.result.case !== 'error', result: toBinary(BatchItemResultSchema, outcome.result) });
     }
