@@ -18,7 +18,7 @@ import type { JobChunkDraft, StoredResult } from '../store/index.js';
 import { generateWebhookSecret, sealSecret } from '../webhooks/index.js';
 import type { CallContext } from './deps.js';
 import { invalidArgument, WatchServiceError } from './errors.js';
-import type { JobParts } from './job-service.js';
+import type { JobParts } from './job-parts.js';
 import { checkDeclaredRules, webhookUrlOf } from './request-checks.js';
 
 /** The most items one job may have (the contract's limit; a gRPC message of that many is a few MB). */

@@ -13,7 +13,7 @@ import { announceEnd, jobMessage } from '../jobs/index.js';
 import { hasEnded, InvalidCursorError, type JobRecord, resultCursor } from '../store/index.js';
 import type { CallContext } from './deps.js';
 import { invalidArgument, notFound } from './errors.js';
-import type { JobParts } from './job-service.js';
+import type { JobParts } from './job-parts.js';
 import { pageOrInvalidCursor } from './pages.js';
 import { checkDeclaredRules } from './request-checks.js';
 

@@ -2,30 +2,13 @@
  * createJobService: one handler per RPC of retail.v1.JobService (bulk jobs), keyed by the method's
  * local name, transport-free like the WatchService's; the watcher's gRPC server serves both.
  */
-import type { JobQueue, JobSystem } from '../queue/index.js';
-import { CHUNK_QUEUE, type ChunkJob, DEFAULT_JOB_CHUNK_SIZE, JOB_END_QUEUE, type JobEndJob } from '../jobs/index.js';
-import type { WatchStore } from '../store/index.js';
-import { type ServiceLog, DEFAULT_STREAM_POLL_MS, type WatchServiceDeps } from './deps.js';
+import { CHUNK_QUEUE, DEFAULT_JOB_CHUNK_SIZE, JOB_END_QUEUE } from '../jobs/index.js';
+import { DEFAULT_STREAM_POLL_MS } from './deps.js';
+import type { JobParts, JobServiceDeps } from './job-parts.js';
 import { createJobHandler } from './job-create.js';
 import { cancelJobHandler, getJobHandler, listJobResultsHandler, listJobsHandler } from './job-read.js';
 import { streamJobProgressHandler, streamJobResultsHandler } from './job-streams.js';
 
-
-export interface JobServiceDeps extends Pick<WatchServiceDeps, 'webhooks' | 'clock' | 'streamPollMs' | 'log'> {
-  readonly store: WatchStore;
-  readonly jobs: Pick<JobSystem, 'queue'>;
-  readonly chunkSize?: number;
-}
-
-export interface JobParts {
-  readonly store: WatchStore;
-  readonly chunks: JobQueue<ChunkJob>;
-  readonly jobEnds: JobQueue<JobEndJob>;
-  readonly webhooks: WatchServiceDeps['webhooks'];
-  readonly chunkSize: number;
-  readonly streamPollMs: number;
-  readonly log: ServiceLog | undefined;
-}
 
 export function createJobService(deps: JobServiceDeps) {
   const parts: JobParts = {
@@ -48,4 +31,5 @@ export function createJobService(deps: JobServiceDeps) {
   };
 }
 
+export type { JobServiceDeps };
 export type JobServiceHandlers = ReturnType<typeof createJobService>;

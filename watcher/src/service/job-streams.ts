@@ -18,7 +18,7 @@ import { hasEnded, type JobRecord } from '../store/index.js';
 import type { CallContext } from './deps.js';
 import { pause } from './events-stream.js';
 import { ownJob, resultCursorOf } from './job-read.js';
-import type { JobParts } from './job-service.js';
+import type { JobParts } from './job-parts.js';
 
 /** Results read per store round trip. */
 export const RESULT_STREAM_PAGE = 500;
