@@ -9,7 +9,6 @@ import { createJobHandler } from './job-create.js';
 import { cancelJobHandler, getJobHandler, listJobResultsHandler, listJobsHandler } from './job-read.js';
 import { streamJobProgressHandler, streamJobResultsHandler } from './job-streams.js';
 
-
 export function createJobService(deps: JobServiceDeps) {
   const parts: JobParts = {
     store: deps.store,
