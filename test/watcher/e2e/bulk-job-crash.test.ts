@@ -17,7 +17,7 @@ import { createJobService, type JobServiceHandlers } from '../../../watcher/src/
 import { postgresMissing } from '../../harness/postgres.js';
 import { redisMissing } from '../../harness/redis.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
-import { openScenario, openWorld, TIMELINE_ASINS, until, type Scenario, type World } from './world.js';
+import { openScenario, openWorld, TIMELINE_ASINS, until, watcherProcessEnv, type Scenario, type World } from './world.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
@@ -43,13 +43,7 @@ beforeAll(async () => {
   service = createJobService({ store: scenario.store, jobs: producer, webhooks: { policy: { allowPrivateTargets: true }, keyring: world.keyring }, chunkSize: 100 });
   const cores = await Promise.all([world.startCore(), world.startCore()]);
   processes.push(...(await Promise.all(cores.map((core) => startWorkerProcess({
-    DATABASE_URL: scenario.database.url,
-    QUEUE_REDIS_URL: scenario.queueRedisUrl,
-    LEDGER_REDIS_URL: world.redis.url,
-    CORE_ADDRESS: core.address,
-    SERVICE_TOKEN: core.token,
-    WEBHOOK_SECRET_KEY: world.secretKey,
-    NODE_EXTRA_CA_CERTS: world.certificateFile,
+    ...watcherProcessEnv(world, scenario, core),
     JOB_CONCURRENCY: '2',
     JOB_ITEM_CONCURRENCY: '8',
     CORE_DEADLINE_MS: '30000',
