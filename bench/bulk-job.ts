@@ -50,7 +50,8 @@ async function main(): Promise<void> {
     METERING_PLANS: JSON.stringify({ free: 'unlimited' }),
     DEV_UNITS: String(ITEMS + REST_ITEMS + 100),
     LOG_LEVEL: 'silent',
-    ...(process.env.BENCH_DATABASE_URL && { DATABASE_URL: process.env.BENCH_DATABASE_URL }),
+    // PostgreSQL deployments keep the webhook key outside the data directory.
+    ...(process.env.BENCH_DATABASE_URL && { DATABASE_URL: process.env.BENCH_DATABASE_URL, WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') }),
     ...(process.env.BENCH_REDIS_URL && { REDIS_URL: process.env.BENCH_REDIS_URL }),
   };
   const running = await startOneProcess(env);
