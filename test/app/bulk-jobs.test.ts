@@ -70,6 +70,10 @@ describe('bulk jobs on npm start', () => {
     }));
     expect(read.data.retailJob).toEqual({ status: 'DONE', done: 1, unitsCharged: 1 });
     expect(read.data.retailJobs.jobs.map((j) => j.id)).toContain(id);
+    const results = await json<{ data: { retailJobResults: { results: Array<{ index: number; product: { retailProduct: { asin: string } } | null; error: null }> } } }>(await call('POST', '/api/graphql', {
+      query: `{ retailJobResults(id: "${id}") { results { index product { retailProduct { asin title } } error { reason } } } }`,
+    }));
+    expect(results.data.retailJobResults.results).toEqual([{ index: 0, product: { retailProduct: { asin: 'B0FXTUS001', title: expect.any(String) } }, error: null }]);
 
     const mcp = await json<{ result: { structuredContent: { data: { retailJob: WireJob } } } }>(await call('POST', '/api/mcp', {
       jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retail_job_get', arguments: { id } },
