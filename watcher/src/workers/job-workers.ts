@@ -1,15 +1,18 @@
 /**
  * The bulk-job workers on the job system: chunks (bounded per replica, so bulk work never takes
- * every core call a replica can make) and job-end webhooks. At start, the chunks of jobs that have
- * not ended and the open end webhooks get their queue jobs back (the in-memory twin lost them; on
- * BullMQ the ids deduplicate, and a job whose queue entry stalled out is picked up again).
+ * every core call a replica can make) and job-end webhooks. At start, and then every five minutes
+ * (a repeating job, one replica per run), the chunks of jobs that have not ended and the open end
+ * webhooks get their queue jobs back: the in-memory twin lost them at a restart, and on BullMQ a job
+ * that stalled more than `maxStalledCount` times, or a queue add lost after its job's commit, would
+ * otherwise leave a job that never ends. The ids deduplicate, so a chunk still queued or running is
+ * not added twice.
  */
 import type { CoreClient } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering';
 import {
   announceEnd, CHUNK_QUEUE, createChunkProcessor, createJobEndProcessor, JOB_END_QUEUE, jobEndJobId, queueChunks,
 } from '../jobs/index.js';
-import type { JobSystem, JobWorker } from '../queue/index.js';
+import { defineQueue, type JobSystem, type JobWorker } from '../queue/index.js';
 import type { WatchStore } from '../store/index.js';
 import type { SecretKeyring, WebhookSender } from '../webhooks/index.js';
 
@@ -21,6 +24,10 @@ export interface JobWorkerSettings {
 }
 
 export const DEFAULT_JOB_WORKERS: JobWorkerSettings = { chunks: 2, items: 4 };
+
+/** The sweep that gives open chunks and webhooks their queue jobs back; a failed run is simply done again by the next. */
+export const JOB_SWEEP_QUEUE = defineQueue<Record<string, never>>('bulk-job-sweep');
+export const JOB_SWEEP_SCHEDULE = { id: 'bulk-job-sweep', everyMs: 5 * 60 * 1000 } as const;
 
 export interface JobWorkerDependencies {
   readonly store: WatchStore;
@@ -58,9 +65,15 @@ export async function startJobWorkers(deps: JobWorkerDependencies): Promise<{ wo
       },
     }),
     jobs.work(JOB_END_QUEUE, jobEnd.process, { concurrency: deps.webhookConcurrency, onFinalFailure: jobEnd.onFinalFailure }),
+    jobs.work(JOB_SWEEP_QUEUE, async () => void (await sweep()), { concurrency: 1 }),
   ];
-  const open = await store.jobs.openChunks();
-  await queueChunks(chunks, open);
-  for (const jobId of await store.jobs.openWebhooks()) await jobEnds.add({ jobId }, { id: jobEndJobId(jobId) });
-  return { workers, requeued: open.length };
+  async function sweep(): Promise<number> {
+    const open = await store.jobs.openChunks();
+    await queueChunks(chunks, open);
+    for (const jobId of await store.jobs.openWebhooks()) await jobEnds.add({ jobId }, { id: jobEndJobId(jobId) });
+    return open.length;
+  }
+  const requeued = await sweep();
+  await jobs.queue(JOB_SWEEP_QUEUE).upsertSchedule(JOB_SWEEP_SCHEDULE.id, { everyMs: JOB_SWEEP_SCHEDULE.everyMs }, {});
+  return { workers, requeued };
 }
