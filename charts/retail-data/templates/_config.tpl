@@ -30,6 +30,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CACHE_STALE_SECONDS" $values.config.cacheStaleSeconds }}
 {{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
 {{- $_ := set $env "BATCH_CONCURRENCY" $values.config.batchConcurrency }}
+{{- $_ := set $env "UPSTREAM_STARTUP_PROBE" $values.config.startupProbe }}
 {{- else if eq $name "watcher" }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
