@@ -81,7 +81,7 @@ export function asConnectError(err: unknown): ConnectError {
       // A value Headers refuses is not one the mapping reads.
     }
   }
-  const error = new ConnectError(statusMessage(failure.details), Number(failure.code) as Code, headers, undefined, err);
+  const error = new ConnectError(statusMessage(failure.details), Number(failure.code), headers, undefined, err);
   const status = failure.metadata.get(GRPC_STATUS_DETAILS_METADATA_KEY)[0];
   if (status instanceof Uint8Array) {
     try {
