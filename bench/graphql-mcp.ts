@@ -6,10 +6,11 @@
  *
  *   node --conditions=source --import tsx bench/graphql-mcp.ts
  *   BENCH_SECONDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WARMUP (seconds, default 2),
- *   BENCH_PROFILE=stages, BENCH_PROFILE_DIR, BENCH_ACCESS_LOG=on, BENCH_OBSERVE=on (as bench/rest.ts)
+ *   BENCH_PROFILE=stages, BENCH_PROFILE_DIR, BENCH_ACCESS_LOG=on, BENCH_OBSERVE=on, BENCH_TELEMETRY=on (as bench/rest.ts)
  * Besides req/s and latency it prints the CPU time per request of this process (the gateways) and
  * of the core's process.
  */
+import { telemetryOn } from './telemetry-on.js'; // first: the SDK registers before any gateway module runs
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { startStack } from '../test/harness/stack.js';
@@ -86,6 +87,8 @@ try {
         when: new Date().toISOString(),
         seconds,
         connections,
+        telemetry: telemetryOn,
+        observe: process.env.BENCH_OBSERVE === 'on',
         results,
         ratioGraphqlToBare: ratio(results[1]!, results[0]!),
         ratioMcpToBare: ratio(results[3]!, results[2]!),

@@ -11,10 +11,12 @@
  *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
  *   BENCH_ACCESS_LOG=on (the gateways' access log in front of the REST mount, to price it)
  *   BENCH_OBSERVE=on (the deployments' request span, metrics and access log, observeRequests, in front)
+ *   BENCH_TELEMETRY=on (an OpenTelemetry SDK recording every span and metric: bench/telemetry-on.ts)
  *   BENCH_PROFILE=stages (a CPU profile of this process over each measured run, summarized by
  *   stage on stderr and in the JSON: bench/profile-stages.ts; the profiler's own cost inflates the CPU
  *   figures), BENCH_PROFILE_DIR (where to write each run's .cpuprofile as well)
  */
+import { telemetryOn } from './telemetry-on.js'; // first: the SDK registers before any gateway module runs
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { type Stack, startStack } from '../test/harness/stack.js';
@@ -103,6 +105,8 @@ console.log(
       seconds,
       connections,
       ledger,
+      telemetry: telemetryOn,
+      observe: process.env.BENCH_OBSERVE === 'on',
       realCoreCacheStatus: real.cache,
       ...(stub ? { sameBody: real.body === stub.body } : {}),
       bodyBytes: Buffer.byteLength(real.body),
