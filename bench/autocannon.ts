@@ -2,7 +2,8 @@
  * One measured load for the HTTP benchmarks (bench/rest.ts, bench/graphql-mcp.ts): autocannon in
  * its own process (its CLI with --json, so the client does not share the event loop of the servers
  * it measures; the same client measures every side), an unmeasured warm-up first, and the CPU time
- * per request of this process (the gateway) and of the core's process. BENCH_PROFILE=stages adds
+ * per request of this process (the gateway) and of the core's process; BENCH_RATE fixes the offered
+ * rate (below). BENCH_PROFILE=stages adds
  * this process's CPU by stage (bench/profile-stages.ts), BENCH_PROFILE_DIR keeps the profiles.
  */
 import { execFile } from 'node:child_process';
@@ -12,6 +13,13 @@ import { type StageRow, printStages, stageSummary, startProfile } from './profil
 import { processCpuUs } from './stub-core.js';
 
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+
+/**
+ * BENCH_RATE: requests per second offered (all connections together) instead of as many as answer.
+ * CPU per request depends on throughput (at a higher rate the event loop serves several requests per
+ * wake-up), so comparing two versions' CPU per request is fair only at the same rate, one both sustain.
+ */
+const rate = Number(process.env.BENCH_RATE) || 0;
 
 export interface LoadOptions {
   readonly url: string;
@@ -48,6 +56,7 @@ interface AutocannonResult {
 
 function autocannon(options: LoadOptions, seconds: number): Promise<AutocannonResult> {
   const args = [AUTOCANNON, '--json', '-c', String(options.connections), '-d', String(seconds)];
+  if (rate) args.push('-R', String(rate));
   if (options.method) args.push('-m', options.method);
   if (options.body !== undefined) args.push('-b', options.body);
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
