@@ -36,6 +36,8 @@ interface Rule {
 const RULES: readonly Rule[] = [
   { stage: 'GC', fn: /^\(garbage collector\)$/ },
   { stage: 'idle', fn: /^\(idle\)$/ },
+  // Collecting the profile itself (Profiler.stop runs in this process): not the gateway's work.
+  { stage: 'profiler', url: 'node:inspector' },
   { stage: 'decode answer (fromBinary)', url: '@bufbuild/protobuf', fn: /^(fromBinary|readMessage|readField|readScalar|readListField|readMapEntry|readScalarLTString|readMessageField|string|bytes|uint32|int32|int64|double|float|bool|skip)$/ },
   { stage: 'encode request (toBinary)', url: '@bufbuild/protobuf', fn: /^(toBinary|writeFields|writeField|writeScalar|writeMessageField|writeListField|writeMapEntry|finish|fork|join|raw|string|tag|uint32|int32)$/ },
   { stage: 'protobuf (create, other)', url: '@bufbuild/protobuf' },
@@ -138,6 +140,7 @@ export function stageSummary(profile: CpuProfile, requests?: number): StageRow[]
     time.set(stage, (time.get(stage) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   time.delete('idle');
+  time.delete('profiler');
   const busy = [...time.values()].reduce((a, b) => a + b, 0);
   return [...time]
     .sort((a, b) => b[1] - a[1])
