@@ -1,5 +1,5 @@
 /**
- * The gateways' client of the backends: the core (RetailService) and the watcher (WatchService),
+ * The gateways' client of the backends: the core (RetailService) and the watcher (WatchService, JobService),
  * each over one gRPC channel (@grpc/grpc-js: grpc-caller.ts) with the service token, request id and
  * trace context on every call, and a deadline on every call. A watch operation also carries the
  * caller's account (`x-retail-account`), which the gateway established from the key: the watcher
