@@ -5,44 +5,33 @@
  * returning the same JSON bytes, with the same autocannon client (its own process) in the same run.
  *
  *   node --conditions=source --import tsx bench/graphql-mcp.ts
- *   BENCH_SECONDS (default 6), BENCH_CONNECTIONS (default 10)
+ *   BENCH_SECONDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WARMUP (seconds, default 2),
+ *   BENCH_PROFILE=stages, BENCH_PROFILE_DIR, BENCH_ACCESS_LOG=on, BENCH_OBSERVE=on, BENCH_TELEMETRY=on (as bench/rest.ts)
+ * Besides req/s and latency it prints the CPU time per request of this process (the gateways) and
+ * of the core's process.
  */
-import { execFile } from 'node:child_process';
+import { telemetryOn } from './telemetry-on.js'; // first: the SDK registers before any gateway module runs
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { create } from '@bufbuild/protobuf';
-import { CacheStatus, GetProductResponseSchema } from '@retail/contract';
 import { startStack } from '../test/harness/stack.js';
 import { graphqlDriver } from '../test/contract/drivers/graphql.js';
 import { mcpDriver } from '../test/contract/drivers/mcp.js';
+import { accessLogMounts } from './access-log-mount.js';
+import { type Measured, measureLoad } from './autocannon.js';
+import { startStubCoreProcess } from './stub-core.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 6;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
-const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const warmupSeconds = process.env.BENCH_WARMUP === undefined ? 2 : Number(process.env.BENCH_WARMUP);
 
-interface Measured {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-function measure(name: string, url: string, body: string, headers: Record<string, string>): Promise<Measured> {
-  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(seconds), '-m', 'POST', '-b', body];
-  for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...headers })) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
-      if (err) return reject(err);
-      const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number };
-      resolve({ name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
-    });
+function measure(name: string, url: string, body: string, headers: Record<string, string>, corePid?: number): Promise<Measured> {
+  return measureLoad(name, {
+    url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, seconds, connections, warmupSeconds,
+    ...(corePid !== undefined ? { corePid } : {}),
   });
 }
 
-/** A product record of the size real pages give (bullets, images, specifications). */
+/** A product record (wire JSON) of the size real pages give (bullets, images, specifications). */
 const PRODUCT = {
   title: 'C Programming Language, 2nd Edition',
   asin: '0131103628',
@@ -52,17 +41,16 @@ const PRODUCT = {
   isInStock: true,
   price: { symbol: '$', value: 35.64, currency: 'USD', display: '$35.64' },
   rating: 4.7,
-  ratingsTotal: 5123n,
+  ratingsTotal: 5123,
   imageUrls: Array.from({ length: 6 }, (_, i) => `https://images.example/I/${i}.jpg`),
   featureBullets: Array.from({ length: 5 }, (_, i) => `Feature bullet number ${i} with a sentence of ordinary length.`),
   technicalSpecifications: Array.from({ length: 8 }, (_, i) => ({ name: `Spec ${i}`, value: `Value ${i}` })),
 };
 
-const stack = await startStack({
-  mounts: [graphqlDriver.mount, mcpDriver.mount],
-  core: 'stub',
-  stubHandlers: { GetProduct: () => create(GetProductResponseSchema, { retailProduct: PRODUCT, meta: { cache: CacheStatus.HIT } }) },
-});
+// The real core in its own process answering from memory (bench/stub-core-process.ts), so this
+// process's CPU is the gateways' alone.
+const core = await startStubCoreProcess(PRODUCT);
+const stack = await startStack({ mounts: [...accessLogMounts(), graphqlDriver.mount, mcpDriver.mount], coreAddress: core.address });
 const ticker = setInterval(() => stack.advanceClock(100), 100);
 try {
   const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000_000, plan: 'unlimited' });
@@ -87,9 +75,9 @@ try {
 
   const results = [
     await measure('bare express (GraphQL bytes)', `${bareUrl}/graphql`, graphqlBody, {}),
-    await measure('GraphQL full path', `${stack.baseUrl}/api/graphql`, graphqlBody, { 'API-KEY': key }),
+    await measure('GraphQL full path', `${stack.baseUrl}/api/graphql`, graphqlBody, { 'API-KEY': key }, core.pid),
     await measure('bare express (MCP bytes)', `${bareUrl}/mcp`, mcpBody, {}),
-    await measure('MCP full path', `${stack.baseUrl}/api/mcp`, mcpBody, mcpHeaders),
+    await measure('MCP full path', `${stack.baseUrl}/api/mcp`, mcpBody, mcpHeaders, core.pid),
   ];
   bareServer.close();
   const ratio = (a: Measured, b: Measured) => Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(3));
@@ -99,6 +87,8 @@ try {
         when: new Date().toISOString(),
         seconds,
         connections,
+        telemetry: telemetryOn,
+        observe: process.env.BENCH_OBSERVE === 'on',
         results,
         ratioGraphqlToBare: ratio(results[1]!, results[0]!),
         ratioMcpToBare: ratio(results[3]!, results[2]!),
@@ -110,4 +100,5 @@ try {
 } finally {
   clearInterval(ticker);
   await stack.close();
+  await core.stop();
 }

@@ -2,10 +2,11 @@
  * The gateway → core gRPC call alone, several clients against the same core in the same run: the
  * real core (grpc-js server, token check, validation, spans, logging) in its own process answering
  * GetProduct from memory (bench/stub-core-process.ts), called in a loop by
- *   - gateway: the gateways' core client (gateways/shared createCoreClient: Connect's gRPC
- *     transport with its interceptor, deadline and span),
+ *   - gateway: the gateways' core client (gateways/shared createCoreClient: grpc-js with its
+ *     metadata, deadline, signal and span),
  *   - connect[+option…]: a Connect client (createGrpcTransport), bare or with some of the settings
- *     the gateways' client has (see below), e.g. connect+nocomp+nodelay+timeout+signal+interceptor+trace,
+ *     the gateways' client had while it was Connect (see below), e.g.
+ *     connect+nocomp+nodelay+timeout+signal+interceptor+trace,
  *   - grpcjs[+option…]: a @grpc/grpc-js client over the same service definition,
  *   - http2: the call written by hand over node:http2 with nothing around it (the floor).
  * Prints calls/s, latency (p50, p99) and the CPU time per call of the client's process and of the
@@ -117,7 +118,7 @@ try {
     if (name === 'gateway') {
       const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN });
       let n = 0;
-      results.push(await loop('gateways/shared createCoreClient (Connect)', () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
+      results.push(await loop('gateways/shared createCoreClient (grpc-js)', () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
     } else if (name === 'connect' || name.startsWith('connect+')) {
       // connect+<option>+…: the bare Connect client with some of the gateway client's settings, to
       // find which of them costs: timeout (per-call timeoutMs), signal (per-call AbortSignal),
@@ -142,7 +143,7 @@ try {
           ...(options.has('timeout') ? { timeoutMs: 10_000 } : {}),
           ...(options.has('signal') ? { signal: new AbortController().signal } : {}),
         });
-      results.push(await loop(`Connect createGrpcTransport, ${options.size ? [...options].join(' + ') : 'defaults'}`, options.has('trace') ? () => traceCoreCall('GetProduct', call) : call));
+      results.push(await loop(`Connect createGrpcTransport, ${options.size ? [...options].join(' + ') : 'defaults'}`, options.has('trace') ? () => traceCoreCall(RetailService.method.getProduct, call) : call));
     } else if (name === 'http2') {
       // The floor: a unary gRPC call by hand over node:http2 (one session), nothing around it.
       const session = http2.connect(`http://${address}`);

@@ -5,7 +5,7 @@
  *   node --conditions=source --import tsx bench/metering.ts [--seconds 3] [--concurrency 32] [--samples 3000]
  *
  * Latency: sequential calls (one in flight), p50/p99 per call. Throughput: `concurrency` callers in a loop
- * for `seconds`. The account is on the `unlimited` plan with plenty of units, so nothing is refused.
+ * for `seconds`, with this process's CPU per call, beside the same loop on the memory ledger. The account is on the `unlimited` plan with plenty of units, so nothing is refused.
  */
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -41,8 +41,10 @@ async function latency(step: () => Promise<unknown>): Promise<{ p50: number; p99
   return { p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-async function throughput(step: () => Promise<unknown>): Promise<number> {
+/** Calls per second with `concurrency` callers, and this process's CPU per call (µs): the gateway's side of the ledger. */
+async function throughput(step: () => Promise<unknown>): Promise<{ rate: number; cpuUsPerCall: number }> {
   let done = 0;
+  const cpu = process.cpuUsage();
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -52,7 +54,8 @@ async function throughput(step: () => Promise<unknown>): Promise<number> {
       }
     }),
   );
-  return done / seconds;
+  const used = process.cpuUsage(cpu);
+  return { rate: done / seconds, cpuUsPerCall: (used.user + used.system) / done };
 }
 
 const redis = await startRedis();
@@ -72,8 +75,18 @@ try {
 
   const getLatency = await latency(get);
   const meteredLatency = await latency(metered);
-  const getRate = await throughput(get);
-  const meteredRate = await throughput(metered);
+  const { rate: getRate } = await throughput(get);
+  const { rate: meteredRate, cpuUsPerCall: redisClientCpuUs } = await throughput(metered);
+  // The same calls on the memory ledger, in this process: what the Redis ledger costs the gateway beyond it.
+  const memory = await createMetering();
+  const memoryAccount = await memory.admin.createAccount({ units: 100_000_000, plan: 'unlimited' });
+  const memoryKey = (await memory.admin.createKey(memoryAccount.accountId, { label: 'bench' })).key;
+  const { rate: memoryRate, cpuUsPerCall: memoryCpuUs } = await throughput(async () => {
+    const admitted = await memory.meter.admit({ ...request, key: memoryKey });
+    if (!admitted.ok) throw new Error('admit refused during the benchmark');
+    await memory.meter.settle(admitted.hold, 1);
+  });
+  await memory.close();
 
   // Server-side cost of the scripts (both admit and settle), independent of client and network load.
   const stats = await client.info('commandstats');
@@ -87,8 +100,12 @@ try {
     `ratio (metered/GET) p50 ${(meteredLatency.p50 / getLatency.p50).toFixed(2)}×  p99 ${(meteredLatency.p99 / getLatency.p99).toFixed(2)}×  throughput ${(getRate / meteredRate).toFixed(2)}× fewer`,
   );
   console.log(`redis CPU per command: GET ${getUs.toFixed(1)} µs, ledger script (EVALSHA, admit/settle mean) ${evalshaUs.toFixed(1)} µs`);
+  console.log(`this process's CPU per admit + settle: Redis ledger ${redisClientCpuUs.toFixed(1)} µs, memory ledger ${memoryCpuUs.toFixed(1)} µs (${memoryRate.toFixed(0)} calls/s)`);
   console.log(
-    JSON.stringify({ evalshaUs, getUs, getLatency, meteredLatency, getRate, meteredRate, ratioP50: meteredLatency.p50 / getLatency.p50, unitsCharged: metering.counters.unitsCharged }),
+    JSON.stringify({
+      evalshaUs, getUs, getLatency, meteredLatency, getRate, meteredRate, ratioP50: meteredLatency.p50 / getLatency.p50, unitsCharged: metering.counters.unitsCharged,
+      redisClientCpuUs, memoryCpuUs, memoryRate,
+    }),
   );
 } finally {
   client.disconnect();

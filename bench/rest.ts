@@ -10,74 +10,28 @@
  *   BENCH_CASES (comma list of bare, stub, real; default all three: one case alone, e.g. under --cpu-prof)
  *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
  *   BENCH_ACCESS_LOG=on (the gateways' access log in front of the REST mount, to price it)
+ *   BENCH_OBSERVE=on (the deployments' request span, metrics and access log, observeRequests, in front)
+ *   BENCH_TELEMETRY=on (an OpenTelemetry SDK recording every span and metric: bench/telemetry-on.ts)
+ *   BENCH_PROFILE=stages (a CPU profile of this process over each measured run, summarized by
+ *   stage on stderr and in the JSON: bench/profile-stages.ts; the profiler's own cost inflates the CPU
+ *   figures), BENCH_PROFILE_DIR (where to write each run's .cpuprofile as well)
  */
-import { execFile } from 'node:child_process';
+import { telemetryOn } from './telemetry-on.js'; // first: the SDK registers before any gateway module runs
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { type Stack, startStack } from '../test/harness/stack.js';
 import { restDriver } from '../test/contract/drivers/rest.js';
-import { processCpuUs, startStubCoreProcess } from './stub-core.js';
+import { startStubCoreProcess } from './stub-core.js';
 import { accessLogMounts } from './access-log-mount.js';
+import { type Measured, measureLoad } from './autocannon.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 8;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
 const asin = process.env.BENCH_ASIN || 'B01GAWQSFW';
 const warmupSeconds = process.env.BENCH_WARMUP === undefined ? 2 : Number(process.env.BENCH_WARMUP);
 
-/**
- * autocannon runs in its own process (its CLI with --json), so the client does not share the
- * event loop of the servers it measures; the same client measures both sides.
- */
-const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
-
-function autocannon(options: { url: string; headers: Record<string, string>; seconds?: number }): Promise<{
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-}> {
-  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(options.seconds ?? seconds)];
-  for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
-  args.push(options.url);
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
-      if (err) return reject(err);
-      resolve(JSON.parse(stdout) as never);
-    });
-  });
-}
-
-interface Measured {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  /** CPU time (user + system) per request of this process (the gateway, and the core when it runs in it), in µs. */
-  cpuUsPerRequest: number;
-  /** CPU time per request of the core's own process, when it has one, in µs. */
-  coreCpuUsPerRequest?: number;
-}
-
-async function measure(name: string, url: string, headers: Record<string, string>, corePid?: number): Promise<Measured> {
-  // Unmeasured warm-up: without it the first seconds carry the JIT's compiling of the gateway's and
-  // the core's code (measured: about a third more CPU per request over an 8 s run).
-  if (warmupSeconds > 0) await autocannon({ url, headers, seconds: warmupSeconds });
-  const cpu = process.cpuUsage();
-  const core = corePid === undefined ? undefined : processCpuUs(corePid);
-  const result = await autocannon({ url, headers });
-  const used = process.cpuUsage(cpu);
-  const coreUsed = core === undefined ? undefined : processCpuUs(corePid!)! - core;
-  const perRequest = (us: number) => Math.round(us / Math.max(1, result.requests.total));
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    cpuUsPerRequest: perRequest(used.user + used.system),
-    ...(coreUsed !== undefined ? { coreCpuUsPerRequest: perRequest(coreUsed) } : {}),
-  };
+function measure(name: string, url: string, headers: Record<string, string>, corePid?: number): Promise<Measured> {
+  return measureLoad(name, { url, headers, seconds, connections, warmupSeconds, ...(corePid !== undefined ? { corePid } : {}) });
 }
 
 const ledger = process.env.BENCH_LEDGER === 'redis' ? 'redis' : 'memory';
@@ -151,6 +105,8 @@ console.log(
       seconds,
       connections,
       ledger,
+      telemetry: telemetryOn,
+      observe: process.env.BENCH_OBSERVE === 'on',
       realCoreCacheStatus: real.cache,
       ...(stub ? { sameBody: real.body === stub.body } : {}),
       bodyBytes: Buffer.byteLength(real.body),

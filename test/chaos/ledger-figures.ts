@@ -26,9 +26,11 @@ export async function accountFigures(redisUrl: string, accountId: string, startU
       const counts = await redis.hvals(`${base}day:${day}`);
       usageCalls += counts.reduce((sum, n) => sum + Number(n), 0);
     }
-    const held = holdUnits.reduce((sum, n) => sum + Number(n), 0);
+    // A settled hold keeps its answer ("=<charged>") in its field for a while: not units on hold.
+    const open = holdUnits.filter((units) => !units.startsWith('='));
+    const held = open.reduce((sum, n) => sum + Number(n), 0);
     const current = Number(balance);
-    return { balance: current, held, holds: holdUnits.length, spent: startUnits - current - held, usageCalls };
+    return { balance: current, held, holds: open.length, spent: startUnits - current - held, usageCalls };
   } finally {
     redis.disconnect();
   }

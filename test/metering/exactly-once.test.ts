@@ -3,6 +3,7 @@
  * an admit or a settle after a reconnect, and a gateway resends a settle that timed out. Both stores
  * (memory and a real Redis) must hold once and charge once.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLAN, DEFAULT_PLANS } from '../../gateways/metering/src/plans.js';
 import { createMemoryStore } from '../../gateways/metering/src/memory-store.js';
@@ -88,10 +89,51 @@ describe.skipIf(missing !== null)('on a real Redis', () => {
     await redis?.stop();
   });
   let n = 0;
-  exactlyOnceSuite('redis', async () => {
-    const store = createRedisStore({ ...options, redisUrl: redis.url, keyPrefix: `t${n++}:`, settleWindowMs: 5_000 });
+  const openRedis = async (keyPrefix = `t${n++}:`) => {
+    const store = createRedisStore({ ...options, redisUrl: redis.url, keyPrefix, settleWindowMs: 5_000 });
     stores.push(store);
     await store.ready();
     return store;
+  };
+  exactlyOnceSuite('redis', () => openRedis());
+
+  it('keeps a settle answer in the hold its own field until the sweep forgets it, leaving nothing behind', async () => {
+    const store = await openRedis('sweep:');
+    const raw = new Redis(redis.url);
+    try {
+      const hash = await accountWithKey(store, 'acct-sweep', 5);
+      await store.admit(admitInput('acct-sweep', hash, 'hold-s', 1));
+      await store.settle(settleInput('acct-sweep', 'hold-s', ['GetProduct']));
+      expect(await raw.hget('sweep:{acct-sweep}:holds', 'hold-s')).toBe('=1');
+      // Past the answer's time to live, the next call sweeps it: no hold, no answer, no expiry entry.
+      const later = NOW + 61_000;
+      await store.admit({ ...admitInput('acct-sweep', hash, 'hold-t', 1), now: later, holdExpiresAt: later + 60_000 });
+      expect(await raw.hkeys('sweep:{acct-sweep}:holds')).toEqual(['hold-t']);
+      expect(await raw.zrange('sweep:{acct-sweep}:holdexp', 0, -1)).toEqual(['hold-t']);
+      expect(await raw.exists('sweep:{acct-sweep}:settled', 'sweep:{acct-sweep}:settledexp')).toBe(0);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('answers a settle sent again across the upgrade from the answer kept in the layout before 0.3, charging once', async () => {
+    const store = await openRedis('legacy:');
+    const raw = new Redis(redis.url);
+    try {
+      const hash = await accountWithKey(store, 'acct-old', 5);
+      await store.admit(admitInput('acct-old', hash, 'hold-old', 1));
+      // What the previous script left after charging this hold: no hold, its answer in settled / settledexp, the unit gone.
+      await raw.hdel('legacy:{acct-old}:holds', 'hold-old');
+      await raw.zrem('legacy:{acct-old}:holdexp', 'hold-old');
+      await raw.hset('legacy:{acct-old}:settled', 'hold-old', '1');
+      await raw.zadd('legacy:{acct-old}:settledexp', NOW + 60_000, 'hold-old');
+      expect(await store.settle(settleInput('acct-old', 'hold-old', ['GetProduct']))).toEqual({ charged: 1, balance: 4 });
+      expect(await store.recentUsage('acct-old', 10)).toEqual([]);
+      // Once its time has passed, the old answer is swept with the next settle that reads the old layout.
+      await store.settle(settleInput('acct-old', 'hold-unknown', [], NOW + 61_000));
+      expect(await raw.exists('legacy:{acct-old}:settled', 'legacy:{acct-old}:settledexp')).toBe(0);
+    } finally {
+      raw.disconnect();
+    }
   });
 });

@@ -57,6 +57,7 @@ beforeAll(async () => {
       GetProduct: (req) => {
         const asin = (req as unknown as { asin?: string }).asin;
         if (asin === 'B000000404') throw coreError(ErrorReason.NOT_FOUND);
+        if (asin?.startsWith('B0000SLOW')) return new Promise((resolve) => setTimeout(() => resolve({ retailProduct: { title: 'slow', asin } }), 20 + Number(asin.slice(-1)) * 15));
         return { retailProduct: { title: HOSTILE, asin, ratingsTotal: 12, isPrime: false } };
       },
     },
@@ -197,5 +198,21 @@ describe('MCP gateway', () => {
     expect(badParams.json).toMatchObject({ id: 6, error: { code: -32602 } });
     const wrong = await rpc({ jsonrpc: '2.0', id: 2, method: 'no/such/method' });
     expect(wrong.json.error.code).toBe(-32601);
+  });
+
+  it('answers concurrent calls each with its own request id, units and refusals (pooled Servers never mix requests)', async () => {
+    const [rich, poor] = [await newKey(100), await newKey(2)];
+    const call = (apiKey: string, id: string, digit: number) =>
+      rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'retail_product', arguments: { asin: `B0000SLOW${digit}` } } }, { 'api-key': apiKey, 'x-request-id': id });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? call(poor, `poor-${i}`, i % 7) : call(rich, `rich-${i}`, (i * 5) % 7))));
+    for (const [i, answer] of answers.entries()) {
+      const id = i % 3 === 0 ? `poor-${i}` : `rich-${i}`;
+      expect(answer.headers.get('x-request-id')).toBe(id);
+      expect(answer.json.id).toBe(id);
+      if (answer.status === 200) expect(answer.json.result._meta).toMatchObject({ requestId: id, unitsCharged: 1 });
+    }
+    const statuses = (prefix: string) => answers.filter((a) => String(a.json.id).startsWith(prefix)).map((a) => a.status).sort();
+    expect(statuses('rich')).toEqual(Array(8).fill(200));
+    expect(statuses('poor')).toEqual([200, 200, 402, 402]);
   });
 });

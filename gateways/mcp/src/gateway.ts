@@ -1,6 +1,6 @@
 /**
- * `POST /api/mcp`: MCP Streamable HTTP, stateless (a new Server and transport per request, no
- * session), JSON responses. Every message needs a valid key (`API-KEY`, `SERVICE-API-KEY`,
+ * `POST /api/mcp`: MCP Streamable HTTP, stateless (a new transport per request on a pooled Server,
+ * no session: server.ts), JSON responses. Every message needs a valid key (`API-KEY`, `SERVICE-API-KEY`,
  * `X-API-KEY` or Bearer); `initialize`, `tools/list` and `ping` are free, `tools/call` is admitted and
  * settled like a metered call (rate limited; units only for a metered operation).
  * Request-level refusals (400 conflicting credentials, 401, 402, 403, 429) keep their HTTP status,
@@ -11,7 +11,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { type BodyRefusal, type CoreClient, admitFree, createCors, denialFailure, jsonBody, meteringHeaders, requestIdFrom } from '@retail/gateway-shared';
 import type { Meter, Metering } from '@retail/metering/api';
 import { RequestLevelError, envelope, jsonRpcError, refusalError } from './rpc-errors.js';
-import { createRequestServer } from './server.js';
+import { createServerPool } from './server.js';
 
 export const MCP_PATH = '/api/mcp';
 
@@ -85,6 +85,7 @@ function refuseBody(res: Response, { status, message }: BodyRefusal): void {
 export function createMcpGateway(options: McpGatewayOptions): express.Router {
   const { core } = options;
   const meter: Meter = options.metering.meter;
+  const servers = createServerPool();
 
   async function handle(req: Request, res: Response): Promise<void> {
     const requestId = requestIdFrom(req.headers);
@@ -122,7 +123,7 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       }
     }
 
-    const server = createRequestServer({
+    const lease = servers.acquire({
       core,
       meter,
       headers: req.headers,
@@ -139,12 +140,9 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
     res.writeHead = ((status: number, ...rest: unknown[]) => writeHead(status === 200 && refusal ? refusal.status : status, ...rest)) as typeof res.writeHead;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    res.on('close', () => void transport.close().finally(() => lease.release()));
     defaultAccept(req);
-    await server.connect(transport);
+    await lease.server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   }
 

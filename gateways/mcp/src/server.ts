@@ -1,12 +1,20 @@
 /**
- * One low-level MCP `Server` per HTTP request (stateless): `tools/list` publishes the generated
+ * The low-level MCP `Server`s of the stateless endpoint: `tools/list` publishes the generated
  * tools verbatim; `tools/call` runs the shared call (metered, or free for managing watches: same
  * key, scope and rate limit, zero units) and answers the REST 200 body as
  * `structuredContent` plus one text block with the same JSON, units in `_meta`. Prompts and
  * resources exist only as empty lists: the service has none, and marketplace text never becomes one.
+ *
+ * A Server serves one transport at a time, and a stateless transport one request (the SDK enforces
+ * both), but a Server may connect again once its transport closed (Protocol.connect). Building one
+ * per request (its handlers and their schemas) was a measurable share of an MCP call (docs/rest.md,
+ * Benchmark), so Servers are pooled: each is lent to one request at a time, its handlers read that
+ * request's context from the lease, and it returns to the pool only after the request's transport
+ * closed and every handler it started has finished, so no answer or header can reach another request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -49,42 +57,103 @@ export interface RequestContext {
   onRefusal(error: RequestLevelError): void;
 }
 
-export function createRequestServer(ctx: RequestContext): Server {
+/** A Server lent to one request: connect the request's transport to `server`; `release` once the response closed. */
+export interface ServerLease {
+  readonly server: Server;
+  /** Gives the Server back after its transport closed; it waits for handlers still running. */
+  release(): void;
+}
+
+export interface ServerPool {
+  acquire(ctx: RequestContext): ServerLease;
+}
+
+interface Slot {
+  readonly server: Server;
+  ctx: RequestContext | undefined;
+  running: number;
+  released: boolean;
+}
+
+/** Servers kept idle between requests; more are built under higher concurrency and dropped after it. */
+const MAX_IDLE_SERVERS = 64;
+
+export function createServerPool(): ServerPool {
+  const idle: Slot[] = [];
+  const giveBack = (slot: Slot) => {
+    slot.ctx = undefined;
+    if (idle.length < MAX_IDLE_SERVERS) idle.push(slot);
+  };
+  return {
+    acquire(ctx) {
+      let slot = idle.pop();
+      // A Server still connected (its transport never closed) is never lent again.
+      while (slot?.server.transport) slot = idle.pop();
+      slot ??= createSlot(giveBack);
+      slot.ctx = ctx;
+      slot.released = false;
+      return {
+        server: slot.server,
+        release() {
+          if (slot.released) return;
+          slot.released = true;
+          if (slot.running === 0) giveBack(slot);
+        },
+      };
+    },
+  };
+}
+
+function createSlot(giveBack: (slot: Slot) => void): Slot {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
     instructions: INSTRUCTIONS,
   });
+  const slot: Slot = { server, ctx: undefined, running: 0, released: false };
+  /** Runs a handler with the context of the request it belongs to, counted so the Server is not lent again meanwhile. */
+  const withContext = <A extends unknown[], R>(handler: (ctx: RequestContext, ...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    const ctx = slot.ctx;
+    if (!ctx) throw new McpError(ErrorCode.InternalError, 'no request is being served');
+    slot.running++;
+    try {
+      return await handler(ctx, ...args);
+    } finally {
+      slot.running--;
+      if (slot.running === 0 && slot.released) giveBack(slot);
+    }
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TOOLS] }));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(CallToolRequestSchema, withContext(callTool));
+  return slot;
+}
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    if (request.params.name === BATCH_TOOL.name) return callBatchTool(ctx, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
-    const op = operationOfTool(request.params.name);
-    if (!op) {
-      await ctx.authenticateFree();
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${displayName(request.params.name)}`);
-    }
-    const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
-      op,
-      params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
-      style: 'mcp',
-      headers: ctx.headers,
-    });
-    ctx.setHeaders(result.headers);
-    const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
-    if (result.ok) {
-      const body = { data: result.data };
-      return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
-    }
-    const body = envelope(result.errors);
-    if (isRequestLevel(result.status, result.reason)) {
-      const refusal = refusalError(result);
-      ctx.onRefusal(refusal);
-      throw refusal;
-    }
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta };
+async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { requestId: string | number }): Promise<CallToolResult> {
+  if (request.params.name === BATCH_TOOL.name) return callBatchTool(ctx, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
+  const op = operationOfTool(request.params.name);
+  if (!op) {
+    await ctx.authenticateFree();
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool ${displayName(request.params.name)}`);
+  }
+  const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
+    op,
+    params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
+    style: 'mcp',
+    headers: ctx.headers,
   });
-  return server;
+  ctx.setHeaders(result.headers);
+  const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
+  if (result.ok) {
+    const body = { data: result.data };
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
+  }
+  const body = envelope(result.errors);
+  if (isRequestLevel(result.status, result.reason)) {
+    const refusal = refusalError(result);
+    ctx.onRefusal(refusal);
+    throw refusal;
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta };
 }

@@ -1,19 +1,18 @@
 /**
- * The gateways' client of the backends: the core (RetailService) and the watcher (WatchService),
- * each over one gRPC transport (HTTP/2, Connect's gRPC protocol) with the service token, request
- * id and trace context on every call, and a deadline on every call. A watch operation also carries
- * the caller's account (`x-retail-account`), which the gateway established from the key: the
- * watcher trusts it because the call bears the service token.
+ * The gateways' client of the backends: the core (RetailService) and the watcher (WatchService, JobService),
+ * each over one gRPC channel (@grpc/grpc-js: grpc-caller.ts) with the service token, request id and
+ * trace context on every call, and a deadline on every call. A watch operation also carries the
+ * caller's account (`x-retail-account`), which the gateway established from the key: the watcher
+ * trusts it because the call bears the service token.
  */
-import { type Message, create } from '@bufbuild/protobuf';
-import { type Interceptor, createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
-import { context, propagation } from '@opentelemetry/api';
+import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { type BatchItem, type BatchItemResult, type BatchLookupResponse, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { Metadata } from '@grpc/grpc-js';
+import { context, propagation } from '@opentelemetry/api';
+import { type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
-import { traceCoreCall } from './tracing.js';
-import net from 'node:net';
+import { traceCoreCall, traceCoreStream } from './tracing.js';
 import type { Operation } from './registry.js';
 
 export interface CoreClientOptions {
@@ -51,15 +50,25 @@ export interface CallOptions {
    * per-host caps let waiting interactive calls go first.
    */
   readonly background?: boolean;
+  /** This call's deadline in ms, when it is not the client's (a whole stream's, for instance). */
+  readonly deadlineMs?: number;
 }
 
 /** Metadata key and value that mark a core call as background work (core/src/resilience/host-limits.ts). */
 export const PRIORITY_METADATA_KEY = 'x-retail-priority';
 export const BACKGROUND_PRIORITY = 'background';
 
+/** A server-streaming method of a backend service. */
+export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
+
 export interface CoreClient {
   /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
   callOperation(op: Operation, request: Record<string, unknown>, options: CallOptions): Promise<{ response: Message; meta: ResponseInfo }>;
+  /**
+   * Calls a server-streaming RPC with the same metadata, deadline (for the whole stream), routing
+   * and errors as callOperation; the signal, or leaving the loop early, cancels it.
+   */
+  streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
   /**
    * Streams BatchLookup: `onResult` gets each item's result as the core sends it; resolves when the
    * stream ends and rejects (as callOperation does) when it fails as a whole (deadline, core gone).
@@ -91,74 +100,60 @@ export function responseInfo(response: Message): ResponseInfo {
   return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}) };
 }
 
-function connectNoDelay(authority: URL): net.Socket {
-  const socket = net.connect({ host: authority.hostname, port: Number(authority.port) || 80 });
-  socket.setNoDelay(true);
-  return socket;
-}
+/** Services whose calls act for an account (`x-retail-account`): the watcher serves the watch and the job operations on one address. */
+const ACCOUNT_SERVICES: ReadonlySet<string> = new Set([WatchService.typeName, JobService.typeName]);
 
-type UnaryCalls = Record<string, (request: Message, callOptions: object) => Promise<Message>>;
-type BatchCall = (request: { items: BatchItem[] }, callOptions: object) => AsyncIterable<BatchLookupResponse>;
+const metadataSetter = { set: (carrier: Metadata, key: string, value: string) => carrier.set(key, value) };
 
 export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
-  const serviceHeaders: Interceptor = (next) => async (req) => {
-    req.header.set('authorization', authorization);
-    // Forwards the active trace context (a no-op unless the app registered a propagator).
-    propagation.inject(context.active(), req.header, {
-      set: (carrier, key, value) => carrier.set(key, value),
-    });
-    return next(req);
-  };
-  const transportTo = (address: string) =>
-    createGrpcTransport({
-      baseUrl: `http://${address}`,
-      interceptors: [serviceHeaders],
-      defaultTimeoutMs: options.deadlineMs ?? 10_000,
-      pingIntervalMs: 30_000,
-      // Inside the cluster, compressing a few kB costs more CPU than the bytes it saves.
-      acceptCompression: [],
-      // Small gRPC frames must not wait for Nagle's algorithm (it adds delayed-ACK stalls per call).
-      nodeOptions: { createConnection: (authority: URL) => connectNoDelay(authority) },
-    });
-  const clients = new Map<string, UnaryCalls>([[RetailService.typeName, createClient(RetailService, transportTo(options.address)) as unknown as UnaryCalls]]);
+  const timeoutMs = options.deadlineMs ?? 10_000;
+  const channel = { keepaliveMs: 30_000 };
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, createGrpcCaller(options.address, channel)]]);
   if (options.watcherAddress) {
-    // The watcher serves the watch and the job operations on one address.
-    const watcher = transportTo(options.watcherAddress);
-    clients.set(WatchService.typeName, createClient(WatchService, watcher) as unknown as UnaryCalls);
-    clients.set(JobService.typeName, createClient(JobService, watcher) as unknown as UnaryCalls);
+    const watcher = createGrpcCaller(options.watcherAddress, channel);
+    for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
   }
-  const deadlineMs = options.deadlineMs ?? 10_000;
+
+  /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */
+  function prepare(method: DescMethod, { requestId, accountId, background }: CallOptions): { caller: GrpcCaller; metadata: Metadata } {
+    const service = method.parent.typeName;
+    const caller = callers.get(service);
+    if (!caller) throw new ConnectError(`${method.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
+    const metadata = new Metadata();
+    metadata.set('authorization', authorization);
+    metadata.set('x-request-id', requestId);
+    if (background) metadata.set(PRIORITY_METADATA_KEY, BACKGROUND_PRIORITY);
+    if (ACCOUNT_SERVICES.has(service)) {
+      if (!accountId) throw new Error(`${method.name} needs the caller's account`);
+      metadata.set(ACCOUNT_METADATA_KEY, accountId);
+    }
+    // Forwards the active trace context (a no-op unless the app registered a propagator).
+    propagation.inject(context.active(), metadata, metadataSetter);
+    return { caller, metadata };
+  }
+
+  const rpcOptions = (metadata: Metadata, { signal, deadlineMs }: CallOptions) => ({ metadata, timeoutMs: deadlineMs ?? timeoutMs, ...(signal ? { signal } : {}) });
+
+  function streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, callOptions: CallOptions): AsyncIterable<MessageShape<M['output']>> {
+    return traceCoreStream(method, () => {
+      const { caller, metadata } = prepare(method, callOptions);
+      return caller.serverStream(method, create(method.input, request), rpcOptions(metadata, callOptions));
+    }) as AsyncIterable<MessageShape<M['output']>>;
+  }
 
   return {
-    async callOperation(op, request, { requestId, signal, accountId, background }) {
-      const service = op.method.parent.typeName;
-      const client = clients.get(service);
-      if (!client) throw new ConnectError(`${op.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
-      const call = client[op.method.localName];
-      if (!call) throw new Error(`the client has no method ${op.method.localName}`);
-      const message = create(op.request, request);
-      const headers: Record<string, string> = { 'x-request-id': requestId };
-      if (background) headers[PRIORITY_METADATA_KEY] = BACKGROUND_PRIORITY;
-      if (service !== RetailService.typeName) {
-        if (!accountId) throw new Error(`${op.name} needs the caller's account`);
-        headers[ACCOUNT_METADATA_KEY] = accountId;
-      }
-      const response = await traceCoreCall(op.method.name, () =>
-        call(message, {
-          timeoutMs: deadlineMs,
-          headers,
-          ...(signal ? { signal } : {}),
-        }),
-      );
+    async callOperation(op, request, callOptions) {
+      const response = await traceCoreCall(op.method, async () => {
+        const { caller, metadata } = prepare(op.method, callOptions);
+        return caller.unary(op.method, create(op.request, request), rpcOptions(metadata, callOptions));
+      });
       return { response, meta: responseInfo(response) };
     },
-    async streamBatch(items, { requestId, signal }, onResult) {
-      const batchLookup = (clients.get(RetailService.typeName) as unknown as { batchLookup: BatchCall }).batchLookup;
-      const callOptions = { timeoutMs: options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS, headers: { 'x-request-id': requestId }, ...(signal ? { signal } : {}) };
-      await traceCoreCall(RetailService.method.batchLookup.name, async () => {
-        for await (const response of batchLookup({ items: [...items] }, callOptions)) if (response.result) onResult(response.result);
-      });
+    streamCall,
+    async streamBatch(items, callOptions, onResult) {
+      const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
+      for await (const response of stream) if (response.result) onResult(response.result);
     },
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);

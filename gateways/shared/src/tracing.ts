@@ -1,7 +1,7 @@
 /**
  * Tracing seams of the gateways, on the OpenTelemetry API only (no-ops without a registered SDK):
  * a SERVER span per HTTP request, continuing the client's W3C trace context, and a CLIENT span per
- * core call, whose context the core client's interceptor sends on as `traceparent`.
+ * core call, whose context the core client sends on as `traceparent`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Span, SpanKind, SpanStatusCode, ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
@@ -43,22 +43,44 @@ export function traceRequests(): RequestHandler {
   };
 }
 
-/** Runs a core call inside a CLIENT span named like the RPC. */
-export async function traceCoreCall<T>(rpc: string, call: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(
-    `retail.v1.RetailService/${rpc}`,
-    { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.service': 'retail.v1.RetailService', 'rpc.method': rpc } },
-    async (span) => {
-      try {
-        return await call(span);
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+/** The RPC a core-client span is named after. */
+interface TracedMethod {
+  readonly name: string;
+  readonly parent: { readonly typeName: string };
+}
+
+const clientSpanOptions = (method: TracedMethod) => ({
+  kind: SpanKind.CLIENT,
+  attributes: { 'rpc.system': 'grpc', 'rpc.service': method.parent.typeName, 'rpc.method': method.name },
+});
+
+const failed = (span: Span, error: unknown) => span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+
+/** Runs a core call inside a CLIENT span named like the RPC (`retail.v1.RetailService/GetProduct`). */
+export async function traceCoreCall<T>(method: TracedMethod, call: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(`${method.parent.typeName}/${method.name}`, clientSpanOptions(method), async (span) => {
+    try {
+      return await call(span);
+    } catch (error) {
+      failed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** A server-streaming call inside a CLIENT span that ends with the stream; `open` runs in the span's context. */
+export async function* traceCoreStream<T>(method: TracedMethod, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  const span = tracer.startSpan(`${method.parent.typeName}/${method.name}`, clientSpanOptions(method));
+  try {
+    yield* context.with(trace.setSpan(context.active(), span), open);
+  } catch (error) {
+    failed(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Everything a gateway app mounts first: the request's span, its metrics and its access log line. */
