@@ -87,6 +87,9 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
 
   const app = express();
   app.disable('x-powered-by');
+  // As in every deployment (gateway-shared's createGatewayApp): an ETag would let a metered answer be
+  // replayed as a 304 to If-None-Match after it was charged.
+  app.set('etag', false);
   // Behind the Ingress or a local proxy the client address is in X-Forwarded-For; the console's
   // sign-in limits count per client, not per proxy.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');

@@ -46,6 +46,8 @@ describe('npm start (one process)', () => {
     const title = restBody.data.retailProduct.title;
     expect(title.length).toBeGreaterThan(0);
     expect(rest.headers.get('x-units-charged')).toBe('1');
+    // No ETag, so no charged answer is ever turned into a 304 for If-None-Match (as in the deployments).
+    expect(rest.headers.get('etag')).toBeNull();
 
     const gql = await post('/api/graphql', { query: '{ retailProduct(asin: "B0FXTUS001", domain: US) { title } }' }, key);
     expect(gql.status).toBe(200);
