@@ -1,27 +1,22 @@
 /**
  * `npm run demo`: the one-process service against the marketplace replay server, serving the recorded
- * pages of ../shared/corpus (when present; RETAIL_CORPUS overrides) and the project's own fixtures.
- * Nothing leaves the machine.
+ * pages of ../shared/corpus (when present; RETAIL_CORPUS overrides) and the project's own fixtures,
+ * with the catalogue of what they answer at /demo. Nothing leaves the machine.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createReplayServer } from '../../test/replay/server.js';
-import { loadAppConfig } from './config.js';
+import { startDemoStack } from './demo-stack.js';
+import { DEMO_CATALOGUE_JSON_PATH, DEMO_CATALOGUE_PATH } from './demo-catalogue/paths.js';
 import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
-import { startStack } from './stack.js';
 import { printWelcome } from './welcome.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const corpus = process.env.RETAIL_CORPUS ?? resolve(root, '../shared/corpus');
-const corpusDirs = [resolve(root, 'test/fixtures/pages'), ...(existsSync(resolve(corpus, 'index.json')) ? [corpus] : [])];
-
-const replay = await createReplayServer({ corpusDirs, port: 0, host: '127.0.0.1' });
-const config = { ...(await exitOnBadEnvironment(() => loadAppConfig())), marketplaceOrigin: replay.origin };
-const stack = await exitOnBadEnvironment(() => startStack(config, { ...process.env, MARKETPLACE_ORIGIN: replay.origin }));
-printWelcome(stack, `replay server ${replay.origin} (${corpusDirs.join(', ')})`);
+const demo = await exitOnBadEnvironment(() => startDemoStack(process.env));
+printWelcome(demo.stack, `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`);
+process.stdout.write(
+  `What the demo knows (${demo.catalogue.entries.length} requests over ${new Set(demo.catalogue.entries.map((e) => e.domain)).size} marketplaces): ` +
+    `${demo.stack.url}${DEMO_CATALOGUE_PATH}   as JSON: ${demo.stack.url}${DEMO_CATALOGUE_JSON_PATH}\n`,
+);
 
 const shutdown = () => {
-  void Promise.allSettled([stack.stop(), replay.close()]).then(() => process.exit(0));
+  void demo.stop().then(() => process.exit(0));
 };
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);

@@ -16,6 +16,8 @@ import { createRestGateway } from '@retail/rest';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
+import type { DemoCatalogue } from './demo-catalogue/model.js';
+import { createDemoCatalogueRouter } from './demo-catalogue/router.js';
 
 export interface RunningStack {
   /** http://host:port of the router. */
@@ -29,7 +31,12 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningStack> {
+export interface StackOptions {
+  /** In demo mode (`npm run demo`): what the recorded pages can answer, served at /demo. */
+  readonly demoCatalogue?: DemoCatalogue;
+}
+
+export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: StackOptions = {}): Promise<RunningStack> {
   const coreConfig = loadCoreConfig({
     ...env,
     GRPC_HOST: '127.0.0.1',
@@ -84,6 +91,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(await createGraphqlGateway({ core: coreClient, metering }));
   app.use(createMcpGateway({ core: coreClient, metering }));
   app.use('/console', console_.router);
+  // Outside demo mode it says there is no catalogue rather than leaving /demo a bare 404.
+  app.use(createDemoCatalogueRouter(options.demoCatalogue));
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
 
   const server: Server = await new Promise((resolve, reject) => {
