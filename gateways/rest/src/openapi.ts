@@ -5,6 +5,15 @@
  * and every error status with the envelope schema.
  */
 import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
+import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
+
+/*
+ * Examples come from what `npm run demo` answers on the project's own fixtures, generated into
+ * openapi-examples.generated.ts by scripts/openapi-examples.ts: the gateway ships without fixtures,
+ * a replay server or a core to ask, and a committed file keeps the document the same on every start
+ * (a staleness test regenerates and compares). An operation without an entry simply has none.
+ */
+const examplesOf = (op: Operation) => OPENAPI_EXAMPLES[op.operationId];
 
 /** Error statuses every metered operation can answer, with what they mean (docs/contract.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
@@ -87,21 +96,34 @@ function parameters(op: Operation) {
   return op.parameters.filter((p) => !inBody(op, p)).map((p) => {
     const inPath = op.pathParameters.includes(p);
     const schema = p.kind.endsWith('-list') && !inPath ? commaListSchema(p) : parameterSchema(p);
+    const example = examplesOf(op)?.parameters[p.name];
     return {
       name: p.name,
       in: inPath ? 'path' : 'query',
       required: inPath || p.required,
       ...(schema.description ? { description: schema.description } : {}),
       schema,
+      ...(example !== undefined ? { example } : {}),
     };
   });
 }
 
-/** A JSON body of the fields not in the path; required when any of them is. */
+/**
+ * A JSON body of the fields not in the path; required when any of them is. Each field carries its
+ * example, and the body as a whole the one a working request sends.
+ */
 function requestBody(op: Operation) {
   const fields = op.parameters.filter((p) => inBody(op, p));
   if (op.httpMethod === 'GET' || fields.length === 0) return {};
-  return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema: objectSchema(fields) } } } };
+  const examples = examplesOf(op);
+  const schema = objectSchema(fields);
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const p of fields) {
+    const example = examples?.parameters[p.name];
+    if (example !== undefined && properties[p.name]) properties[p.name] = { ...properties[p.name], examples: [example] };
+  }
+  const body = examples && Object.fromEntries(Object.entries(examples.request).filter(([name]) => fields.some((p) => p.name === name)));
+  return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema, ...(body ? { example: body } : {}) } } } };
 }
 
 /** A watch operation's 404 is about the caller's own watch, never a marketplace item. */
@@ -142,6 +164,7 @@ function operationObject(op: Operation, schemas: MessageSchemas) {
         content: {
           'application/json': {
             schema: { type: 'object', properties: { data: dataSchema(op, schemas) }, required: ['data'], additionalProperties: false },
+            ...(examplesOf(op)?.response !== undefined ? { example: examplesOf(op)!.response } : {}),
           },
         },
       },
