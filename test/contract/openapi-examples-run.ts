@@ -19,6 +19,8 @@ export async function runDemoForExamples(): Promise<OpenApiExamples> {
     PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'silent', WATCHER_DATA_DIR: dir,
     // Fixtures only: a folder with no index.json stands for "no corpus".
     RETAIL_CORPUS: join(dir, 'no-corpus'),
+    // The example watch's webhook is a closed port on this machine (EXAMPLE_RECEIVER).
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   });
   try {
     return await collectOpenApiExamples({ baseUrl: demo.stack.url, key: demo.stack.devKey, catalogue: demo.catalogue, recordings: demo.replay.recordings });

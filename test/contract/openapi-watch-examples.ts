@@ -1,14 +1,18 @@
 /**
- * The watch operations' examples, from a real run against the demo: two watches on a fixture product
- * are created, listed a page of one at a time, read, changed, their product's history, events and
- * deliveries read, then deleted. Ids and times differ on every run, so they are replaced by stable
- * ones in first-seen order (normalizeVolatile).
+ * The watch operations' examples, from a real run against the demo: a watch on a fixture product with
+ * a condition that holds and a webhook to a closed loopback port is created; once its first delivery
+ * attempt has failed it is read with its product's history, events and deliveries, the delivery is
+ * queued again, a second watch gives the list a next page, the first is changed, then both are
+ * deleted. Ids, times and secrets differ on every run, so they are replaced by stable ones in
+ * first-seen order (normalizeVolatile).
  */
 import { API_REGISTRY, type Operation } from '@retail/gateway-shared';
 import type { CatalogueEntry } from '../../app/src/demo-catalogue/model.js';
 import { callDemo, type ExampleSource, fromRules, type OpenApiExamples, type OperationExample } from './openapi-example-parts.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A webhook's signing secret, shown once when it is made. */
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]+=*$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The inside of an opaque list cursor (base64url of a JSON array of times and ids), if `v` is one. */
@@ -29,6 +33,7 @@ export function normalizeVolatile<T>(value: T): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       if (UUID.test(v)) return ids.get(v) ?? (ids.set(v, `00000000-0000-4000-8000-${String(ids.size + 1).padStart(12, '0')}`), ids.get(v));
+      if (WEBHOOK_SECRET.test(v)) return `whsec_${Buffer.alloc(32).toString('base64')}`;
       if (TIMESTAMP.test(v)) return times.get(v) ?? (times.set(v, new Date(Date.UTC(2026, 0, 1, 12, 0, times.size)).toISOString()), times.get(v));
       const cursor = decodedCursor(v);
       return cursor ? Buffer.from(JSON.stringify(walk(cursor))).toString('base64url') : v;
@@ -41,16 +46,20 @@ export function normalizeVolatile<T>(value: T): T {
 }
 
 /**
- * A webhook receiver as the document shows one: a documentation domain (RFC 2606). The run itself
- * posts to a closed loopback port, which only a stack that allows private targets accepts.
+ * The webhook receiver of the examples: a port on this machine where nothing listens (above the
+ * ephemeral range, so no other program is handed it), so every delivery attempt fails at once and
+ * nothing leaves the machine. A stack accepts it with WEBHOOK_ALLOW_PRIVATE_TARGETS=true.
  */
-const DOCUMENTED_RECEIVER = { url: 'https://hooks.example.com/retail-events' };
+export const EXAMPLE_RECEIVER = { url: 'https://127.0.0.1:65535/retail-events' };
 
-/**
- * Events and deliveries are numbered rows (their ids and list cursors are the row id: watcher/src/store/cursor.ts),
- * and the first row is 1. The demo has none to show: its recorded pages never change, so no event fires.
- */
-const FIRST_ROW_ID = '1';
+async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  for (const deadline = Date.now() + 30_000; ;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const opOf = (id: string): Operation => {
   const op = API_REGISTRY.find((o) => o.operationId === id);
@@ -71,45 +80,54 @@ export async function collectWatchExamples(source: ExampleSource, product: Catal
   const price = (lookups.get_RetailProduct?.response as { data: { retailProduct: { price: { value: number } } } }).data.retailProduct.price.value;
   const interval = fromRules(opOf('create_RetailWatch').parameters.find((p) => p.name === 'intervalSeconds')!);
 
-  const createBody = { asin, domain, intervalSeconds: interval, label: title };
+  // Every field with a rule is in the body (the recorded URL as the lookup), so a client, or a
+  // fuzzer taking one field away, starts from a request that works. The condition holds on the first
+  // refresh (the price at or below itself), so there is an event and a delivery to show.
+  const condition = { type: 'PRICE_AT_OR_BELOW', value: price };
+  const productUrl = source.recordings.find((r) => r.entry.id === product.recording)?.entry.url;
+  const createBody = { url: productUrl, domain, intervalSeconds: interval, label: title, conditions: [condition], webhook: EXAMPLE_RECEIVER };
   const created = await call('POST', '/watches', createBody);
   const id = created.data.retailWatch!.id!;
-  // A new watch refreshes its product at once; the examples show it once that has happened.
-  for (const deadline = Date.now() + 30_000; !(await call('GET', `/watches/${id}`)).data.retailWatch!.lastRefreshAt;) {
-    if (Date.now() > deadline) throw new Error(`watch ${id} was not refreshed within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const deliveriesPath = `/watches/${id}/deliveries`;
+  // A new watch refreshes its product at once; the examples show it once its first delivery attempt failed.
+  await until(`a failed first delivery of watch ${id}`, async () => {
+    const answer = await call('GET', deliveriesPath);
+    const first = (answer.data.retailWebhookDeliveries as { deliveries?: { status?: string }[] }).deliveries?.[0];
+    return first?.status === 'FAILED' ? answer : undefined;
+  });
   const read = await call('GET', `/watches/${id}`);
   const history = await call('GET', `/product/history?asin=${asin}&domain=${domain}`);
   const events = await call('GET', `/watches/events?watchId=${id}`);
-  const deliveries = await call('GET', `/watches/${id}/deliveries`);
+  const deliveries = await call('GET', deliveriesPath);
+  const deliveryId = (deliveries.data.retailWebhookDeliveries as { deliveries: { id: string }[] }).deliveries[0]!.id;
+  const redelivered = await call('POST', `${deliveriesPath}/${deliveryId}/redeliver`);
   // A second watch, so that a list of one (the oldest first) has a next page to point at.
-  const condition = { type: 'PRICE_AT_OR_BELOW', value: price };
-  const second = await call('POST', '/watches', { asin, domain, conditions: [condition] });
+  const second = await call('POST', '/watches', { asin, domain });
   const listed = await call('GET', '/watches?limit=1');
-  const updateBody = { label: `${title} (kitchen)`, status: 'PAUSED' };
+  const updateBody = { label: `${title} (kitchen)`, status: 'PAUSED', conditions: [condition], replaceConditions: true, webhook: EXAMPLE_RECEIVER };
   const updated = await call('PATCH', `/watches/${id}`, updateBody);
   const deleted = await call('DELETE', `/watches/${id}`);
   await call('DELETE', `/watches/${second.data.retailWatch!.id!}`);
 
   const cursorOf = (answer: { data: Record<string, Record<string, unknown>> }) => Object.values(answer.data)[0]?.nextCursor;
+  // Events and deliveries are numbered rows, and their list cursor is a row id (watcher/src/store/cursor.ts).
+  const firstId = (answer: { data: Record<string, Record<string, unknown>> }) =>
+    Object.values(Object.values(answer.data)[0] ?? {}).flatMap((v) => (Array.isArray(v) ? [(v[0] as { id?: string } | undefined)?.id] : []))[0];
   const times = (history.data.retailProductHistory as { points?: { at?: string }[] }).points?.map((p) => p.at).filter(Boolean) ?? [];
   const example = (operationId: string, request: Record<string, unknown>, response: unknown, extra: Record<string, unknown> = {}): OperationExample => {
     const op = opOf(operationId);
     const parameters = Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)]));
     return { parameters, request, response };
   };
-  const productUrl = source.recordings.find((r) => r.entry.id === product.recording)?.entry.url;
   return normalizeVolatile({
-    create_RetailWatch: example('create_RetailWatch', createBody, created, { url: productUrl, conditions: [condition], webhook: DOCUMENTED_RECEIVER, gtin: lookups.get_RetailProduct?.parameters.gtin }),
+    create_RetailWatch: example('create_RetailWatch', createBody, created, { asin, gtin: lookups.get_RetailProduct?.parameters.gtin }),
     list_RetailWatches: example('list_RetailWatches', { limit: 1 }, listed, { cursor: cursorOf(listed) }),
     get_RetailWatch: example('get_RetailWatch', { id }, read),
-    update_RetailWatch: example('update_RetailWatch', { id, ...updateBody }, updated, { conditions: [condition], webhook: DOCUMENTED_RECEIVER }),
+    update_RetailWatch: example('update_RetailWatch', { id, ...updateBody }, updated, { removeWebhook: false }),
     delete_RetailWatch: example('delete_RetailWatch', { id }, deleted),
     get_RetailProductHistory: example('get_RetailProductHistory', { asin, domain }, history, { from: times[0] ?? read.data.retailWatch!.createdAt, to: times.at(-1) ?? read.data.retailWatch!.createdAt }),
-    list_RetailWatchEvents: example('list_RetailWatchEvents', { watchId: id }, events, { cursor: cursorOf(events) ?? FIRST_ROW_ID }),
-    list_RetailWebhookDeliveries: example('list_RetailWebhookDeliveries', { watchId: id }, deliveries, { cursor: cursorOf(deliveries) ?? FIRST_ROW_ID }),
-    // No delivery exists to redeliver: the demo's pages never change, so no event fires (docs/conformance.md).
-    redeliver_RetailWebhook: example('redeliver_RetailWebhook', { watchId: id, deliveryId: FIRST_ROW_ID }, undefined),
+    list_RetailWatchEvents: example('list_RetailWatchEvents', { watchId: id }, events, { cursor: firstId(events) }),
+    list_RetailWebhookDeliveries: example('list_RetailWebhookDeliveries', { watchId: id }, deliveries, { cursor: firstId(deliveries) }),
+    redeliver_RetailWebhook: example('redeliver_RetailWebhook', { watchId: id, deliveryId }, redelivered),
   });
 }

@@ -1098,15 +1098,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
         },
       ],
       webhook: {
-        url: 'https://hooks.example.com/retail-events',
+        url: 'https://127.0.0.1:65535/retail-events',
       },
       label: 'The Catcher in the Rye',
     },
     request: {
-      asin: '0316769487',
+      url: 'https://www.amazon.com/dp/0316769487',
       domain: 'US',
       intervalSeconds: 3600,
       label: 'The Catcher in the Rye',
+      conditions: [
+        {
+          type: 'PRICE_AT_OR_BELOW',
+          value: 8.99,
+        },
+      ],
+      webhook: {
+        url: 'https://127.0.0.1:65535/retail-events',
+      },
     },
     response: {
       data: {
@@ -1116,8 +1125,16 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           domain: 'US',
           label: 'The Catcher in the Rye',
           intervalSeconds: 3600,
-          conditions: [],
-          webhook: null,
+          conditions: [
+            {
+              type: 'PRICE_AT_OR_BELOW',
+              value: 8.99,
+            },
+          ],
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+            secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+          },
           status: 'ACTIVE',
           pausedReason: null,
           createdAt: '2026-01-01T12:00:00.000Z',
@@ -1145,12 +1162,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
               domain: 'US',
               label: null,
               intervalSeconds: 3600,
-              conditions: [
-                {
-                  type: 'PRICE_AT_OR_BELOW',
-                  value: 8.99,
-                },
-              ],
+              conditions: [],
               webhook: null,
               status: 'ACTIVE',
               pausedReason: null,
@@ -1179,8 +1191,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           domain: 'US',
           label: 'The Catcher in the Rye',
           intervalSeconds: 3600,
-          conditions: [],
-          webhook: null,
+          conditions: [
+            {
+              type: 'PRICE_AT_OR_BELOW',
+              value: 8.99,
+            },
+          ],
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+          },
           status: 'ACTIVE',
           pausedReason: null,
           createdAt: '2026-01-01T12:00:00.000Z',
@@ -1201,9 +1220,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           value: 8.99,
         },
       ],
-      replaceConditions: false,
+      replaceConditions: true,
       webhook: {
-        url: 'https://hooks.example.com/retail-events',
+        url: 'https://127.0.0.1:65535/retail-events',
       },
       removeWebhook: false,
       status: 'PAUSED',
@@ -1212,6 +1231,16 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       id: '00000000-0000-4000-8000-000000000001',
       label: 'The Catcher in the Rye (kitchen)',
       status: 'PAUSED',
+      conditions: [
+        {
+          type: 'PRICE_AT_OR_BELOW',
+          value: 8.99,
+        },
+      ],
+      replaceConditions: true,
+      webhook: {
+        url: 'https://127.0.0.1:65535/retail-events',
+      },
     },
     response: {
       data: {
@@ -1221,8 +1250,16 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           domain: 'US',
           label: 'The Catcher in the Rye (kitchen)',
           intervalSeconds: 3600,
-          conditions: [],
-          webhook: null,
+          conditions: [
+            {
+              type: 'PRICE_AT_OR_BELOW',
+              value: 8.99,
+            },
+          ],
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+            secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+          },
           status: 'PAUSED',
           pausedReason: 'USER',
           createdAt: '2026-01-01T12:00:00.000Z',
@@ -1297,7 +1334,21 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     response: {
       data: {
         retailWatchEvents: {
-          events: [],
+          events: [
+            {
+              id: '1',
+              watchId: '00000000-0000-4000-8000-000000000001',
+              type: 'PRICE_AT_OR_BELOW',
+              before: null,
+              after: {
+                price: {
+                  value: 8.99,
+                  currency: 'USD',
+                },
+              },
+              at: '2026-01-01T12:00:02.000Z',
+            },
+          ],
           nextCursor: null,
         },
       },
@@ -1315,7 +1366,20 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     response: {
       data: {
         retailWebhookDeliveries: {
-          deliveries: [],
+          deliveries: [
+            {
+              id: '1',
+              eventId: '1',
+              url: 'https://127.0.0.1:65535/retail-events',
+              attemptCount: 1,
+              status: 'FAILED',
+              lastResponseStatus: null,
+              lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
+              nextAttemptAt: '2026-01-01T12:00:04.000Z',
+              deliveredAt: null,
+              createdAt: '2026-01-01T12:00:05.000Z',
+            },
+          ],
           nextCursor: null,
         },
       },
@@ -1330,6 +1394,21 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       watchId: '00000000-0000-4000-8000-000000000001',
       deliveryId: '1',
     },
-    response: undefined,
+    response: {
+      data: {
+        retailWebhookDelivery: {
+          id: '1',
+          eventId: '1',
+          url: 'https://127.0.0.1:65535/retail-events',
+          attemptCount: 1,
+          status: 'PENDING',
+          lastResponseStatus: null,
+          lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
+          nextAttemptAt: '2026-01-01T12:00:06.000Z',
+          deliveredAt: null,
+          createdAt: '2026-01-01T12:00:05.000Z',
+        },
+      },
+    },
   },
 };
