@@ -38,6 +38,9 @@ COPY gateways/mcp/package.json gateways/mcp/
 COPY gateways/console/package.json gateways/console/
 COPY watcher/package.json watcher/
 COPY app/package.json app/
+# The clients are workspaces too (not in any image); npm ci checks every workspace against the lock file.
+COPY clients/typescript/package.json clients/typescript/
+COPY cli/package.json cli/
 
 # ---------------------------------------------------------------------------------------------
 FROM manifests AS build
@@ -54,6 +57,8 @@ COPY gateways/ gateways/
 COPY watcher/tsconfig.build.json watcher/
 COPY watcher/src watcher/src
 COPY watcher/migrations watcher/migrations
+# The documentation the REST gateway serves at /docs/ (copied into its dist below).
+COPY docs docs
 # Dependency order: the contract first, then the libraries, then the deployables (each package
 # resolves its workspace dependencies through their dist/ type declarations).
 RUN set -eux; \
@@ -61,8 +66,11 @@ RUN set -eux; \
                gateways/rest gateways/graphql gateways/mcp gateways/console watcher; do \
       npx tsc -p "$pkg/tsconfig.build.json"; \
     done; \
-    # The console serves static files beside its compiled code.
-    if [ -d gateways/console/src/public ]; then cp -R gateways/console/src/public gateways/console/dist/public; fi
+    # The console, the REST gateway's pages and GraphiQL serve static files beside their compiled code.
+    for served in gateways/console gateways/rest gateways/graphql; do \
+      if [ -d "$served/src/public" ]; then cp -R "$served/src/public" "$served/dist/public"; fi; \
+    done; \
+    cp -R docs gateways/rest/dist/docs
 
 # ---------------------------------------------------------------------------------------------
 # package.json + dist of every package, nothing else (no sources, no tests).

@@ -9,11 +9,16 @@ import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
 import { printWelcome } from './welcome.js';
 
 const demo = await exitOnBadEnvironment(() => startDemoStack(process.env));
-printWelcome(demo.stack, `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`);
-process.stdout.write(
-  `What the demo knows (${demo.catalogue.entries.length} requests over ${new Set(demo.catalogue.entries.map((e) => e.domain)).size} marketplaces): ` +
-    `${demo.stack.url}${DEMO_CATALOGUE_PATH}   as JSON: ${demo.stack.url}${DEMO_CATALOGUE_JSON_PATH}\n`,
-);
+const { entries } = demo.catalogue;
+void printWelcome(demo.stack, {
+  upstream: `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`,
+  extraRows: [[
+    'Demo catalogue',
+    `${demo.stack.url}${DEMO_CATALOGUE_PATH}`,
+    `the ${entries.length} requests the recordings answer, over ${new Set(entries.map((e) => e.domain)).size} marketplaces; JSON at ${DEMO_CATALOGUE_JSON_PATH}; anything else is a 404`,
+  ]],
+  tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()),
+});
 
 const shutdown = () => {
   void demo.stop().then(() => process.exit(0));

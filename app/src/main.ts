@@ -10,7 +10,7 @@ import { startStack } from './stack.js';
 
 const config = await exitOnBadEnvironment(() => loadAppConfig());
 const stack = await exitOnBadEnvironment(() => startStack(config));
-printWelcome(stack, config.marketplaceOrigin ?? 'the live marketplace');
+void printWelcome(stack, { upstream: config.marketplaceOrigin ?? 'the live marketplace', tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()) });
 
 let stopping = false;
 const shutdown = () => {

@@ -7,12 +7,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createCoreServer, loadCoreConfig } from '@retail/core';
+import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
 import { createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
-import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
-import { createRestGateway } from '@retail/rest';
+import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
+import { createRestGateway, type LandingLink } from '@retail/rest';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
@@ -26,14 +26,28 @@ export interface RunningStack {
   readonly coreAddress: string;
   /** host:port of the watcher's WatchService (loopback), when this build has it. */
   readonly watcherAddress?: string;
-  /** A key for a development account, created at start (memory ledger) or reused from Redis. */
+  /** A key for a development account on the development plan, created at every start. */
   readonly devKey: string;
+  /**
+   * The marketplace's reachability in one line, once the core's start-up probe has its answer (at
+   * most UPSTREAM_TIMEOUT_MS): "marketplace: unreachable (www.amazon.com: DNS lookup failed, ...)".
+   * For the start banner.
+   */
+  marketplaceLine(): Promise<string>;
+  readonly devAccountId: string;
+  /** The development key's plan (DEVELOPMENT_PLAN, as the plan table in force defines it) and its units at start. */
+  readonly devPlan: { readonly name: string } & Plan;
+  readonly devUnits: number;
+  /** The token the core and the watcher require (`authorization: Bearer …`), for gRPC clients on this machine. */
+  readonly serviceToken: string;
   stop(): Promise<void>;
 }
 
 export interface StackOptions {
   /** In demo mode (`npm run demo`): what the recorded pages can answer, served at /demo. */
   readonly demoCatalogue?: DemoCatalogue;
+  /** More links on the landing page (the demo adds its catalogue). */
+  readonly landingLinks?: readonly LandingLink[];
 }
 
 export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: StackOptions = {}): Promise<RunningStack> {
@@ -63,6 +77,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     address: coreAddress,
     serviceToken: config.serviceToken,
     deadlineMs: config.coreDeadlineMs,
+    batchDeadlineMs: config.coreBatchDeadlineMs,
     ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
   });
   let console_: ReturnType<typeof createConsoleFromEnv>;
@@ -84,7 +99,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready(), watcher.ready()].map((p) => p.catch(() => false)));
     const ready = checks.every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+    // The marketplace is reported, never a reason to be unready (docs/resilience.md, Readiness).
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', marketplace: core.marketplace() });
   });
   const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   // Order does not matter for correctness: each router owns disjoint paths, as the Ingress routes them.
@@ -93,20 +109,28 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use('/console', console_.router);
   // Outside demo mode it says there is no catalogue rather than leaving /demo a bare 404.
   app.use(createDemoCatalogueRouter(options.demoCatalogue));
-  app.use(createRestGateway({ core: coreClient, metering, corsOrigins }));
+  app.use(createRestGateway({ core: coreClient, metering, corsOrigins, pages: { extraLinks: options.landingLinks ?? [] } }));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s))));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  const devKey = await developmentKey(metering, config.devUnits);
+  const { key: devKey, accountId: devAccountId } = await developmentKey(metering, config.devUnits);
 
   return {
     url: `http://${config.host}:${port}`,
     coreAddress,
     ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
     devKey,
+    async marketplaceLine() {
+      await core.probed();
+      return describeReachability(core.marketplace(), config.marketplaceOrigin ? { upstream: config.marketplaceOrigin } : {});
+    },
+    devAccountId,
+    devPlan: { name: DEVELOPMENT_PLAN, ...metering.plans[DEVELOPMENT_PLAN]! },
+    devUnits: config.devUnits,
+    serviceToken: config.serviceToken,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
@@ -118,12 +142,15 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   };
 }
 
-/** A fresh account with `units` units and a key labelled "development". */
+/**
+ * A fresh account on the development plan with `units` units and a key labelled "development":
+ * a person trying the service is not throttled at the free plan's 5 requests/s.
+ */
 async function developmentKey(
   metering: Awaited<ReturnType<typeof createMeteringFromEnv>>,
   units: number,
-): Promise<string> {
-  const { accountId } = await metering.admin.createAccount({ units });
+): Promise<{ key: string; accountId: string }> {
+  const { accountId } = await metering.admin.createAccount({ units, plan: DEVELOPMENT_PLAN });
   const { key } = await metering.admin.createKey(accountId, { label: 'development' });
-  return key;
+  return { key, accountId };
 }

@@ -1,21 +1,68 @@
 import type { RunningStack } from './stack.js';
 
-/** Tells the person who ran `npm start` where everything is and how to call it. */
-export function printWelcome(stack: RunningStack, upstream: string): void {
-  const { url, devKey, coreAddress } = stack;
-  process.stdout.write(
-    [
-      `retail data service on ${url} (core gRPC on ${coreAddress}; upstream: ${upstream})`,
-      `development key: ${devKey}`,
-      '',
-      'Try it:',
-      `  curl -s -H "API-KEY: ${devKey}" "${url}/api/retail/product?asin=0131103628&domain=US"`,
-      `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" \\`,
-      `       -d '{"query":"{ retailProduct(asin: \\"0131103628\\", domain: US) { title price { value currency display } } }"}' ${url}/api/graphql`,
-      `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" \\`,
-      `       -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' ${url}/api/mcp`,
-      `  OpenAPI: ${url}/api/openapi.json   account: ${url}/api/account   console: ${url}/console`,
-      '',
-    ].join('\n'),
-  );
+/** A row of the banner's table: a label, a value, and what it is for. */
+export type BannerRow = readonly [label: string, value: string, note?: string];
+
+export interface BannerOptions {
+  /** Where the marketplace pages come from (the live marketplace, the replay server). */
+  readonly upstream: string;
+  /** Rows after "Start here" (the demo's catalogue). */
+  readonly extraRows?: readonly BannerRow[];
+  /** Whether SERVICE_TOKEN was set (kept across restarts) or drawn at this start. */
+  readonly tokenFromEnvironment?: boolean;
+}
+
+/** The product the "Try it" lines ask for. */
+const SAMPLE_ASIN = '0131103628';
+
+function table(rows: readonly BannerRow[]): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.map(([label, value, note]) => `  ${label.padEnd(width)}${value}${note ? `  (${note})` : ''}`);
+}
+
+/**
+ * What the person who ran `npm start` (or `npm run demo`) needs to reach every interface: the
+ * landing page first, the HTTP and gRPC addresses, the service token gRPC needs, the development
+ * key and its plan, and calls to paste.
+ */
+export function formatBanner(stack: RunningStack, options: BannerOptions): string {
+  const { url, devKey, devPlan, coreAddress, watcherAddress, serviceToken } = stack;
+  const plan = Number.isFinite(devPlan.ratePerSecond) ? `${devPlan.ratePerSecond} requests/s, bursts of ${devPlan.burst}` : 'no rate limit';
+  const rows: BannerRow[] = [
+    ['Start here', `${url}/`, 'landing page: API reference, GraphiQL, console, docs'],
+    ...(options.extraRows ?? []),
+    ['HTTP', url, 'REST /api/retail, GraphQL /api/graphql, MCP /api/mcp'],
+    ['gRPC core', coreAddress, 'retail.v1.RetailService, plaintext, reflection on'],
+    ...(watcherAddress ? [['gRPC watcher', watcherAddress, `retail.v1.WatchService, with x-retail-account: ${stack.devAccountId}`] as const] : []),
+    ['Service token', serviceToken, `gRPC: authorization: Bearer <token>; ${options.tokenFromEnvironment ? 'from SERVICE_TOKEN' : 'new every start, set SERVICE_TOKEN to keep one'}`],
+    ['API key', devKey, 'HTTP: API-KEY header'],
+    ['Plan', `${devPlan.name}: ${plan}; ${stack.devUnits} units`, `account ${stack.devAccountId}`],
+  ];
+  const grpcurl = `grpcurl -plaintext -H "authorization: Bearer ${serviceToken}"`;
+  return [
+    `Retail Data API is running (upstream: ${options.upstream})`,
+    '',
+    ...table(rows),
+    '',
+    'Try it:',
+    `  curl -s -H "API-KEY: ${devKey}" "${url}/api/retail/product?asin=${SAMPLE_ASIN}&domain=US"`,
+    `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" \\`,
+    `       -d '{"query":"{ retailProduct(asin: \\"${SAMPLE_ASIN}\\", domain: US) { title price { value currency display } } }"}' ${url}/api/graphql`,
+    `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" \\`,
+    `       -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' ${url}/api/mcp`,
+    `  ${grpcurl} -d '{"asin":"${SAMPLE_ASIN}","domain":"DOMAIN_US"}' ${coreAddress} retail.v1.RetailService/GetProduct`,
+    ...(watcherAddress ? [`  ${grpcurl} -H "x-retail-account: ${stack.devAccountId}" ${watcherAddress} retail.v1.WatchService/ListWatches`] : []),
+    `  More: ${url}/docs/grpc.md (gRPC), ${url}/api/docs/ (REST), ${url}/api/graphql (GraphiQL)`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Tells the person who ran `npm start` where everything is and how to call it, then whether the
+ * marketplace answered the core's start-up probe (it answers within UPSTREAM_TIMEOUT_MS; the banner
+ * does not wait for it, so an offline start still shows every address at once).
+ */
+export async function printWelcome(stack: RunningStack, options: BannerOptions): Promise<void> {
+  process.stdout.write(formatBanner(stack, options));
+  process.stdout.write(`  ${await stack.marketplaceLine()}\n`);
 }

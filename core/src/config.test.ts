@@ -15,6 +15,8 @@ describe('loadCoreConfig', () => {
       logLevel: 'info',
       upstreamTimeoutMs: 8000,
       reviewsSessionCookie: undefined,
+      startupProbe: true,
+      batchConcurrency: 4,
       resilience: loadResilienceConfig({}),
     });
   });
@@ -30,22 +32,24 @@ describe('loadCoreConfig', () => {
       LOG_LEVEL: 'DEBUG',
       UPSTREAM_TIMEOUT_MS: '2500',
       REVIEWS_SESSION_COOKIE: 'session-id=1',
+      BATCH_CONCURRENCY: '12',
     });
-    expect(config).toMatchObject({ grpcPort: 0, marketplaceOrigin: 'http://127.0.0.1:9999', cacheRedisUrl: 'redis://cache:6379', logLevel: 'debug', upstreamTimeoutMs: 2500 });
+    expect(config).toMatchObject({ grpcPort: 0, marketplaceOrigin: 'http://127.0.0.1:9999', cacheRedisUrl: 'redis://cache:6379', logLevel: 'debug', upstreamTimeoutMs: 2500, batchConcurrency: 12 });
     expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, REDIS_URL: 'redis://shared:6379' }).cacheRedisUrl).toBe('redis://shared:6379');
     expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, CACHE_REDIS_URL: '' }).cacheRedisUrl).toBeUndefined();
+    expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, UPSTREAM_STARTUP_PROBE: 'false' }).startupProbe).toBe(false);
   });
 
   it('lists every bad variable at once and never echoes a value', () => {
     let error: unknown;
     try {
-      loadCoreConfig({ SERVICE_TOKEN: 'short', GRPC_PORT: '70000', MARKETPLACE_ORIGIN: 'ftp://x', LOG_LEVEL: 'loud', CACHE_REDIS_URL: 'http://nope', UPSTREAM_TIMEOUT_MS: 'soon' });
+      loadCoreConfig({ SERVICE_TOKEN: 'short', GRPC_PORT: '70000', MARKETPLACE_ORIGIN: 'ftp://x', LOG_LEVEL: 'loud', CACHE_REDIS_URL: 'http://nope', UPSTREAM_TIMEOUT_MS: 'soon', UPSTREAM_STARTUP_PROBE: 'no', BATCH_CONCURRENCY: '0' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['SERVICE_TOKEN', 'GRPC_PORT', 'MARKETPLACE_ORIGIN', 'LOG_LEVEL', 'CACHE_REDIS_URL', 'UPSTREAM_TIMEOUT_MS']) expect(problems).toContain(name);
+    for (const name of ['SERVICE_TOKEN', 'GRPC_PORT', 'MARKETPLACE_ORIGIN', 'LOG_LEVEL', 'CACHE_REDIS_URL', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_STARTUP_PROBE', 'BATCH_CONCURRENCY']) expect(problems).toContain(name);
     expect((error as Error).message).not.toContain('short');
   });
 

@@ -24,9 +24,19 @@ export interface CoreConfig {
   readonly upstreamTimeoutMs: number;
   /** REVIEWS_SESSION_COOKIE: marketplace session cookie for paginated reviews (optional). */
   readonly reviewsSessionCookie: string | undefined;
+  /** UPSTREAM_STARTUP_PROBE: one GET of the marketplace (or MARKETPLACE_ORIGIN) at start, logged (default true). */
+  readonly startupProbe: boolean;
+  /**
+   * BATCH_CONCURRENCY: items of one BatchLookup that run at once (default 4, half the default
+   * per-host cap, so one batch never takes every slot of a marketplace host from interactive calls).
+   */
+  readonly batchConcurrency: number;
   /** Retries, breaker, host caps, proxies, page cache and parse pool (resilience/config.ts; docs/resilience.md). */
   readonly resilience: ResilienceConfig;
 }
+
+/** Items of one BatchLookup that run at once unless BATCH_CONCURRENCY says otherwise. */
+export const DEFAULT_BATCH_CONCURRENCY = 4;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -58,6 +68,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess((v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v), z.enum(LOG_LEVELS).default('info')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(blankToUndefined, integer(100, 120_000).default(8000)),
   REVIEWS_SESSION_COOKIE: z.preprocess(blankToUndefined, z.string().optional()),
+  UPSTREAM_STARTUP_PROBE: z.preprocess(blankToUndefined, z.enum(['true', 'false']).default('true')),
+  BATCH_CONCURRENCY: z.preprocess(blankToUndefined, integer(1, 100).default(DEFAULT_BATCH_CONCURRENCY)),
 });
 
 export class ConfigError extends EnvironmentError {}
@@ -82,6 +94,8 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
     logLevel: e.LOG_LEVEL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     reviewsSessionCookie: e.REVIEWS_SESSION_COOKIE,
+    startupProbe: e.UPSTREAM_STARTUP_PROBE === 'true',
+    batchConcurrency: e.BATCH_CONCURRENCY,
     resilience,
   });
 }

@@ -1,6 +1,7 @@
 export { createCoreServer, type CoreServer, type CoreServerOptions } from './server.js';
 export { loadCoreConfig, ConfigError, serviceTokenSchema, type CoreConfig, type LogLevel } from './config.js';
 export { createLogger, type Logger } from './logger.js';
+export { describeReachability, type MarketplaceReachability, type HostReachability } from './outcomes/reachability.js';
 export { CoreError, isCoreError, invalidArgument } from './errors.js';
 export * as marketplaces from './marketplaces/index.js';
 export * as validation from './validation/index.js';

@@ -7,6 +7,7 @@ import { createRedisPageCache } from './cache/redis-store.js';
 import type { PageFetcher } from './pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from './outcomes/metrics.js';
 import { createParsePool, type ParsePool } from './workers/pool.js';
+import type { MarketplaceState } from './outcomes/reachability.js';
 import type { Clock } from './resilience/clock.js';
 import { createResilientPageFetcher, type ResilientPageFetcher } from './resilience/compose.js';
 import type { ResilienceConfig } from './resilience/config.js';
@@ -32,6 +33,8 @@ export interface PageServicesOptions {
   readonly cacheRedisUrl?: string | undefined;
   readonly logger?: Logger;
   readonly clock?: Clock;
+  /** Hears the marketplace's overall reachability when it changes (the gRPC health entry). */
+  readonly onReachabilityChange?: (state: MarketplaceState) => void;
 }
 
 /** Builds the page stack of the core from its settings (one place; server.ts calls it). */
@@ -45,6 +48,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onReachabilityChange ? { onReachabilityChange: options.onReachabilityChange } : {}),
   });
   const cache: PageCache | undefined = options.cacheRedisUrl
     ? createRedisPageCache({ url: options.cacheRedisUrl, metrics, ...(options.logger ? { logger: options.logger } : {}) })

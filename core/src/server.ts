@@ -9,6 +9,10 @@ import type { PageFetcher } from './pages/types.js';
 import type { ParsePool } from './workers/pool.js';
 import type { UpstreamMetrics } from './outcomes/metrics.js';
 import { createPageServices } from './page-services.js';
+import type { MarketplaceReachability, MarketplaceState } from './outcomes/reachability.js';
+import { FAILURES, isHostFailure } from './outcomes/causes.js';
+import { probeMarketplace, type ProbeResult } from './outcomes/startup-probe.js';
+import type { ResilientPageFetcher } from './resilience/compose.js';
 import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
 
@@ -41,13 +45,27 @@ export interface CoreServer {
    * server is forced down and the page fetcher closed.
    */
   stop(options?: { graceMs?: number }): Promise<void>;
+  /**
+   * The marketplace as this core last reached it, each host's latest outcome and circuit
+   * (outcomes/reachability.ts). `unknown` with no hosts before any fetch, and for a core given its
+   * own `pages`.
+   */
+  marketplace(): MarketplaceReachability;
+  /** Resolves when the start-up probe (UPSTREAM_STARTUP_PROBE) has its answer, or at once when none runs. */
+  probed(): Promise<void>;
 }
 
 /**
  * The page stack built from the configuration: the upstream client (core/src/upstream) behind the
  * page cache, single-flight, retries, per-host breaker and caps (core/src/resilience, docs/resilience.md).
  */
-function defaultPageServices(config: CoreConfig, logger: Logger): Pick<CoreServerOptions, 'pages' | 'parsedPages' | 'parsePool' | 'metrics'> & { close(): Promise<void> } {
+interface OwnedPageServices extends Pick<CoreServerOptions, 'pages' | 'parsedPages' | 'parsePool' | 'metrics'> {
+  readonly resilient: ResilientPageFetcher;
+  probe(signal: AbortSignal): Promise<ProbeResult>;
+  close(): Promise<void>;
+}
+
+function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityChange: (state: MarketplaceState) => void): OwnedPageServices {
   const proxies = config.resilience.proxies.length > 0 ? createProxyRotation(config.resilience.proxies) : undefined;
   const raw = createPageFetcher({
     origin: config.marketplaceOrigin,
@@ -55,8 +73,10 @@ function defaultPageServices(config: CoreConfig, logger: Logger): Pick<CoreServe
     reviewsSessionCookie: config.reviewsSessionCookie,
     ...(proxies ? { proxies } : {}),
   });
-  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger });
+  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger, onReachabilityChange });
   return {
+    resilient: services.resilient,
+    probe: (signal) => probeMarketplace(raw, { tracker: services.resilient.reachability, timeoutMs: config.upstreamTimeoutMs, signal }),
     pages: services.pages,
     parsedPages: services.parsedPages,
     parsePool: services.parsePool,
@@ -71,7 +91,9 @@ function defaultPageServices(config: CoreConfig, logger: Logger): Pick<CoreServe
 export function createCoreServer(options: CoreServerOptions): CoreServer {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const owned = options.pages === undefined ? defaultPageServices(config, logger) : undefined;
+  // The health entry of the marketplace follows the tracker; bound once the health service exists.
+  let reportMarketplace: (state: MarketplaceState) => void = () => undefined;
+  const owned = options.pages === undefined ? defaultPageServices(config, logger, (state) => reportMarketplace(state)) : undefined;
   const sources = owned ?? options;
   const server = new Server({
     interceptors: [serviceTokenInterceptor(config.serviceToken)],
@@ -89,12 +111,16 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       ...(sources.metrics ? { metrics: sources.metrics } : {}),
       logger,
       defaultBudgetMs: options.defaultBudgetMs,
+      batchConcurrency: config.batchConcurrency,
     }),
   );
   const health = addHealth(server);
+  reportMarketplace = health.setMarketplace;
   addReflection(server);
 
   let started = false;
+  let probing: Promise<unknown> = Promise.resolve();
+  const stopping = new AbortController();
   return {
     start: () =>
       new Promise((resolve, reject) => {
@@ -105,6 +131,9 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
           }
           started = true;
           logger.info({ host: config.grpcHost, port, upstream: config.marketplaceOrigin ?? 'marketplace' }, 'core listening');
+          if (owned && config.startupProbe) {
+            probing = owned.probe(stopping.signal).then((result) => stopping.signal.aborted || logProbe(logger, result, config.marketplaceOrigin));
+          }
           resolve({ port });
         });
       }),
@@ -126,8 +155,25 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       } else {
         server.forceShutdown();
       }
+      stopping.abort();
+      await probing;
       await owned?.close();
       logger.info('core stopped');
     },
+    marketplace: () => (owned ? owned.resilient.marketplace() : { state: 'unknown', hosts: [] }),
+    probed: async () => {
+      await probing;
+    },
   };
+}
+
+/** The start-up probe's result in the log: a warning naming the class (and the private cause) when the marketplace cannot be reached. */
+function logProbe(logger: Logger, result: ProbeResult, origin: string | undefined): void {
+  const where = { host: result.host, ...(origin ? { origin } : {}), outcome: result.outcome };
+  if (!isHostFailure(result.outcome)) {
+    logger.info(where, 'marketplace reachable at start-up');
+    return;
+  }
+  const cause = result.error instanceof Error && result.error.cause !== undefined ? result.error.cause : result.error;
+  logger.warn({ ...where, err: cause }, `marketplace not usable at start-up: ${FAILURES[result.outcome].label}; lookups fail until it is`);
 }

@@ -1,5 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../src/errors.js';
+import { UpstreamFailure } from '../src/outcomes/causes.js';
 import { marketplaceByCode } from '../src/marketplaces/index.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../src/pages/types.js';
 
@@ -23,7 +24,7 @@ export const page = (url = 'https://www.amazon.com/dp/B000000001'): FetchedPage 
 
 /** Errors shaped exactly as core/src/upstream/fetcher.ts throws them. */
 export const failures = {
-  connection: () => new CoreError(ErrorReason.UPSTREAM_ERROR, 'the marketplace could not be reached; retry with exponential back-off', { cause: new Error('ECONNRESET') }),
+  connection: () => new UpstreamFailure('connection-reset', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })),
   errorPage: () => new CoreError(ErrorReason.UPSTREAM_ERROR, undefined, { cause: new Error('https://www.amazon.com/dp/X: HTTP 503') }),
   timeout: () => new CoreError(ErrorReason.UPSTREAM_TIMEOUT, undefined, { cause: new Error('aborted') }),
   blocked: () => new CoreError(ErrorReason.UPSTREAM_BLOCKED, 'blocked', { cause: new Error('captcha page') }),

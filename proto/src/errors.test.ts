@@ -23,7 +23,7 @@ describe('error table', () => {
     [ErrorReason.UPSTREAM_ERROR, GrpcCode.UNAVAILABLE, 502],
     [ErrorReason.UPSTREAM_BLOCKED, GrpcCode.UNAVAILABLE, 503],
     [ErrorReason.CIRCUIT_OPEN, GrpcCode.UNAVAILABLE, 503],
-    [ErrorReason.SESSION_REQUIRED, GrpcCode.UNAVAILABLE, 503],
+    [ErrorReason.SESSION_REQUIRED, GrpcCode.UNIMPLEMENTED, 501],
     [ErrorReason.LEDGER_UNAVAILABLE, GrpcCode.UNAVAILABLE, 503],
     [ErrorReason.UPSTREAM_TIMEOUT, GrpcCode.DEADLINE_EXCEEDED, 504],
   ])('maps reason %i to gRPC %i and HTTP %i (docs/contract.md)', (reason, grpc, http) => {

@@ -30,8 +30,12 @@ export interface ErrorRow {
   readonly defaultMessage: string;
 }
 
-/** Where units come from, for a caller refused for a low balance; a placeholder, never a real account id. */
-const ADD_UNITS_HINT = 'add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)';
+/**
+ * Where units come from, for a caller refused for a low balance: the console's account page says
+ * how to get more and what happens meanwhile (it cannot add units itself); a self-hoster grants
+ * them with the admin CLI. A placeholder, never a real account id.
+ */
+const ADD_UNITS_HINT = 'the console (/console) shows your balance and how to get units; self-hosted, grant them with the admin CLI (npm run admin -- account grant <accountId> <units>)';
 
 /**
  * The one error table (docs/contract.md, Errors): reason → gRPC code → HTTP status. Every interface
@@ -52,7 +56,13 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.UPSTREAM_ERROR]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 502, defaultMessage: 'the marketplace returned an unexpected response; retry with exponential back-off' },
   [ErrorReason.UPSTREAM_BLOCKED]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the marketplace blocked the request; retry later' },
   [ErrorReason.CIRCUIT_OPEN]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the marketplace is failing; requests are paused briefly' },
-  [ErrorReason.SESSION_REQUIRED]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'this operation needs a signed-in marketplace session, which is not configured' },
+  // Not a transient fault but the deployment's configuration: 501 / UNIMPLEMENTED ("not supported or
+  // not enabled in this service"), which clients and gRPC retry policies do not retry, as they would 503.
+  [ErrorReason.SESSION_REQUIRED]: {
+    grpcCode: GrpcCode.UNIMPLEMENTED,
+    httpStatus: 501,
+    defaultMessage: 'this operation needs a signed-in marketplace session, which this deployment is not configured with; retrying will not help',
+  },
   [ErrorReason.LEDGER_UNAVAILABLE]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the unit ledger is unavailable; nothing was charged' },
   [ErrorReason.UPSTREAM_TIMEOUT]: { grpcCode: GrpcCode.DEADLINE_EXCEEDED, httpStatus: 504, defaultMessage: 'the marketplace did not answer in time' },
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },

@@ -14,3 +14,5 @@ export * from './parameter-rules.js';
 export * from './rule-messages.js';
 export * from './rule-checks.js';
 export * from './gtin.js';
+export * from './health.js';
+export * from './batch.js';

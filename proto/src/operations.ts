@@ -12,15 +12,17 @@ export interface OperationDescriptor {
   readonly options: OperationOptions;
 }
 
+function descriptorOf(service: DescService, method: DescMethod): OperationDescriptor {
+  if (!hasOption(method, operation)) {
+    throw new Error(`RPC ${service.name}.${method.name} lacks the (retail.v1.operation) option`);
+  }
+  return { method, name: method.name, options: getOption(method, operation) };
+}
+
 function describe(service: DescService): OperationDescriptor[] {
-  // Streaming RPCs (StreamWatchEvents) are gRPC-only: they carry no operation option and no other
-  // interface serves them.
-  return service.methods.filter((method) => method.methodKind === 'unary').map((method) => {
-    if (!hasOption(method, operation)) {
-      throw new Error(`RPC ${service.name}.${method.name} lacks the (retail.v1.operation) option`);
-    }
-    return { method, name: method.name, options: getOption(method, operation) };
-  });
+  // Streaming RPCs are not operations of this list: StreamWatchEvents is gRPC-only (no option), and
+  // BatchLookup, whose items are the operations, has its own descriptor below.
+  return service.methods.filter((method) => method.methodKind === 'unary').map((method) => descriptorOf(service, method));
 }
 
 /**
@@ -31,6 +33,12 @@ export const OPERATIONS: readonly OperationDescriptor[] = describe(RetailService
 
 /** The watch operations of proto/retail/v1/watch.proto (unary ones), served by the watcher. */
 export const WATCH_OPERATIONS: readonly OperationDescriptor[] = describe(WatchService);
+
+/**
+ * BatchLookup (server-streaming): many per-product lookups in one call. Its option names the batch's
+ * REST path (POST), GraphQL list field and MCP tool; its items are the operations of batch.ts.
+ */
+export const BATCH_OPERATION: OperationDescriptor = descriptorOf(RetailService, RetailService.method.batchLookup);
 
 export function operationByName(name: string): OperationDescriptor | undefined {
   return OPERATIONS.find((op) => op.name === name) ?? WATCH_OPERATIONS.find((op) => op.name === name);

@@ -35,6 +35,9 @@ export const RULE_MESSAGES = {
   list: (name: string) => `${name} must be a list`,
   object: (name: string) => `${name} must be an object`,
   givenOnce: (name: string) => `${name} must be given once`,
+  // Batches: how many items, and an item that names no operation the batch can run.
+  listLength: (name: string, min: number, max: number) => `${name} must hold between ${min} and ${max} entries`,
+  batchItemOperation: () => 'the item names no operation',
 
   // Meaning: identifiers and URLs (checked by the core, the authority on them).
   asin: (name: string) => `${name} must be 10 letters or digits`,

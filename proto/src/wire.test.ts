@@ -4,6 +4,7 @@ import {
   GetAsinFromGtinResponseSchema,
   GetAutocompleteSuggestionsResponseSchema,
   GetProductResponseSchema,
+  GetProductReviewsResponseSchema,
   GetStockEstimateResponseSchema,
   PageInfoSchema,
   CacheStatus,
@@ -11,7 +12,7 @@ import {
   Condition,
   SearchSort,
 } from './index.js';
-import { renderData, renderMessage } from './wire.js';
+import { compactData, renderData, renderMessage } from './wire.js';
 
 describe('wire renderer', () => {
   it('omits optional fields the page did not show', () => {
@@ -68,5 +69,17 @@ describe('wire renderer', () => {
     expect(renderData(GetAutocompleteSuggestionsResponseSchema, response)).toEqual({
       retailSearchAutocompleteResults: [{ suggestion: 'usb c' }],
     });
+  });
+});
+
+describe('compactData', () => {
+  it('leaves out the fields marked bulky, at any depth, and keeps the rest as rendered', () => {
+    const product = create(GetProductResponseSchema, { retailProduct: { asin: 'B000000001', title: 'T', imageUrls: ['a', 'b'], featureBullets: ['f'], technicalSpecifications: [{ name: 'n', value: 'v' }], categories: [{ id: '1', name: 'c' }] } });
+    const compact = compactData(GetProductResponseSchema, renderData(GetProductResponseSchema, product));
+    expect(compact.retailProduct).toMatchObject({ asin: 'B000000001', title: 'T', categories: [{ id: '1', name: 'c' }], coupon: null, seller: null });
+    for (const bulky of ['imageUrls', 'featureBullets', 'technicalSpecifications']) expect(compact.retailProduct).not.toHaveProperty(bulky);
+    const reviews = create(GetProductReviewsResponseSchema, { retailProduct: { topReviews: [{ id: 'r', body: 'b', imageUrls: ['x'], videos: [{ url: 'v' }] }] } });
+    const compactReviews = compactData(GetProductReviewsResponseSchema, renderData(GetProductReviewsResponseSchema, reviews));
+    expect((compactReviews.retailProduct as { topReviews: object[] }).topReviews[0]).toEqual({ id: 'r', body: 'b' });
   });
 });

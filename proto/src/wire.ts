@@ -112,3 +112,31 @@ function isNullable(field: DescField): boolean {
   }
   return nullable;
 }
+
+const bulkyFields = new WeakMap<DescField, boolean>();
+
+/** True for a field marked `(retail.v1.wire).bulky`: left out of compact records. */
+export function isBulky(field: DescField): boolean {
+  let bulky = bulkyFields.get(field);
+  if (bulky === undefined) {
+    bulky = getOption(field, wire).bulky;
+    bulkyFields.set(field, bulky);
+  }
+  return bulky;
+}
+
+/**
+ * A rendered record without its bulky fields, at any depth (`desc` is the message `data` was
+ * rendered from): the compact records of the MCP batch tool. Everything else is as renderData wrote it.
+ */
+export function compactData(desc: DescMessage, data: WireObject): WireObject {
+  const out: WireObject = {};
+  for (const field of desc.fields) {
+    const value = data[field.jsonName];
+    if (value === undefined || isBulky(field)) continue;
+    const nested = field.fieldKind === 'message' || (field.fieldKind === 'list' && field.listKind === 'message') ? field.message : undefined;
+    if (!nested || nested.typeName === TIMESTAMP || value === null) out[field.jsonName] = value;
+    else out[field.jsonName] = Array.isArray(value) ? value.map((item) => compactData(nested, item as WireObject)) : compactData(nested, value as WireObject);
+  }
+  return out;
+}

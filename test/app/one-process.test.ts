@@ -26,9 +26,16 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   });
 
 describe('npm start (one process)', () => {
-  it('answers health and readiness', async () => {
+  it('answers health and readiness, whose body reports the marketplace as the start-up probe found it', async () => {
     expect((await get('/healthz')).status).toBe(200);
-    expect((await get('/readyz')).status).toBe(200);
+    // The start banner's line: the probe's answer (the replay server's /robots.txt is a 404, an answer all the same).
+    expect(await stack.marketplaceLine()).toMatch(/^marketplace via http:\/\/127\.0\.0\.1:\d+: reachable \(www\.amazon\.com: answered, start-up probe \d+ s ago\)$/);
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      marketplace: { state: 'reachable', hosts: [{ host: 'www.amazon.com', state: 'reachable', lastOutcome: 'not-found', by: 'probe', circuit: 'closed' }] },
+    });
   });
 
   it('serves the same product on REST, GraphQL and MCP with the printed key, one unit each', async () => {

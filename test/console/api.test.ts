@@ -425,7 +425,9 @@ describe('account', () => {
 
     const account = (await client.get('account')).body.data;
     expect(account.balance).toBe(99);
-    expect(account.usage).toEqual([expect.objectContaining({ operation: 'GetProduct', calls: 1 })]);
+    expect(account.usage).toEqual([
+      { date: expect.any(String), operation: 'GetProduct', interface: 'rest', calls: 1, call: 'GET /api/retail/product', via: 'REST' },
+    ]);
     const listed = (await client.get('keys')).body.data.keys[0];
     expect(listed.lastUsedAt).toEqual(expect.any(String));
   });

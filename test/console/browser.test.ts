@@ -109,7 +109,11 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     const lastUsedAt = Date.parse((await lastUsed.getAttribute('datetime'))!);
     expect(Math.abs(Date.now() - lastUsedAt)).toBeLessThan(5 * 60_000);
     expect(await page.locator('#balance').textContent()).toBe('99');
-    expect(await page.getByRole('row').filter({ hasText: 'GetProduct' }).locator('td').last().textContent()).toBe('1');
+    // Usage names the call as it was made (the REST route and the interface), not the RPC name.
+    const usageRow = page.locator('#usage-body tr').filter({ hasText: 'GET /api/retail/product' });
+    expect(await usageRow.locator('td').allTextContents()).toEqual([expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), 'GET /api/retail/product', 'REST', '1']);
+    expect(await page.locator('#usage-body').textContent()).not.toContain('GetProduct');
+    expect(await page.locator('#no-units').isHidden()).toBe(true);
 
     const shotDir = mkdtempSync(join(tmpdir(), 'console-screenshot-'));
     const shot = join(shotDir, 'console.png');
@@ -145,6 +149,79 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     await page.locator('#signin-password').press('Enter');
     await keyRow('ci pipeline').getByText(/^Revoked/).waitFor();
 
+    expect(problems).toEqual([]);
+  });
+
+  /** Elements that stick out past the viewport's right edge (a layout break at this width); none expected. */
+  const overflowing = () =>
+    page.evaluate(`[...document.querySelectorAll('body *')]
+      .filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.table-scroll'))
+      .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : ''))`);
+
+  it('at 390 px: usage by public name and interface in stacked rows, the out-of-units panel, nothing wider than the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.base}/`);
+    if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).last().fill(uniqueEmail('narrow'));
+    await page.getByLabel('Password', { exact: true }).last().fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    const keyLabel = page.locator('#create-key-form').getByLabel('Label (optional)');
+    await keyLabel.fill('a key with a rather long label for a narrow screen');
+    await keyLabel.press('Enter');
+    const key = await page.getByLabel(/New API key/).inputValue();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    // One call per interface, then the rest of the 100 units in one GraphQL request of 97 fields.
+    const charge = async (iface: 'rest' | 'graphql' | 'mcp', operations: string[]) => {
+      const admitted = await metering.meter.admit({ key, interface: iface, operations, shapeValid: true, requestId: `narrow-${iface}-${operations.length}` });
+      if (!admitted.ok) throw new Error(`admit refused: ${JSON.stringify(admitted)}`);
+      await metering.meter.settle(admitted.hold, operations.length);
+    };
+    await charge('rest', ['GetProduct']);
+    await charge('mcp', ['GetProduct']);
+    await charge('graphql', ['GetProductVariants']);
+    await charge('graphql', Array.from({ length: 97 }, () => 'GetProduct'));
+    await page.reload();
+
+    // The panel: what stops, the admin CLI line with this account's id (copyable), watches and jobs.
+    const panel = page.getByRole('region', { name: 'You are out of units' });
+    await panel.waitFor();
+    expect(await page.locator('#balance').textContent()).toBe('0');
+    const accountId = (await page.locator('#no-units-account').textContent())!;
+    expect((await metering.admin.summary(accountId)).balance).toBe(0);
+    expect(await page.locator('#no-units-command').inputValue()).toBe(`npm run admin -- account grant ${accountId} 1000`);
+    await panel.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.locator('#copy-command-status').textContent()).toBe('Copied to the clipboard.');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`npm run admin -- account grant ${accountId} 1000`);
+    for (const words of ['402', 'WATCH_PAUSED', 'WATCH_RESUMED', 'Bulk jobs']) expect(await panel.textContent()).toContain(words);
+
+    // Usage rows, stacked: each cell is one line, labelled with its column's name.
+    const usage = async () =>
+      page.locator('#usage-body tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => `${td.dataset.label}: ${td.textContent}`).slice(1)));
+    expect((await usage()).sort()).toEqual([
+      ['Call: GET /api/retail/product', 'Interface: REST', 'Calls: 1'],
+      ['Call: retailProduct', 'Interface: GraphQL', 'Calls: 97'],
+      ['Call: retailProduct.variants', 'Interface: GraphQL', 'Calls: 1'],
+      ['Call: retail_product', 'Interface: MCP tool', 'Calls: 1'],
+    ]);
+    expect(await page.evaluate('getComputedStyle(document.querySelector("#usage-body td")).display')).toBe('flex');
+    expect(await page.getByRole('row').filter({ hasText: 'retail_product' }).count()).toBe(1);
+
+    // Nothing sticks out: no element past the right edge, no horizontal page scroll.
+    expect(await overflowing()).toEqual([]);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const shot = join(mkdtempSync(join(tmpdir(), 'console-screenshot-')), 'console-390-out-of-units.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`console screenshot at 390 px: ${shot}`);
+
+    // Units back: the panel goes.
+    await metering.admin.grantUnits(accountId, 5);
+    await page.reload();
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    await expect.poll(() => page.locator('#balance').textContent()).toBe('5');
+    expect(await page.locator('#no-units').isHidden()).toBe(true);
     expect(problems).toEqual([]);
   });
 });

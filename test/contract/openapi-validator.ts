@@ -11,8 +11,11 @@ const DOC_ID = 'https://retail.invalid/openapi.json';
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export interface ResponseValidator {
-  /** Errors (empty when valid) of a body for `method path` (default GET; path as the document writes it) answering `status`. */
-  check(path: string, status: number, body: unknown, method?: string): string[];
+  /**
+   * Errors (empty when valid) of a body for `method path` (default GET; path as the document writes
+   * it) answering `status` as `mediaType` (default application/json; one NDJSON line for application/x-ndjson).
+   */
+  check(path: string, status: number, body: unknown, method?: string, mediaType?: string): string[];
 }
 
 export function createResponseValidator(doc: Record<string, unknown>): ResponseValidator {
@@ -22,13 +25,13 @@ export function createResponseValidator(doc: Record<string, unknown>): ResponseV
   const cache = new Map<string, ValidateFunction>();
   const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
   return {
-    check(path, status, body, method = 'get') {
+    check(path, status, body, method = 'get', mediaType = 'application/json') {
       const op = paths[path]?.[method];
       if (!op) return [`${method.toUpperCase()} ${path} is not in the document`];
       const entry = op.responses[String(status)];
       if (!entry) return [`status ${status} of ${path} is not documented`];
       const base = entry.$ref ? entry.$ref : `#/${pointer('paths', path, method, 'responses', String(status))}`;
-      const ref = `${DOC_ID}${base}/content/application~1json/schema`;
+      const ref = `${DOC_ID}${base}/content/${pointer(mediaType)}/schema`;
       let validate = cache.get(ref);
       if (!validate) {
         validate = ajv.compile({ $ref: ref });

@@ -126,7 +126,7 @@ describe('reflection', () => {
     });
   }
 
-  it('lists RetailService and health, and resolves the service descriptor with its 17 methods', async () => {
+  it('lists RetailService and health, and resolves the service descriptor with its 18 methods (17 lookups and BatchLookup)', async () => {
     const listed = (await ask({ list_services: '' }, true)) as { list_services_response: { service: Array<{ name: string }> } };
     const names = listed.list_services_response.service.map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['retail.v1.RetailService', 'grpc.health.v1.Health']));
@@ -135,7 +135,7 @@ describe('reflection', () => {
     const protos = files.file_descriptor_response.file_descriptor_proto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
     const serviceFile = protos.find((p) => p.service.some((s) => s.name === 'RetailService'));
     expect(serviceFile?.package).toBe('retail.v1');
-    expect(serviceFile?.service[0]?.method).toHaveLength(17);
+    expect(serviceFile?.service[0]?.method).toHaveLength(18);
   });
 
   it('needs the service token', async () => {

@@ -39,6 +39,12 @@ const EXTERNAL_URLS = [
 
 /** The routes the service promises (docs/architecture.md, `npm start` is one Node process): path → deployable. */
 const ROUTES = [
+  { path: '/', type: 'Exact', component: 'rest' },
+  { path: '/favicon.ico', type: 'Exact', component: 'rest' },
+  { path: '/healthz', type: 'Exact', component: 'rest' },
+  { path: '/readyz', type: 'Exact', component: 'rest' },
+  { path: '/docs', type: 'Prefix', component: 'rest' },
+  { path: '/api/docs', type: 'Prefix', component: 'rest' },
   { path: '/api/retail', type: 'Prefix', component: 'rest' },
   { path: '/api/openapi.json', type: 'Exact', component: 'rest' },
   { path: '/api/account', type: 'Prefix', component: 'rest' },
@@ -76,6 +82,7 @@ const CORE_SAMPLES: Record<string, string> = {
   CACHE_NEGATIVE_TTL_SECONDS: '120',
   CACHE_STALE_SECONDS: '2592000',
   PARSE_WORKERS: '2',
+  BATCH_CONCURRENCY: '6',
   REVIEWS_SESSION_COOKIE: 'session-id=000-0000000',
   UPSTREAM_PROXIES: 'http://user:secret@proxy-a.example:3128,http://proxy-b.example:3128',
 };

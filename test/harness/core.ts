@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorReason } from '@retail/contract';
-import { CoreError, type CoreConfig, type CoreServerOptions, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
+import { CoreError, type CoreConfig, type CoreServer, type CoreServerOptions, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
 
 export interface StartCoreOptions {
   /** Service token callers must present; random when omitted. */
@@ -39,6 +39,9 @@ export interface StartedCore {
   readonly port: number;
   readonly token: string;
   readonly config: CoreConfig;
+  /** The marketplace's reachability as the core last saw it, and the start-up probe's end (CoreServer). */
+  marketplace: CoreServer['marketplace'];
+  probed: CoreServer['probed'];
   stop(): Promise<void>;
   /** Same as stop (for harnesses that close everything they started). */
   close(): Promise<void>;
@@ -52,6 +55,8 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
     SERVICE_TOKEN: token,
     MARKETPLACE_ORIGIN: options.marketplaceOrigin,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // Off unless a test asks (env): tests count the replay server's requests.
+    UPSTREAM_STARTUP_PROBE: 'false',
     ...options.env,
   });
   const offline = !options.pages && !options.marketplaceOrigin && !options.allowLiveMarketplace;
@@ -66,7 +71,7 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
   });
   const { port } = await core.start();
   const stop = () => core.stop({ graceMs: 2_000 });
-  return { address: `127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}`, port, token, config, stop, close: stop };
+  return { address: `127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}`, port, token, config, marketplace: () => core.marketplace(), probed: () => core.probed(), stop, close: stop };
 }
 
 /** The fetcher of a harness core that was given no marketplace: fails every fetch, saying why. */

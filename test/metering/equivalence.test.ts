@@ -1,5 +1,5 @@
 /**
- * Model check: random command sequences (admit, settle, clock moves, grants, disable, revoke) give the
+ * Model check: random command sequences (admit, batches' admits with a rate cost, settle, clock moves, grants, disable, revoke) give the
  * same observable results on the memory store and on a real redis-server, step by step.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ if (missing) console.warn(`[skip] ${missing}`);
 const OPERATIONS = ['GetProduct', 'GetProductOffers', 'SearchProducts'];
 
 type Command =
-  | { kind: 'admit'; key: number; iface: Interface; ops: number; shapeValid: boolean }
+  | { kind: 'admit'; key: number; iface: Interface; ops: number; shapeValid: boolean; rateCost?: number }
   | { kind: 'settle'; hold: number; succeeded: number }
   | { kind: 'advance'; ms: number }
   | { kind: 'grant'; units: number }
@@ -25,6 +25,8 @@ type Command =
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('admit' as const), key: fc.nat(2), iface: fc.constantFrom<Interface>('rest', 'graphql', 'mcp'), ops: fc.integer({ min: 1, max: 3 }), shapeValid: fc.boolean() }) },
+  // Batches: a rate cost from a few items to beyond the free plan's burst of 10 (admitted on a full bucket, into a debt).
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('admit' as const), key: fc.nat(2), iface: fc.constantFrom<Interface>('rest', 'graphql', 'mcp'), ops: fc.integer({ min: 1, max: 3 }), shapeValid: fc.boolean(), rateCost: fc.integer({ min: 2, max: 25 }) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('settle' as const), hold: fc.nat(20), succeeded: fc.nat(3) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 2_500 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('grant' as const), units: fc.nat(3) }) },
@@ -49,7 +51,7 @@ async function drive(metering: MeteringInstance, clock: ReturnType<typeof fakeCl
   for (const c of commands) {
     switch (c.kind) {
       case 'admit': {
-        const r = await metering.meter.admit({ key: keys[c.key]!.key, interface: c.iface, operations: OPERATIONS.slice(0, c.ops), shapeValid: c.shapeValid, requestId: 'x' });
+        const r = await metering.meter.admit({ key: keys[c.key]!.key, interface: c.iface, operations: OPERATIONS.slice(0, c.ops), shapeValid: c.shapeValid, requestId: 'x', ...(c.rateCost ? { rateCost: c.rateCost } : {}) });
         if (r.ok) holds.push(r.hold);
         seen.push(describeAdmit(r));
         break;
@@ -107,6 +109,8 @@ describe.skipIf(missing !== null)('memory store and Redis store agree', () => {
         examples: [
           [3, [{ kind: 'admit', key: 0, iface: 'rest', ops: 2, shapeValid: true }, { kind: 'advance', ms: 2_500 }, { kind: 'advance', ms: 600 }]],
           [6, Array.from({ length: 12 }, () => ({ kind: 'admit' as const, key: 0, iface: 'mcp' as const, ops: 1, shapeValid: false }))],
+          // A batch past the burst, the debt it leaves, and the bucket refilling through it.
+          [8, [{ kind: 'admit', key: 0, iface: 'rest', ops: 2, shapeValid: true, rateCost: 25 }, { kind: 'admit', key: 0, iface: 'rest', ops: 1, shapeValid: true }, { kind: 'advance', ms: 2_500 }, { kind: 'admit', key: 0, iface: 'rest', ops: 1, shapeValid: true }, { kind: 'advance', ms: 1_000 }, { kind: 'admit', key: 0, iface: 'rest', ops: 1, shapeValid: true, rateCost: 3 }]],
         ],
       },
     );

@@ -26,7 +26,7 @@ async function accountWithKey(store: LedgerStore, accountId: string, units: numb
 function admitInput(accountId: string, keyHash: string, holdId: string, units: number): StoreAdmitInput {
   return {
     accountId, keyHash, iface: 'rest', operations: Array.from({ length: units }, () => 'GetProduct'), shapeValid: true,
-    now: NOW, holdId, holdExpiresAt: NOW + 60_000, units, mode: 'admit',
+    now: NOW, holdId, holdExpiresAt: NOW + 60_000, units, rateCost: 1, mode: 'admit',
   };
 }
 

@@ -134,7 +134,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       const short = await refresh('job-7:items-0-2', ['GetProduct', 'GetProduct', 'GetProduct']);
       expect(!short.ok && short.denial).toMatchObject({ reason: ErrorReason.INSUFFICIENT_UNITS, httpStatus: 402 });
       expect(!short.ok && short.denial.message).toBe(
-        'unit balance is too low for this request; add units in the console (/console) or with the admin CLI (npm run admin -- account grant <accountId> <units>)',
+        'unit balance is too low for this request; the console (/console) shows your balance and how to get units; self-hosted, grant them with the admin CLI (npm run admin -- account grant <accountId> <units>)',
       );
       expect(!short.ok && short.denial.message).not.toContain(accountId);
       expect(await balance(accountId)).toBe(2);
@@ -172,7 +172,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       if (!two.ok) throw new Error(reasonOf(two));
       expect(await metering.meter.settle(two.hold, 1, ['GetProductOffers'])).toEqual({ charged: 1, remaining: 1 });
       const summary = await metering.admin.summary(accountId);
-      expect(summary.usage).toEqual([{ date: '2026-03-01', operation: 'GetProductOffers', calls: 1 }]);
+      expect(summary.usage).toEqual([{ date: '2026-03-01', operation: 'GetProductOffers', interface: 'graphql', calls: 1 }]);
     });
 
     it('refuses unknown, revoked and expired keys and deleted accounts with one 401 message', async () => {
@@ -285,6 +285,28 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(full.ok && full.rateLimit.remaining).toBe(9);
     });
 
+    it('takes a batch\'s item count from the bucket: a cost above what is left waits for it, one above the burst needs a full bucket and leaves a debt', async () => {
+      const { key } = await account(1_000);
+      const batch = (rateCost: number) => metering.meter.admit(call(key, { operations: Array.from({ length: rateCost }, () => 'GetProduct'), rateCost }));
+      const five = await batch(5);
+      expect(five.ok && five.rateLimit.remaining).toBe(5);
+      // 5 tokens left: a batch of 7 waits for 2 more (0.4 s at 5 per second, Retry-After 1).
+      expect(denialOf(await batch(7))).toMatchObject({ reason: ErrorReason.RATE_LIMITED, retryAfterSeconds: 1 });
+      // 25 items on a burst of 10: refused until the bucket is full, then admitted into a debt of 15.
+      const refused = denialOf(await batch(25));
+      expect(refused.retryAfterSeconds).toBe(1); // (10 − 5) / 5 per second
+      clock.advance(1_000);
+      const big = await batch(25);
+      if (!big.ok) throw new Error(reasonOf(big));
+      expect(big.rateLimit).toMatchObject({ remaining: 0, resetSeconds: 5 }); // from −15 back to 10 at 5 per second
+      // The debt holds every call back: one token needs (1 − (−15)) / 5 = 3.2 s, so Retry-After 4.
+      expect(denialOf(await metering.meter.admit(call(key)))).toMatchObject({ reason: ErrorReason.RATE_LIMITED, retryAfterSeconds: 4 });
+      clock.advance(3_000);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('RATE_LIMITED');
+      clock.advance(200);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('ok');
+    });
+
     it('checks scope and rate limit before shape, and holds nothing for a bad shape', async () => {
       const { accountId, key } = await account(5);
       const shape = await metering.meter.admit(call(key, { shapeValid: false }));
@@ -322,7 +344,7 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(await balance(accountId)).toBe(100);
     });
 
-    it('summarises balance, plan and usage per day and operation for any valid key', async () => {
+    it('summarises balance, plan and usage per day, operation and interface for any valid key', async () => {
       const { accountId, key } = await account();
       const run = async (operation: string, iface: Interface, ok: boolean) => {
         const r = await metering.meter.admit(call(key, { operations: [operation], interface: iface }));
@@ -337,9 +359,11 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       const summary = await metering.meter.accountSummary(key);
       expect(summary).toMatchObject({ accountId, plan: 'free', balance: 97 });
       if ('usage' in summary) {
-        expect([...summary.usage].sort((a, b) => a.date.localeCompare(b.date))).toEqual([
-          { date: '2026-03-01', operation: 'GetProduct', calls: 2 },
-          { date: '2026-03-02', operation: 'SearchProducts', calls: 1 },
+        // One row per interface: the console names each call as its caller made it.
+        expect([...summary.usage].sort((a, b) => a.date.localeCompare(b.date) || a.interface!.localeCompare(b.interface!))).toEqual([
+          { date: '2026-03-01', operation: 'GetProduct', interface: 'mcp', calls: 1 },
+          { date: '2026-03-01', operation: 'GetProduct', interface: 'rest', calls: 1 },
+          { date: '2026-03-02', operation: 'SearchProducts', interface: 'rest', calls: 1 },
         ]);
       }
       const recent = await metering.admin.recentUsage(accountId, 2);

@@ -35,6 +35,11 @@ export interface ReplayServerOptions {
   /** Directories laid out as ../shared/corpus/README.md describes (index.json + pages/). */
   readonly corpusDirs: readonly string[];
   readonly faults?: ReplayFaults;
+  /**
+   * Holds a request (after it is counted) until the returned promise settles, then answers it as
+   * usual: a slow marketplace page, for tests that prove answers stream before a slow one.
+   */
+  readonly hold?: (request: ReplayRequest) => Promise<void> | undefined;
   readonly port?: number;
   readonly host?: string;
   /**
@@ -97,6 +102,8 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
       ...(route ? { entry: route.entry } : {}),
     };
     requests.push(request);
+    const held = options.hold?.(request);
+    if (held) await held;
 
     const override = options.faults?.(request);
     if (override) {

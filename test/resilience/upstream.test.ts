@@ -54,13 +54,13 @@ describe('retries with the real upstream client', () => {
     expect(total(fetcher.metrics.snapshot(), 'upstream_retry_total')).toBe(2);
   });
 
-  it('a connection reset and a truncated body are connection failures, retried', async () => {
+  it('a connection reset and a truncated body are connection resets, retried', async () => {
     faults.inject(path('reset'), { kind: 'reset' }, 1);
     faults.inject(path('reset'), { kind: 'truncate' }, 1);
     const fetcher = createResilientPageFetcher(raw, fast);
     expect((await fetcher.fetchPage(get('reset'))).status).toBe(200);
     expect(faults.count(path('reset'))).toBe(3);
-    expect(fetcher.metrics.snapshot().counters).toMatchObject({ 'upstream_fetch_total{host="www.amazon.com",outcome="connection"}': 2 });
+    expect(fetcher.metrics.snapshot().counters).toMatchObject({ 'upstream_fetch_total{host="www.amazon.com",outcome="connection-reset"}': 2 });
   });
 
   it('a captcha is never retried (retrying deepens a block)', async () => {

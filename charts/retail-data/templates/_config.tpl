@@ -29,6 +29,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CACHE_NEGATIVE_TTL_SECONDS" $values.config.cacheNegativeTtlSeconds }}
 {{- $_ := set $env "CACHE_STALE_SECONDS" $values.config.cacheStaleSeconds }}
 {{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
+{{- $_ := set $env "BATCH_CONCURRENCY" $values.config.batchConcurrency }}
 {{- else if eq $name "watcher" }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
@@ -57,6 +58,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- else }}
 {{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
+{{- $_ := set $env "CORE_BATCH_DEADLINE_MS" $values.config.coreBatchDeadlineMs }}
 {{- $_ := set $env "CORS_ORIGINS" $values.config.corsOrigins }}
 {{- if eq $name "graphql" }}
 {{- $_ := set $env "GRAPHQL_MAX_OPERATIONS" $values.config.maxOperations }}

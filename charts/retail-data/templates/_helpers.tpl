@@ -76,8 +76,15 @@ core rest graphql mcp console watcher
 {{- printf "%s:%v" (include "retail-data.componentName" .) (index $root.Values (index . 1)).port }}
 {{- end }}
 
-{{/* The public routes (Ingress and HTTPRoute): path, match type, deployable. */}}
+{{/* The public routes (Ingress and HTTPRoute): path, match type, deployable. The REST deployment also
+    serves the pages (landing page, API reference, docs) and answers for the API's health and readiness. */}}
 {{- define "retail-data.routes" -}}
+- { path: /, type: Exact, component: rest }
+- { path: /favicon.ico, type: Exact, component: rest }
+- { path: /healthz, type: Exact, component: rest }
+- { path: /readyz, type: Exact, component: rest }
+- { path: /docs, type: Prefix, component: rest }
+- { path: /api/docs, type: Prefix, component: rest }
 - { path: /api/retail, type: Prefix, component: rest }
 - { path: /api/openapi.json, type: Exact, component: rest }
 - { path: /api/account, type: Prefix, component: rest }

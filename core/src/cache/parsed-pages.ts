@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageKind, PageRequest } from '../pages/types.js';
 import type { UpstreamMetrics } from '../outcomes/metrics.js';
+import { isHostFailure } from '../outcomes/causes.js';
 import { outcomeClassOf, type OutcomeClass } from '../resilience/outcome-class.js';
 import { inSpan } from '../telemetry/tracing.js';
 import { hostForKind, pathWithQuery } from '../pages/hosts.js';
@@ -49,8 +50,8 @@ export interface ParsedPageSourceOptions {
   readonly logger?: Pick<Logger, 'debug'>;
 }
 
-/** Upstream failures a stale entry may stand in for: the marketplace, not the request, is at fault. */
-const STALE_OK: ReadonlySet<OutcomeClass> = new Set(['blocked', 'error-page', 'timeout', 'connection', 'circuit-open', 'rate-capped']);
+/** Upstream failures a stale entry may stand in for: the marketplace (or the way to it), not the request, is at fault. */
+const staleOk = (outcome: OutcomeClass): boolean => isHostFailure(outcome) || outcome === 'circuit-open' || outcome === 'rate-capped';
 
 export function pageUrl(request: PageRequest): string {
   return `https://${hostForKind(request.marketplace, request.kind)}${pathWithQuery(request.path, request.query)}`;
@@ -111,7 +112,7 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
       } catch (error) {
         if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND && negativeMs > 0) {
           await store(key, { notFound: error.message, url, retrievedAt: now(), freshUntil: now() + negativeMs }, negativeMs);
-        } else if (staleMs > 0 && cached?.notFound === undefined && cached && STALE_OK.has(outcomeClassOf(error))) {
+        } else if (staleMs > 0 && cached?.notFound === undefined && cached && staleOk(outcomeClassOf(error))) {
           options.metrics?.cache('stale');
           options.logger?.debug({ url, err: error }, 'serving a stale page: the marketplace failed');
           return { value: cached.value as T, fromCache: true, stale: true, retrievedAt: new Date(cached.retrievedAt), url: cached.url };

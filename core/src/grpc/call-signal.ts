@@ -1,8 +1,9 @@
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-
-type ServerSurfaceCall = ServerUnaryCall<unknown, unknown>;
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
+
+/** What a call signal reads of a grpc-js call, unary or server-streaming. */
+type ServerSurfaceCall = Pick<ServerUnaryCall<unknown, unknown>, 'getDeadline' | 'once' | 'removeListener'>;
 
 /** Longest a call may run when the client set no deadline. */
 export const DEFAULT_CALL_BUDGET_MS = 30_000;

@@ -8,9 +8,10 @@ import { grpcServiceDefinition } from './service-definition.js';
 import { coreErrorStatus, toCoreError } from './status.js';
 
 describe('grpcServiceDefinition', () => {
-  it('serves the 17 unary methods at /retail.v1.RetailService/<Name> with protobuf-es binary', () => {
+  it('serves the 17 unary methods and server-streaming BatchLookup at /retail.v1.RetailService/<Name> with protobuf-es binary', () => {
     const definition = grpcServiceDefinition(RetailService);
-    expect(Object.keys(definition)).toHaveLength(17);
+    expect(Object.keys(definition)).toHaveLength(18);
+    expect(definition.BatchLookup).toMatchObject({ path: '/retail.v1.RetailService/BatchLookup', requestStream: false, responseStream: true });
     const getProduct = definition.GetProduct!;
     expect(getProduct.path).toBe('/retail.v1.RetailService/GetProduct');
     expect(getProduct.requestStream || getProduct.responseStream).toBe(false);

@@ -18,17 +18,20 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /**
- * A grpc-js ServiceDefinition straight from the protoc-gen-es descriptors: the wire is
- * toBinary/fromBinary of @bufbuild/protobuf, so core and gateways share one message type system.
+ * A grpc-js ServiceDefinition straight from the protoc-gen-es descriptors, for unary and
+ * server-streaming methods (BatchLookup): the wire is toBinary/fromBinary of @bufbuild/protobuf, so
+ * core and gateways share one message type system.
  */
 export function grpcServiceDefinition(service: DescService): ServiceDefinition {
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
   for (const method of service.methods) {
-    if (method.methodKind !== 'unary') throw new Error(`${service.typeName}/${method.name}: only unary RPCs are served`);
+    if (method.methodKind !== 'unary' && method.methodKind !== 'server_streaming') {
+      throw new Error(`${service.typeName}/${method.name}: only unary and server-streaming RPCs are served`);
+    }
     definition[method.name] = {
       path: `/${service.typeName}/${method.name}`,
       requestStream: false,
-      responseStream: false,
+      responseStream: method.methodKind === 'server_streaming',
       requestSerialize: (message) => asBuffer(toBinary(method.input, message as never)),
       requestDeserialize: (bytes: Buffer) => fromBinary(method.input, bytes),
       responseSerialize: (message) => asBuffer(toBinary(method.output, message as never)),

@@ -1,7 +1,17 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
-import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, encodeErrorStatus, errorRow } from '@retail/contract';
+import { ERROR_DETAIL_METADATA_KEY, type ErrorDetail, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, encodeErrorStatus, errorRow } from '@retail/contract';
 import { CoreError } from '../errors.js';
+
+/** The ErrorDetail of a CoreError: what a failed call's trailers and a failed batch item carry. */
+export function errorDetailOf(error: CoreError): ErrorDetail {
+  return create(ErrorDetailSchema, {
+    reason: error.reason,
+    message: error.message,
+    fieldPath: [...error.fieldPath],
+    retryAfterSeconds: error.retryAfterSeconds,
+  });
+}
 
 /**
  * A CoreError's ErrorDetail in the trailers: in the standard `grpc-status-details-bin` (a
@@ -9,12 +19,7 @@ import { CoreError } from '../errors.js';
  * more release, bare in the deprecated `retail-error-bin` that 0.1 clients read.
  */
 export function errorDetailMetadata(error: CoreError): Metadata {
-  const detail = create(ErrorDetailSchema, {
-    reason: error.reason,
-    message: error.message,
-    fieldPath: [...error.fieldPath],
-    retryAfterSeconds: error.retryAfterSeconds,
-  });
+  const detail = errorDetailOf(error);
   const metadata = new Metadata();
   metadata.set(GRPC_STATUS_DETAILS_METADATA_KEY, Buffer.from(encodeErrorStatus(errorRow(error.reason).grpcCode, detail)));
   metadata.set(ERROR_DETAIL_METADATA_KEY, Buffer.from(toBinary(ErrorDetailSchema, detail)));

@@ -3,8 +3,14 @@ import type { RetailService } from '@retail/contract';
 import type { MarketplaceRequest } from '../validation/request-fields.js';
 import type { OperationHandler } from './types.js';
 
-/** The RPCs of RetailService, by their proto names (`GetProduct`); the generated service declares them. */
-export type RpcName = Capitalize<Extract<keyof (typeof RetailService)['method'], string>>;
+type Methods = (typeof RetailService)['method'];
+
+/**
+ * The unary RPCs of RetailService, by their proto names (`GetProduct`); the generated service
+ * declares them. Each is one operation. BatchLookup (server-streaming) is not: its items are
+ * operations of this list (grpc/batch-lookup.ts).
+ */
+export type RpcName = Capitalize<Extract<{ [K in keyof Methods]: Methods[K]['methodKind'] extends 'unary' ? K : never }[keyof Methods], string>>;
 
 type MethodOf<K extends RpcName> = (typeof RetailService)['method'][Uncapitalize<K>];
 

@@ -42,9 +42,11 @@ const STAR_FILTERS: Partial<Record<ReviewRating, string>> = {
   [ReviewRating.ONE_STAR]: 'one_star',
 };
 
+/** Says what works without the session (for the client) and what to set (for the operator); docs/parsers.md, Reviews. */
 export const SESSION_REQUIRED_MESSAGE =
-  'Paginated and filtered reviews need a signed-in marketplace session, which this service has not been given ' +
-  '(REVIEWS_SESSION_COOKIE is not set). Top reviews (page 1, no filters) work without it.';
+  'Paginated and filtered reviews need a signed-in marketplace session, which this deployment is not configured with; ' +
+  'retrying will not help. Top reviews work without it: page 1 with no rating, verified-only or search filter. ' +
+  "The service's operator enables the rest by setting REVIEWS_SESSION_COOKIE on the core.";
 
 /** The `/product-reviews/ASIN` query for the validated filters. */
 export function reviewsQuery(request: ProductReviewsRequest): Record<string, string> {
@@ -74,7 +76,7 @@ export interface ReviewsHandlerOptions {
  * Reviews = the product page's top reviews, plus the paginated review list when a session is
  * configured. Without one, page 1 with no filters answers with the top reviews alone (the review
  * list then holds those same reviews, marked as one page), and anything else is SESSION_REQUIRED
- * (503) saying what is missing. With a session both pages are fetched at once; the review list is
+ * (501: the deployment's configuration, not worth a retry) saying what is missing and what works. With a session both pages are fetched at once; the review list is
  * required, the product page only adds top reviews.
  */
 export function createGetProductReviews(options: ReviewsHandlerOptions = {}): OperationHandler<ProductReviewsRequest, ReviewsResponseInit> {

@@ -19,8 +19,25 @@ describe('withCircuitBreaker', () => {
     expect(breakers.states()[US.host]).toBe('open');
     await clock.advance(2_500);
     const refused = fetcher.fetchPage(request());
-    await expect(refused).rejects.toMatchObject({ reason: ErrorReason.CIRCUIT_OPEN, retryAfterSeconds: 8 });
+    await expect(refused).rejects.toMatchObject({
+      reason: ErrorReason.CIRCUIT_OPEN,
+      retryAfterSeconds: 8,
+      message: 'requests to the marketplace are paused after 3 failures in a row (the marketplace answered with server errors or error pages); retry after 8 s',
+    });
     expect(inner.calls).toBe(3);
+  });
+
+  it('names the class of the failures that opened the circuit, or the last one when they differ', async () => {
+    const same = setup([failures.connection]);
+    for (let i = 0; i < 3; i++) await same.fetcher.fetchPage(request()).catch(() => undefined);
+    await expect(same.fetcher.fetchPage(request())).rejects.toMatchObject({
+      message: 'requests to the marketplace are paused after 3 failures in a row (connection reset); retry after 10 s',
+    });
+    const mixed = setup([failures.errorPage, failures.timeout, failures.connection]);
+    for (let i = 0; i < 3; i++) await mixed.fetcher.fetchPage(request()).catch(() => undefined);
+    await expect(mixed.fetcher.fetchPage(request())).rejects.toMatchObject({
+      message: 'requests to the marketplace are paused after 3 failures in a row (the last: connection reset); retry after 10 s',
+    });
   });
 
   it('half-opens after openMs, lets one probe through, and closes on its success', async () => {
@@ -40,7 +57,12 @@ describe('withCircuitBreaker', () => {
     expect(breakers.states()[US.host]).toBe('half-open');
     await expect(fetcher.fetchPage(request())).rejects.toMatchObject({ reason: ErrorReason.UPSTREAM_TIMEOUT });
     expect(breakers.states()[US.host]).toBe('open');
-    await expect(fetcher.fetchPage(request())).rejects.toMatchObject({ reason: ErrorReason.CIRCUIT_OPEN, retryAfterSeconds: 10 });
+    // The failed probe adds to the run: four timeouts since the last success.
+    await expect(fetcher.fetchPage(request())).rejects.toMatchObject({
+      reason: ErrorReason.CIRCUIT_OPEN,
+      retryAfterSeconds: 10,
+      message: 'requests to the marketplace are paused after 4 failures in a row (timeout); retry after 10 s',
+    });
   });
 
   it('not-found answers are host successes; a block counts as a failure', async () => {

@@ -1,5 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
+import { circuitOpenMessage, isHostFailure, type CircuitCause, type HostFailure } from '../outcomes/causes.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { outcomeClassOf, OUTCOME_POLICY, type OutcomeClass } from './outcome-class.js';
@@ -18,14 +19,23 @@ export interface CircuitBreakerOptions {
   readonly onStateChange?: (host: string, from: CircuitState, to: CircuitState) => void;
 }
 
-export type Admission = { readonly admitted: true; readonly probe: boolean } | { readonly admitted: false; readonly retryAfterMs: number };
+export type Admission =
+  | { readonly admitted: true; readonly probe: boolean }
+  | { readonly admitted: false; readonly retryAfterMs: number; readonly openedBy: CircuitCause | undefined };
 
 export interface CircuitBreaker {
   readonly state: CircuitState;
   /** May a request go out now? A probe must be followed by exactly one `record`. */
   admit(): Admission;
-  /** `neutral`: the host said nothing (client cancel, our own cap): only frees a probe slot. */
-  record(result: 'success' | 'failure' | 'neutral', wasProbe: boolean): void;
+  /**
+   * `neutral`: the host said nothing (client cancel, our own cap): only frees a probe slot. A
+   * failure names its class, so a refusal can say what opened the circuit.
+   */
+  record(result: 'success' | 'failure' | 'neutral', wasProbe: boolean, failure?: HostFailure): void;
+  /** What opened the circuit (the failures in a row before it opened); undefined while it never has. */
+  readonly openedBy: CircuitCause | undefined;
+  /** When the open circuit lets the next attempt through (epoch ms); undefined unless open. */
+  readonly reopensAt: number | undefined;
 }
 
 /** One host's breaker: closed → (threshold failures) open → (openMs) half-open → closed or open. */
@@ -34,6 +44,9 @@ export function createCircuitBreaker(host: string, options: CircuitBreakerOption
   const maxProbes = options.halfOpenProbes ?? 1;
   let state: CircuitState = 'closed';
   let failures = 0;
+  /** The failures since the last success: how many, the last class, whether every one was of that class. */
+  let run: CircuitCause | undefined;
+  let openedBy: CircuitCause | undefined;
   let openedAt = 0;
   let probes = 0;
   const moveTo = (next: CircuitState) => {
@@ -43,6 +56,7 @@ export function createCircuitBreaker(host: string, options: CircuitBreakerOption
     options.onStateChange?.(host, from, next);
   };
   const open = () => {
+    openedBy = run;
     openedAt = clock.now();
     probes = 0;
     moveTo('open');
@@ -61,17 +75,26 @@ export function createCircuitBreaker(host: string, options: CircuitBreakerOption
       }
       // Open, or half-open with its probes out: come back when the open period (or a probe) ends.
       const retryAfterMs = current === 'open' ? openedAt + options.openMs - clock.now() : Math.min(options.openMs, 1000);
-      return { admitted: false, retryAfterMs: Math.max(1, retryAfterMs) };
+      return { admitted: false, retryAfterMs: Math.max(1, retryAfterMs), openedBy };
     },
-    record(result, wasProbe) {
+    get openedBy() {
+      return openedBy;
+    },
+    get reopensAt() {
+      return this.state === 'open' ? openedAt + options.openMs : undefined;
+    },
+    record(result, wasProbe, failure) {
       if (wasProbe) probes = Math.max(0, probes - 1);
       if (result === 'neutral') return;
       if (result === 'success') {
         failures = 0;
+        run = undefined;
         if (wasProbe || state === 'half-open') moveTo('closed');
         return;
       }
       failures++;
+      // The run counts every failure since the last success (a failed probe adds to the one that opened the circuit).
+      if (failure) run = { failures: (run?.failures ?? 0) + 1, last: failure, uniform: run === undefined || (run.uniform && run.last === failure) };
       if (wasProbe || state === 'half-open' || failures >= options.failureThreshold) {
         failures = 0;
         open();
@@ -117,7 +140,7 @@ export function withCircuitBreaker(inner: PageFetcher, breakers: CircuitBreakers
       const admission = breaker.admit();
       if (!admission.admitted) {
         const retryAfterSeconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
-        throw new CoreError(ErrorReason.CIRCUIT_OPEN, undefined, {
+        throw new CoreError(ErrorReason.CIRCUIT_OPEN, circuitOpenMessage(admission.openedBy, retryAfterSeconds), {
           retryAfterSeconds,
           cause: new Error(`circuit for ${host} is open; retry in ${retryAfterSeconds}s`),
         });
@@ -127,7 +150,8 @@ export function withCircuitBreaker(inner: PageFetcher, breakers: CircuitBreakers
         breaker.record('success', admission.probe);
         return page;
       } catch (error) {
-        breaker.record(breakerResult(outcomeClassOf(error)), admission.probe);
+        const outcome = outcomeClassOf(error);
+        breaker.record(breakerResult(outcome), admission.probe, isHostFailure(outcome) ? outcome : undefined);
         throw error;
       }
     },

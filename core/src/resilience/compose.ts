@@ -1,10 +1,11 @@
 import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from '../outcomes/metrics.js';
+import { createReachabilityTracker, type MarketplaceReachability, type MarketplaceState, type ReachabilityTracker } from '../outcomes/reachability.js';
 import type { Logger } from 'pino';
 import { createCircuitBreakers, withCircuitBreaker, type CircuitBreakerOptions, type CircuitBreakers, type CircuitState } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import { withHostLimits, type HostLimitOptions } from './host-limits.js';
-import { outcomeClassOf } from './outcome-class.js';
+import { outcomeClassOf, type OutcomeClass } from './outcome-class.js';
 import { withRetries, type RetryOptions } from './retry.js';
 import { hostOf } from './types.js';
 
@@ -16,6 +17,8 @@ export interface ResilienceOptions {
   readonly metrics?: UpstreamMetrics;
   /** Circuit changes are logged (warn when a host's circuit opens, info when it closes). */
   readonly logger?: Pick<Logger, 'warn' | 'info'>;
+  /** Hears the marketplace's overall reachability when it changes (outcomes/reachability.ts). */
+  readonly onReachabilityChange?: (state: MarketplaceState) => void;
 }
 
 /** The defaults docs/resilience.md lists (and config.ts overrides). */
@@ -25,16 +28,20 @@ export const DEFAULT_RESILIENCE: Omit<ResilienceOptions, 'clock' | 'metrics'> = 
   limits: { concurrency: 8, ratePerSecond: 5, burst: 10 },
 };
 
-/** Counts every attempt that reaches the upstream client, by host and outcome class. */
-export function withOutcomeMetrics(inner: PageFetcher, metrics: UpstreamMetrics): PageFetcher {
+/** Counts every attempt that reaches the upstream client, by host and outcome class, and keeps each host's latest. */
+export function withOutcomeMetrics(inner: PageFetcher, metrics: UpstreamMetrics, reachability?: ReachabilityTracker): PageFetcher {
+  const record = (request: PageRequest, outcome: OutcomeClass) => {
+    metrics.outcome(hostOf(request), outcome);
+    reachability?.observe(hostOf(request), outcome, 'call');
+  };
   return {
     async fetchPage(request: PageRequest): Promise<FetchedPage> {
       try {
         const page = await inner.fetchPage(request);
-        metrics.outcome(hostOf(request), 'ok');
+        record(request, 'ok');
         return page;
       } catch (error) {
-        metrics.outcome(hostOf(request), outcomeClassOf(error));
+        record(request, outcomeClassOf(error));
         throw error;
       }
     },
@@ -44,6 +51,10 @@ export function withOutcomeMetrics(inner: PageFetcher, metrics: UpstreamMetrics)
 export interface ResilientPageFetcher extends PageFetcher {
   readonly breakers: CircuitBreakers;
   readonly metrics: UpstreamMetrics;
+  /** Each host's latest outcome (the start-up probe records there too). */
+  readonly reachability: ReachabilityTracker;
+  /** The reachability report with the circuits' current states. */
+  marketplace(): MarketplaceReachability;
 }
 
 /**
@@ -60,7 +71,8 @@ export function createResilientPageFetcher(inner: PageFetcher, options: Resilien
     else options.logger?.info({ host, from, to }, 'upstream circuit state changed');
   };
   const breakers = createCircuitBreakers({ ...options.breaker, ...(clock ? { clock } : {}), onStateChange });
-  const limited = withHostLimits(withOutcomeMetrics(inner, metrics), { ...options.limits, ...(clock ? { clock } : {}) });
+  const reachability = createReachabilityTracker(clock ? () => clock.now() : Date.now, options.onReachabilityChange);
+  const limited = withHostLimits(withOutcomeMetrics(inner, metrics, reachability), { ...options.limits, ...(clock ? { clock } : {}) });
   // failureThreshold 0: no breaker (replay and demo defaults, resilience/config.ts).
   const guarded = options.breaker.failureThreshold > 0 ? withCircuitBreaker(limited, breakers) : limited;
   const retried = withRetries(guarded, {
@@ -68,5 +80,5 @@ export function createResilientPageFetcher(inner: PageFetcher, options: Resilien
     ...(clock ? { clock } : {}),
     onRetry: ({ request, outcome }) => metrics.retry(hostOf(request), outcome),
   });
-  return { fetchPage: (request) => retried.fetchPage(request), breakers, metrics };
+  return { fetchPage: (request) => retried.fetchPage(request), breakers, metrics, reachability, marketplace: () => reachability.report(breakers.states()) };
 }

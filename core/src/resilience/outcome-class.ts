@@ -1,5 +1,6 @@
 import { ErrorReason } from '@retail/contract';
 import { isCoreError } from '../errors.js';
+import { UpstreamFailure, type TransportFailure } from '../outcomes/causes.js';
 
 /**
  * The class of a failed upstream fetch, read from the CoreError the upstream client throws (its one
@@ -12,8 +13,8 @@ export type OutcomeClass =
   | 'not-found'
   | 'blocked'
   | 'error-page'
-  | 'timeout'
-  | 'connection'
+  /** The transport failures (outcomes/causes.ts): dns, connection-refused, tls, connection-reset, timeout, network. */
+  | TransportFailure
   | 'unparseable'
   | 'refused'
   | 'circuit-open'
@@ -28,18 +29,24 @@ export interface OutcomePolicy {
 }
 
 /*
- * Why: timeouts, resets and 5xx/error pages are usually transient, so a retry may succeed. A block
- * (captcha, WAF) is the marketplace asking us to slow down: retrying at once deepens it, so it is not
- * retried but does count towards the breaker, which then pauses the host. Not-found and unparseable
- * pages are answers, not host trouble; refused redirects and our own caps are never retried.
+ * Why: timeouts, resets, refused connections, failed DNS lookups (resolvers flap) and 5xx/error
+ * pages are often transient, so a retry may succeed. A certificate the service rejects is not: a TLS
+ * failure is not retried, but counts against the host like the others. A block (captcha, WAF) is the
+ * marketplace asking us to slow down: retrying at once deepens it, so it is not retried but does
+ * count towards the breaker, which then pauses the host. Not-found and unparseable pages are answers,
+ * not host trouble; refused redirects and our own caps are never retried.
  */
 export const OUTCOME_POLICY: Readonly<Record<OutcomeClass, OutcomePolicy>> = {
   ok: { retryable: false, hostFailure: false },
   'not-found': { retryable: false, hostFailure: false },
   blocked: { retryable: false, hostFailure: true },
   'error-page': { retryable: true, hostFailure: true },
+  dns: { retryable: true, hostFailure: true },
+  'connection-refused': { retryable: true, hostFailure: true },
+  tls: { retryable: false, hostFailure: true },
+  'connection-reset': { retryable: true, hostFailure: true },
   timeout: { retryable: true, hostFailure: true },
-  connection: { retryable: true, hostFailure: true },
+  network: { retryable: true, hostFailure: true },
   unparseable: { retryable: false, hostFailure: false },
   refused: { retryable: false, hostFailure: false },
   'circuit-open': { retryable: false, hostFailure: false },
@@ -57,6 +64,8 @@ export const UNPARSEABLE_CAUSE_PREFIX = 'unparseable page:';
 const causeText = (error: Error): string => (error.cause instanceof Error ? error.cause.message : String(error.cause ?? ''));
 
 export function outcomeClassOf(error: unknown): OutcomeClass {
+  // The upstream client names the class of a failure to reach the marketplace when it throws it.
+  if (error instanceof UpstreamFailure) return error.failure;
   if (!isCoreError(error)) return 'other';
   switch (error.reason) {
     case ErrorReason.NOT_FOUND:
@@ -70,7 +79,6 @@ export function outcomeClassOf(error: unknown): OutcomeClass {
     case ErrorReason.INTERNAL:
       return 'refused';
     case ErrorReason.UPSTREAM_ERROR: {
-      if (/could not be reached/i.test(error.message)) return 'connection';
       const cause = causeText(error);
       if (cause.startsWith(UNPARSEABLE_CAUSE_PREFIX)) return 'unparseable';
       if (/foreign|redirects|body over/i.test(cause)) return 'refused';

@@ -1,7 +1,8 @@
 import { ErrorReason } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from './clock.js';
-import { outcomeClassOf } from './outcome-class.js';
+import { isHostFailure } from '../outcomes/causes.js';
+import { OUTCOME_POLICY, outcomeClassOf } from './outcome-class.js';
 import { backoffDelay, withRetries } from './retry.js';
 import { failures, page, request, scriptedFetcher } from '../../test/page-doubles.js';
 
@@ -9,13 +10,17 @@ const options = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1_000, minAttemp
 
 describe('outcomeClassOf', () => {
   it('names each upstream failure class', () => {
-    expect(outcomeClassOf(failures.connection())).toBe('connection');
+    expect(outcomeClassOf(failures.connection())).toBe('connection-reset');
     expect(outcomeClassOf(failures.errorPage())).toBe('error-page');
     expect(outcomeClassOf(failures.timeout())).toBe('timeout');
     expect(outcomeClassOf(failures.blocked())).toBe('blocked');
     expect(outcomeClassOf(failures.notFound())).toBe('not-found');
     expect(outcomeClassOf(failures.foreignRedirect())).toBe('refused');
     expect(outcomeClassOf(new Error('boom'))).toBe('other');
+  });
+
+  it('counts exactly the classes of the failure table against a host, so a circuit can say what opened it', () => {
+    for (const [outcome, policy] of Object.entries(OUTCOME_POLICY)) expect([outcome, policy.hostFailure]).toEqual([outcome, isHostFailure(outcome)]);
   });
 });
 

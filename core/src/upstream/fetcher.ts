@@ -5,6 +5,7 @@ import type { ProxyRotation } from '../resilience/proxies.js';
 import { CoreError, isCoreError } from '../errors.js';
 import type { FetchedPage, PageFetcher, PageRequest } from '../pages/types.js';
 import { classifyUpstream, outcomeError } from './classify.js';
+import { transportFailureOf, UpstreamFailure } from '../outcomes/causes.js';
 import { hostForKind, isMarketplaceOrigin, pathWithQuery } from '../pages/hosts.js';
 import { SpanKind, inSpan } from '../telemetry/tracing.js';
 
@@ -143,10 +144,9 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
       }
     } catch (error) {
       if (isCoreError(error)) throw error;
-      if (timeout.aborted || request.signal.aborted) {
-        throw new CoreError(ErrorReason.UPSTREAM_TIMEOUT, undefined, { cause: error });
-      }
-      throw new CoreError(ErrorReason.UPSTREAM_ERROR, 'the marketplace could not be reached; retry with exponential back-off', { cause: error });
+      // The class goes to the client (outcomes/causes.ts); the error itself, with host and address, only to the logs.
+      const failure = timeout.aborted || request.signal.aborted ? 'timeout' : transportFailureOf(error);
+      throw new UpstreamFailure(failure, error, { viaProxy: options.proxies !== undefined });
     }
   }
 

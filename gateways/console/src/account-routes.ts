@@ -4,6 +4,7 @@ import type { KeyInfo } from '@retail/metering/api';
 import { sessionOf } from './auth-routes.js';
 import { ConsoleError } from './errors.js';
 import type { ConsoleContext } from './context.js';
+import { labelUsage } from './usage-labels.js';
 import { parseCreateKey } from './validation.js';
 
 const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -64,7 +65,7 @@ export function createAccountRoutes(ctx: ConsoleContext): Router {
 
   router.get('/account', requireAccount, async (_req, res) => {
     const summary = await ctx.metering.admin.summary(accountOf(res));
-    res.json({ data: { accountId: summary.accountId, plan: summary.plan, balance: summary.balance, usage: summary.usage } });
+    res.json({ data: { accountId: summary.accountId, plan: summary.plan, balance: summary.balance, usage: summary.usage.map(labelUsage) } });
   });
 
   return router;

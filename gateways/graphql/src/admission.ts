@@ -20,7 +20,9 @@ async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Pr
   // A plan's 400s answer after scope (403) and rate limit (429), holding nothing. A free operation
   // (managing watches, reading events) holds no unit but is admitted all the same: key, scope, rate limit.
   const operations = (planned.ok ? planned.plan.calls.map((c) => c.operation) : planned.operations).flatMap(chargedOperations);
-  const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId });
+  // A request counts once against the rate limit, or as its batch's lookups when it has more (docs/graphql.md).
+  const rateCost = Math.max(1, planned.ok ? planned.plan.calls.filter((c) => c.batched).length : 1);
+  const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId, rateCost });
   if (!admitted.ok) return admitted;
   if (planned.ok) return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit };
   await settleHold(meter, admitted.hold, []); // not expected: shape errors hold nothing

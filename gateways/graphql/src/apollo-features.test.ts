@@ -1,7 +1,7 @@
 /**
  * The gateway's work runs as Apollo plugins, so Apollo's own features work through Apollo: other
  * plugins (usage reporting, tracing) see every request, refused ones included; a document is
- * parsed and validated once (Apollo's document store); the landing page is Apollo's, behind a switch.
+ * parsed and validated once (Apollo's document store); the landing page (GraphiQL) goes through Apollo's landing-page plugin, behind a switch.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -87,14 +87,32 @@ describe('Apollo features through the plugins', () => {
     expect(events).toEqual(['parse', 'errors:1', 'send']);
   });
 
-  it('serves Apollo’s landing page to a browser only when switched on', async () => {
-    const on = await start({ landingPage: true });
-    const off = await start({});
+  it('serves GraphiQL to a browser unless switched off', async () => {
+    const on = await start({});
+    const off = await start({ landingPage: false });
     const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
     const page = await fetch(on, { headers: browser });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect((await fetch(off, { headers: browser })).status).toBe(405);
     expect((await fetch(`${on}?query={__typename}`, { headers: { accept: 'application/json' } })).status).toBe(405);
+  });
+
+  it('serves GraphiQL from this origin only: every script and style it loads is here, under a self-only CSP', async () => {
+    const on = await start({});
+    const off = await start({ landingPage: false });
+    const page = await fetch(on, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => url !== 'data:,');
+    expect(assets).toEqual(expect.arrayContaining(['/api/graphql/graphiql/graphiql.js', '/api/graphql/graphiql/react.js', '/api/graphql/graphiql/start.js']));
+    for (const asset of assets) {
+      expect(asset.startsWith('/api/graphql/graphiql/')).toBe(true);
+      const res = await fetch(new URL(asset, on));
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /text\/css/ : /javascript/);
+    }
+    expect((await fetch(new URL('/api/graphql/graphiql/graphiql.js', off))).status).toBe(404);
+    expect((await fetch(new URL('/api/graphql/graphiql/package.json', on))).status).toBe(404);
   });
 });

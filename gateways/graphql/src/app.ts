@@ -9,5 +9,5 @@ export interface GraphqlAppOptions extends GraphqlGatewayOptions {
 }
 
 export async function createGraphqlApp(options: GraphqlAppOptions): Promise<express.Express> {
-  return createGatewayApp({ router: await createGraphqlGateway(options), ready: options.ready });
+  return createGatewayApp({ router: await createGraphqlGateway(options), ready: options.ready, marketplace: () => options.core.marketplaceHealth() });
 }

@@ -6,6 +6,7 @@ import { HeaderMap } from '@apollo/server';
 import { type CallFailure, type CallSuccess, type CoreClient, type Refusal, denialFailure, executeOperation, refusalHeaders, requestIdFrom } from '@retail/gateway-shared';
 import type { HeaderBag, Hold, Meter, RateLimitState } from '@retail/metering/api';
 import { GraphQLError } from './graphql.js';
+import { runBatch } from './batch-run.js';
 import type { PlannedCall, RequestPlan } from './plan.js';
 
 export type CallResult = CallSuccess | CallFailure;
@@ -44,10 +45,14 @@ export function createContext(meter: Meter, core: CoreClient, headers: HeaderBag
   }
   const runs: GraphqlContext['runs'] = new Map();
   const state: RequestState = {};
+  let batch: ReadonlyMap<PlannedCall, Promise<CallResult>> | undefined;
   const run = (call: PlannedCall): Promise<CallResult> => {
     // The admitted key's account: the watcher acts for it (the core ignores it).
     const accountId = state.admission?.hold?.accountId;
-    if (!runs.has(call)) runs.set(call, executeOperation(core, call.operation, call.request, { requestId, style: 'graphql', ...(accountId ? { accountId } : {}) }));
+    const options = { requestId, ...(accountId ? { accountId } : {}) };
+    // Batched calls all go in one BatchLookup, sent when the first of them runs.
+    if (call.batched) batch ??= runBatch(core, state.admission?.plan.calls.filter((c) => c.batched) ?? [call], options);
+    if (!runs.has(call)) runs.set(call, (call.batched && batch?.get(call)) || executeOperation(core, call.operation, call.request, { ...options, style: 'graphql' }));
     return runs.get(call) as Promise<CallResult>;
   };
   return { requestId, headers, key: credentials.key, state, runs, run };

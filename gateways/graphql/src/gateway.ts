@@ -6,7 +6,6 @@
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { type CoreClient, createCors } from '@retail/gateway-shared';
@@ -14,6 +13,7 @@ import type { Metering } from '@retail/metering/api';
 import { admissionPlugin } from './admission.js';
 import { requireAcceptableResponseType } from './content-negotiation.js';
 import { type GraphqlContext, createContext } from './context.js';
+import { createGraphiqlAssets, graphiqlLandingPage, graphiqlPageHeaders } from './graphiql.js';
 import { formatGraphqlError, stringifyResult } from './errors.js';
 import { graphqlBody, requirePostJson } from './http-body.js';
 import { buildRetailSchema } from './schema.js';
@@ -34,7 +34,7 @@ export interface GraphqlGatewayOptions {
   readonly bodyLimitBytes?: number;
   /** CORS_ORIGINS: origins allowed to call from a browser (`*` for any); empty keeps CORS closed. */
   readonly corsOrigins?: readonly string[];
-  /** Apollo's local landing page on `GET /api/graphql` from a browser (off: GET answers 405). */
+  /** GraphiQL on a browser's `GET /api/graphql` (graphiql.ts); default on. Off: GET answers 405. */
   readonly landingPage?: boolean;
   /** More Apollo plugins (usage reporting, tracing); they see every request, refused ones too. */
   readonly plugins?: readonly ApolloServerPlugin<GraphqlContext>[];
@@ -43,6 +43,7 @@ export interface GraphqlGatewayOptions {
 export async function createGraphqlGateway(options: GraphqlGatewayOptions): Promise<express.Router> {
   const { core } = options;
   const { meter } = options.metering;
+  const landingPage = options.landingPage ?? true;
   const limits = { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxOperations: options.maxOperations ?? DEFAULT_MAX_OPERATIONS };
   const server = new ApolloServer<GraphqlContext>({
     schema: buildRetailSchema(),
@@ -55,7 +56,7 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
     formatError: formatGraphqlError,
     stringifyResult,
     plugins: [
-      options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled(),
+      landingPage ? graphiqlLandingPage() : ApolloServerPluginLandingPageDisabled(),
       admissionPlugin(meter, limits),
       settlementPlugin(meter),
       ...(options.plugins ?? []),
@@ -73,9 +74,10 @@ export async function createGraphqlGateway(options: GraphqlGatewayOptions): Prom
   });
   const router = express.Router();
   router.use(GRAPHQL_PATH, createCors({ origins: options.corsOrigins ?? [], methods: ['POST'], extraAllowedHeaders: ['Accept'] }));
-  if (options.landingPage) {
-    // A browser asking for HTML gets Apollo's landing page; anything else is refused below.
-    router.get(GRAPHQL_PATH, (req, _res, next) => (req.accepts(['json', 'html']) === 'html' ? next() : next('route')), express.json(), apollo);
+  if (landingPage) {
+    // A browser asking for HTML gets GraphiQL (through Apollo's landing page); anything else is refused below.
+    router.get(GRAPHQL_PATH, (req, _res, next) => (req.accepts(['json', 'html']) === 'html' ? next() : next('route')), graphiqlPageHeaders, express.json(), apollo);
+    router.use(createGraphiqlAssets());
   }
   router.all(GRAPHQL_PATH, requirePostJson, requireAcceptableResponseType, ...graphqlBody(options.bodyLimitBytes), apollo);
   return router;

@@ -2,7 +2,7 @@
  * The GraphQL gateway deployment. Environment: the common gateway settings (see
  * gateways/shared/src/deployment.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
  * GRAPHQL_MAX_OPERATIONS (10), GRAPHQL_MAX_DEPTH (10), GRAPHQL_BODY_LIMIT_BYTES (65536),
- * GRAPHQL_LANDING_PAGE (`true`: Apollo's landing page for browsers on GET; off by default).
+ * GRAPHQL_LANDING_PAGE (`false` turns off GraphiQL on a browser's GET; on by default).
  */
 import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
@@ -23,7 +23,7 @@ const app = await createGraphqlApp({
   ...(maxOperations ? { maxOperations } : {}),
   ...(maxDepth ? { maxDepth } : {}),
   ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
-  landingPage: env.GRAPHQL_LANDING_PAGE === 'true',
+  landingPage: env.GRAPHQL_LANDING_PAGE !== 'false',
   ready: async () => (await core.ping()) && (await metering.ready()),
 });
 serveGateway('graphql gateway', app, settings, { close: () => metering.close(), details: { path: '/api/graphql', ledger: metering.storeKind } });

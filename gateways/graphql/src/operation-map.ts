@@ -4,7 +4,7 @@
  * reads, so it is a Query field; anything else changes something, so it is a Mutation field).
  * Nothing here names an operation: the schema, the planner and the resolvers all ask this module.
  */
-import { API_REGISTRY, type Operation, type Parameter } from '@retail/gateway-shared';
+import { API_REGISTRY, BATCH_REGISTRY, type Operation, type Parameter } from '@retail/gateway-shared';
 
 /** The root field of GraphQL (and of REST `data`) that the product-level operations share. */
 export const PRODUCT_ROOT = 'retailProduct';
@@ -57,3 +57,19 @@ function build(): GraphqlOperationMap {
 }
 
 export const GRAPHQL_OPERATIONS: GraphqlOperationMap = build();
+
+/**
+ * The batch's list field (`retailProducts`, BatchLookup's graphql_fields): one RetailProduct per
+ * element of its list argument, every element planned as `retailProduct(asin: <element>, …)` and
+ * all their calls sent as one BatchLookup. The list argument is the product's `asin` parameter
+ * made a required list (`asins`); the product's other non-lookup arguments (domain) apply to all.
+ */
+export const BATCH_FIELD = BATCH_REGISTRY.graphqlField;
+
+function batchListParameter(): Parameter {
+  const asin = GRAPHQL_OPERATIONS.product.parameters.find((p) => p.name === 'asin');
+  if (!asin) throw new Error(`${PRODUCT_ROOT} has no asin parameter for ${BATCH_FIELD}`);
+  return { ...asin, name: 'asins', kind: 'string-list', required: true, oneOfGroup: undefined, description: `Product identifiers, 1 to ${BATCH_REGISTRY.maxItems} lookups in all; one product per entry, in order.` };
+}
+
+export const BATCH_LIST_PARAMETER: Parameter = batchListParameter();

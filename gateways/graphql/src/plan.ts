@@ -6,14 +6,18 @@
  */
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
-import { type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
-import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
+import { BATCH_REGISTRY, type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
+import { BATCH_FIELD, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
-/** One core call: the operation and its request message init, already shape-checked. */
-export type PlannedCall = { readonly operation: Operation; readonly request: Record<string, unknown> };
-/** The calls behind one root field and, by sub-field response key, the call whose data fills it. */
-export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map<string, PlannedCall> };
+/** One core call: the operation and its request message init, already shape-checked; `batched`: an item of the request's one BatchLookup. */
+export type PlannedCall = { readonly operation: Operation; readonly request: Record<string, unknown>; readonly batched?: true };
+/**
+ * The calls behind one root field and, by sub-field response key, the call whose data fills it. A
+ * batch list field (`retailProducts`) has one such plan per element in `elements`; an element keeps
+ * its own parameter errors (`errors`), so a malformed entry fails alone, as a REST batch item does.
+ */
+export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map<string, PlannedCall>; readonly elements?: readonly RootPlan[]; readonly errors?: ParameterError[] };
 /** The calls of a request, and its roots by response key (alias or name). */
 export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[] };
 /** Refused before any work (400, after scope and rate limit): the errors, and the operations it named. */
@@ -66,14 +70,16 @@ function depthOf(walk: Walk, type: GraphQLObjectType, fields: Fields): number {
 class Planner {
   readonly errors: ParameterError[] = [];
   readonly operations: Operation[] = [];
+  /** The operations of batch elements: one BatchLookup, its items counted apart from `operations`. */
+  readonly batchItems: Operation[] = [];
 
   constructor(private readonly walk: Walk) {}
 
   private addCall(op: Operation, input: Args, root: RootPlan): PlannedCall | undefined {
-    this.operations.push(op);
+    (root.errors ? this.batchItems : this.operations).push(op);
     const parsed = parseParameters(op, input, 'graphql');
-    if (!parsed.ok) return void this.errors.push(...parsed.errors);
-    const call = { operation: op, request: parsed.request };
+    if (!parsed.ok) return void (root.errors ?? this.errors).push(...parsed.errors);
+    const call: PlannedCall = { operation: op, request: parsed.request, ...(root.errors ? { batched: true as const } : {}) };
     root.calls.push(call);
     return call;
   }
@@ -132,16 +138,30 @@ class Planner {
     for (const [op, fields] of byOperation) this.planOperation(op, args, type, fields, root);
   }
 
+  /** A batch list field: each element planned as the product root with its `asins` entry, the shared arguments for all. */
+  private planBatch(type: GraphQLObjectType, args: Args, subfields: [string, readonly FieldNode[]][]): RootPlan {
+    const { asins, ...shared } = args;
+    const elements = (Array.isArray(asins) ? asins : []).map((asin: unknown) => {
+      const element: RootPlan = { calls: [], fieldCalls: new Map(), errors: [] };
+      this.planProduct(type, BATCH_FIELD, { ...shared, asin }, subfields, element);
+      return element;
+    });
+    return { calls: elements.flatMap((e) => e.calls), fieldCalls: new Map(), elements };
+  }
+
   /** One root field of a query (`operations`: the Query roots) or of a mutation (the Mutation roots, no product root). */
   planRoot(rootType: GraphQLObjectType, operations: ReadonlyMap<string, Operation>, responseKey: string, nodes: readonly FieldNode[]): RootPlan | undefined {
     const def = rootType.getFields()[(nodes[0] as FieldNode).name.value];
     const named = getNamedType(def?.type);
     const op = def && operations.get(def.name);
-    const product = def?.name === PRODUCT_ROOT && rootType === this.walk.schema.getQueryType();
-    if (!def || !isObjectType(named) || (!product && !op)) return undefined;
+    const query = rootType === this.walk.schema.getQueryType();
+    const product = def?.name === PRODUCT_ROOT && query;
+    const batch = def?.name === BATCH_FIELD && query;
+    if (!def || !isObjectType(named) || (!product && !batch && !op)) return undefined;
     const args = writtenArguments(def, nodes[0] as FieldNode, this.walk.variables);
     const { schema, fragments, variables } = this.walk;
     const subfields = [...collectSubfields(schema, fragments, variables, named, nodes)].filter(([, n]) => n[0]?.name.value !== '__typename');
+    if (batch) return this.planBatch(named, args, subfields);
     const root: RootPlan = { calls: [], fieldCalls: new Map() };
     if (op) this.planOperation(op, args, named, subfields, root);
     else this.planProduct(named, responseKey, args, subfields, root);
@@ -178,8 +198,11 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   const errors = [...planner.errors];
   const depth = depthOf(walk, rootType, fields);
   if (depth > limits.maxDepth) errors.unshift({ message: `the query is ${depth} levels deep; at most ${limits.maxDepth} are allowed`, path: [] });
-  const count = planner.operations.length;
+  // A batch list field's lookups are one BatchLookup: one operation against the bound, 100 lookups at most.
+  const lookups = planner.batchItems.length;
+  if (lookups > BATCH_REGISTRY.maxItems) errors.unshift({ message: `${BATCH_FIELD} asks for ${lookups} lookups; at most ${BATCH_REGISTRY.maxItems} are allowed per request`, path: [] });
+  const count = planner.operations.length + (lookups > 0 ? 1 : 0);
   if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });
-  if (errors.length > 0) return { ok: false, errors, operations: planner.operations };
+  if (errors.length > 0) return { ok: false, errors, operations: [...planner.operations, ...planner.batchItems] };
   return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls) } };
 }

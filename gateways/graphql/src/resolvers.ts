@@ -41,18 +41,29 @@ class RootSource {
   }
 }
 
-export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async (_source, _args, ctx, info) => {
-  const root = ctx.state.admission?.plan.roots.get(info.path.key as string);
-  if (!root) return null;
+/** A root's value once its calls ran: its source, null, or (all calls failed) the first error, to throw or to place in a list. */
+async function resolvePlan(root: RootPlan, ctx: GraphqlContext, list: boolean): Promise<WireValue | RootSource | GraphQLError> {
+  const refused = root.errors?.[0];
+  if (refused) return new GraphQLError(refused.message, { extensions: { code: 400, argumentPath: refused.path } });
   const results = new Map(await Promise.all(root.calls.map(async (call) => [call, await ctx.run(call)] as const)));
   const failed = [...results.values()].filter((r): r is CallFailure => !r.ok);
-  if (failed[0] && failed.length === root.calls.length) throw operationError(failed[0]);
+  if (failed[0] && failed.length === root.calls.length) return operationError(failed[0]);
   // Calls that succeeded without their record leave the root null, as REST leaves it out of `data`.
   // A root without calls selects only `__typename`.
   if (root.calls.length > 0 && root.calls.every((c) => dataOf(c, results.get(c)) === undefined)) return null;
   const first = root.calls[0];
-  if (isListType(getNullableType(info.returnType))) return (first && dataOf(first, results.get(first))) ?? null;
+  if (list) return (first && dataOf(first, results.get(first))) ?? null;
   return new RootSource(root, results);
+}
+
+export const resolveRoot: GraphQLFieldResolver<unknown, GraphqlContext> = async (_source, _args, ctx, info) => {
+  const root = ctx.state.admission?.plan.roots.get(info.path.key as string);
+  if (!root) return null;
+  // A batch list field: one value per element; graphql-js places an element's error at [field, index].
+  if (root.elements) return Promise.all(root.elements.map((element) => resolvePlan(element, ctx, false)));
+  const value = await resolvePlan(root, ctx, isListType(getNullableType(info.returnType)));
+  if (value instanceof GraphQLError) throw value;
+  return value;
 };
 
 // Typed on `unknown` context so it can sit on generated types; the executor always passes a GraphqlContext.

@@ -7,12 +7,12 @@
  * google.protobuf.Timestamp as the `DateTime` string the wire carries.
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
-import { type Operation, scalarKind } from '@retail/gateway-shared';
+import { BATCH_REGISTRY, type Operation, scalarKind } from '@retail/gateway-shared';
 import { KIND_SCALARS, createArgumentDerivation } from './arguments.js';
 import type { GraphqlContext } from './context.js';
 import { GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, getNullableType } from './graphql.js';
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLOutputType } from './graphql.js';
-import { GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
+import { BATCH_FIELD, BATCH_LIST_PARAMETER, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { resolveRoot, resolveRootField } from './resolvers.js';
 import { DateTime, SafeInt } from './scalars.js';
 
@@ -86,6 +86,12 @@ export function buildRetailSchema(): GraphQLSchema {
   });
   const query: GraphQLFieldConfigMap<unknown, GraphqlContext> = {
     [PRODUCT_ROOT]: rootField(product, 'A product, looked up by exactly one of asin, url or gtin; its fields may come from several operations.'),
+  };
+  query[BATCH_FIELD] = {
+    type: new GraphQLList(getNullableType(fieldType(dataRootField(product)))),
+    description: `${BATCH_REGISTRY.summary} One product per asins entry, in order; an entry that fails is null with its error at its index.`,
+    args: argumentsOf([BATCH_LIST_PARAMETER, ...product.parameters.filter((p) => !p.oneOfGroup && p.graphqlArgumentOf === undefined)]),
+    resolve: resolveRoot,
   };
   for (const [name, op] of roots) query[name] = rootField(op, op.summary);
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};

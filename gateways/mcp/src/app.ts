@@ -13,6 +13,7 @@ export function createMcpApp(options: McpAppOptions): express.Express {
   return createGatewayApp({
     router: createMcpGateway(options),
     ready: options.ready,
+    marketplace: () => options.core.marketplaceHealth(),
     // An unexpected failure still answers in the protocol's own shape.
     internalError: () => jsonRpcError(null, -32603, 'Internal error'),
   });

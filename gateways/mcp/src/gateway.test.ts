@@ -80,8 +80,8 @@ describe('MCP gateway', () => {
     const [list, ping] = await sdk([{ op: 'listTools' }, { op: 'ping' }]);
     expect(ping).toEqual({ ok: true, result: {} });
     const tools = resultOf(list).tools as any[];
-    expect(tools.map((t) => t.name).sort()).toEqual(API_REGISTRY.map((op) => op.mcpTool).sort());
-    for (const tool of tools) {
+    expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch'].sort());
+    for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
       expect(tool.description).toBe(op.summary);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
@@ -102,11 +102,11 @@ describe('MCP gateway', () => {
 
   it('accepts API-KEY, SERVICE-API-KEY, X-API-KEY and Bearer; refuses a missing key with HTTP 401', async () => {
     const [list] = await sdk([{ op: 'listTools' }], { 'service-api-key': key });
-    expect(resultOf(list).tools).toHaveLength(API_REGISTRY.length);
+    expect(resultOf(list).tools).toHaveLength(API_REGISTRY.length + 1);
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(res.status).toBe(200);
-      expect(res.json.result.tools).toHaveLength(API_REGISTRY.length);
+      expect(res.json.result.tools).toHaveLength(API_REGISTRY.length + 1);
     }
     const anonymous = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, {});
     expect(anonymous.status).toBe(401);

@@ -7,11 +7,11 @@ import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
 const hints = (name: string) => TOOLS.find((t) => t.name === name)?.annotations;
 
 describe('MCP tools', () => {
-  it('are one per registry operation, the lookups and the nine watch tools, named by mcp_tool', () => {
-    expect(TOOLS.map((t) => t.name)).toEqual(API_REGISTRY.map((op) => op.mcpTool));
+  it('are one per registry operation, the lookups and the nine watch tools, named by mcp_tool, then the batch tool', () => {
+    expect(TOOLS.map((t) => t.name)).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch']);
     expect(TOOLS.slice(REGISTRY.length).map((t) => t.name)).toEqual([
       'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete',
-      'retail_product_history', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver',
+      'retail_product_history', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver', 'retail_batch',
     ]);
     for (const op of API_REGISTRY) expect(operationOfTool(op.mcpTool)).toBe(op);
   });
@@ -27,6 +27,7 @@ describe('MCP tools', () => {
     expect(hints('retail_watch_update')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     expect(hints('retail_watch_delete')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     expect(hints('retail_webhook_redeliver')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(hints('retail_batch')).toEqual({ ...read, openWorldHint: true });
   });
 
   it('publish nested objects in the input schema and the watch as the success shape of the output schema', () => {

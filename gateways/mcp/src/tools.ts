@@ -7,6 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
 import { annotationsOf } from './annotations.js';
+import { BATCH_TOOL } from './batch-tool.js';
 
 /**
  * The REST 200 body, published verbatim, or the error envelope. The envelope branch exists because
@@ -29,7 +30,8 @@ export function toolOf(op: Operation): Tool {
   };
 }
 
-export const TOOLS: readonly Tool[] = API_REGISTRY.map(toolOf);
+/** One tool per operation, and the batch tool. */
+export const TOOLS: readonly Tool[] = [...API_REGISTRY.map(toolOf), BATCH_TOOL];
 
 /** Tools whose calls are never charged (managing watches, reading events and deliveries). */
 export const FREE_TOOLS: readonly string[] = API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool);

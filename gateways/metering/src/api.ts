@@ -80,6 +80,12 @@ export interface AdmitRequest {
    */
   readonly shapeValid: boolean;
   readonly requestId: string;
+  /**
+   * Tokens the call takes from the rate limit: 1 (the default) for a call, the item count for a
+   * batch. A cost above the plan's burst is admitted on a full bucket and leaves it in debt
+   * (docs/metering.md, Rate limits), so no batch the plan allows is refused forever.
+   */
+  readonly rateCost?: number;
 }
 
 export type AdmitResult =
@@ -99,9 +105,13 @@ export type AuthenticateResult =
   | { readonly ok: true; readonly accountId: string; readonly keyId: string; readonly rateLimit?: RateLimitState }
   | { readonly ok: false; readonly denial: Denial };
 
+/** Successful calls of one day, operation and interface. */
 export interface UsageDay {
   readonly date: string;
+  /** RPC name, e.g. "GetProduct". */
   readonly operation: string;
+  /** Where the calls came from; absent for counters written before 0.2, which did not keep it. */
+  readonly interface?: UsageInterface;
   readonly calls: number;
 }
 

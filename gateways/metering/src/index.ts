@@ -7,13 +7,13 @@ import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
 import { createMeter } from './meter.js';
 import { bump, createCounters, type MeteringCounters } from './metrics.js';
-import { DEFAULT_PLAN, DEFAULT_PLANS, parsePlans, validatePlans, type PlanTable } from './plans.js';
+import { DEFAULT_PLAN, DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, validatePlans, type PlanTable } from './plans.js';
 import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
 export { readCredentials, KEY_HEADERS, INVALID_KEY_MESSAGE } from './credentials.js';
-export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, WATCH_INTERVAL_BOUNDS, type Plan, type PlanTable } from './plans.js';
+export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, DEVELOPMENT_PLAN, WATCH_INTERVAL_BOUNDS, type Plan, type PlanTable } from './plans.js';
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
@@ -65,6 +65,8 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   validatePlans(plans);
   const defaultPlan = options.defaultPlan ?? DEFAULT_PLAN;
   if (!plans[defaultPlan]) throw new Error(`default plan ${defaultPlan} is not in the plan table`);
+  // Sign-ups (the console) get the default plan: the development key's generous limits stay a laptop's.
+  if (defaultPlan === DEVELOPMENT_PLAN) throw new Error(`the ${DEVELOPMENT_PLAN} plan is for the key npm start prints; it cannot be the plan of new accounts`);
   const settleWindowMs = options.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS;
   if (!(settleWindowMs > 0 && settleWindowMs <= MAX_SETTLE_WINDOW_MS)) {
     throw new Error(`settle window must be between 1 ms and ${MAX_SETTLE_WINDOW_MS} ms, got ${settleWindowMs}`);

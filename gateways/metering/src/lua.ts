@@ -8,7 +8,7 @@
  * holdexp (ZSET holdId by expiry), settled (HASH holdId → units charged, the settle's answer kept so a
  * repeated settle gets it again), settledexp (ZSET holdId by when that answer may be forgotten), rate
  * (HASH tokens ts), keyhash (HASH sha256 → keyId), key:<keyId> (HASH), usage (STREAM),
- * day:<YYYY-MM-DD> (HASH operation → calls), days (SET), audit (LIST).
+ * day:<YYYY-MM-DD> (HASH operation@interface → calls, store.ts dayField), days (SET), audit (LIST).
  */
 
 /** Shared helpers, prepended to every script. */
@@ -49,7 +49,8 @@ end
 
 /**
  * ARGV: base, keyHash, iface ('' = any), operations (comma list), shapeValid (1/0), now, holdId, holdExpiresAt,
- * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek|account).
+ * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek|account), rateCost
+ * (tokens an admit takes: it needs min(rateCost, burst) and may leave the bucket in debt).
  * Returns {code, keyId, plan, tokens, balance}. Check order: key → disabled → scope → rate → shape → units.
  */
 const ADMIT = `
@@ -88,11 +89,13 @@ if plan.r >= 0 and mode ~= 'account' then
   tokens = plan.b
   if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
   if mode == 'admit' and not repeated then
-    if tokens < 1 then return {'rate', keyId, planName, num(tokens)} end
-    tokens = tokens - 1
+    local cost = tonumber(ARGV[13])
+    if tokens < math.min(cost, plan.b) then return {'rate', keyId, planName, num(tokens)} end
+    tokens = tokens - cost
     redis.call('HSET', base .. 'rate', 'tokens', num(tokens), 'ts', ARGV[6])
-    -- An idle bucket is full again after burst/rate seconds; let Redis drop it some time after that.
-    redis.call('PEXPIRE', base .. 'rate', math.ceil(plan.b / plan.r * 1000) + 60000)
+    -- An idle bucket is full again after (burst - tokens)/rate seconds (a debt included); let Redis
+    -- drop it some time after that, never before, or a debt would be forgiven.
+    redis.call('PEXPIRE', base .. 'rate', math.ceil((plan.b - tokens) / plan.r * 1000) + 60000)
   end
 end
 local balance = tonumber(redis.call('HGET', acct, 'balance'))
@@ -154,7 +157,7 @@ if charged > 0 then
     if n >= charged then break end
     n = n + 1
     redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
-    redis.call('HINCRBY', dayKey, op, 1)
+    redis.call('HINCRBY', dayKey, op .. '@' .. ARGV[4], 1)
   end
   redis.call('PEXPIRE', dayKey, ARGV[10])
   redis.call('SADD', base .. 'days', ARGV[7])

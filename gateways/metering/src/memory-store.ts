@@ -3,9 +3,11 @@
  * scripts in lua.ts, step for step; each method runs synchronously so it is atomic like a script.
  */
 import type { AuditEntry } from './api.js';
-import { isUnlimited, refill, type Bucket } from './plans.js';
+import { isUnlimited, refill, tokensNeeded, type Bucket } from './plans.js';
 import {
+  dayField,
   isKeyActive,
+  usageDay,
   type LedgerStore,
   type StoreAdmitInput,
   type StoreAdmitOutcome,
@@ -92,8 +94,8 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     if (!isUnlimited(plan) && !internal) {
       tokens = refill(account.bucket, plan, input.now);
       if (input.mode === 'admit' && !repeated) {
-        if (tokens < 1) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
-        tokens -= 1;
+        if (tokens < tokensNeeded(plan, input.rateCost)) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
+        tokens -= input.rateCost;
         account.bucket = { tokens, updatedAt: input.now };
       }
     }
@@ -119,7 +121,8 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     for (const operation of input.chargedOperations.slice(0, charged)) {
       account.usage.push({ operation, iface: input.iface, at: input.now, keyId: input.keyId });
       const day = account.days.get(input.day) ?? new Map<string, number>();
-      day.set(operation, (day.get(operation) ?? 0) + 1);
+      const field = dayField(operation, input.iface);
+      day.set(field, (day.get(field) ?? 0) + 1);
       account.days.set(input.day, day);
     }
     // The newest `usageRetention` records are kept. Dropping the oldest one per call would move the
@@ -198,7 +201,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       const keep = new Set(days);
       for (const day of account.days.keys()) if (day < days[days.length - 1]! && !keep.has(day)) account.days.delete(day);
       const usage = days.flatMap((date) =>
-        [...(account.days.get(date) ?? new Map<string, number>())].map(([operation, calls]) => ({ date, operation, calls })),
+        [...(account.days.get(date) ?? new Map<string, number>())].map(([field, calls]) => usageDay(date, field, calls)),
       );
       return { plan: account.plan, balance: account.balance, usage };
     },

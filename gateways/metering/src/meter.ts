@@ -96,7 +96,7 @@ export function createMeter(options: MeterOptions): Meter {
     const outcome = await ask(() =>
       store.admit({
         accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
-        now: clock(), holdId: '', holdExpiresAt: 0, units: 0, mode: 'peek',
+        now: clock(), holdId: '', holdExpiresAt: 0, units: 0, rateCost: 0, mode: 'peek',
       }),
     );
     if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
@@ -113,10 +113,11 @@ export function createMeter(options: MeterOptions): Meter {
       const now = clock();
       const holdId = newHoldId();
       const units = request.operations.length;
+      const rateCost = Math.max(1, Math.floor(request.rateCost ?? 1));
       const outcome = await ask(() =>
         store.admit({
           accountId: parsed.accountId, keyHash: parsed.hash, iface: request.interface, operations: request.operations,
-          shapeValid: request.shapeValid, now, holdId, holdExpiresAt: now + options.holdTtlMs, units, mode: 'admit',
+          shapeValid: request.shapeValid, now, holdId, holdExpiresAt: now + options.holdTtlMs, units, rateCost, mode: 'admit',
         }),
       );
       if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
@@ -126,7 +127,7 @@ export function createMeter(options: MeterOptions): Meter {
       const plan = plans[rateLimit.policyName]!;
       switch (outcome.code) {
         case 'rate':
-          return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plan, outcome.tokens ?? 0) });
+          return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plan, outcome.tokens ?? 0, rateCost) });
         case 'shape':
           return { ok: false, shape: true, rateLimit };
         case 'units':
@@ -149,7 +150,7 @@ export function createMeter(options: MeterOptions): Meter {
       const outcome = await ask(() =>
         store.admit({
           accountId: request.accountId, keyHash: '', iface: '', operations: request.operations, shapeValid: true, now,
-          holdId: request.holdId, holdExpiresAt: now + options.holdTtlMs, units, mode: 'account',
+          holdId: request.holdId, holdExpiresAt: now + options.holdTtlMs, units, rateCost: 0, mode: 'account',
         }),
       );
       if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS, parsePlans, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
+import { createMetering } from './index.js';
+import { DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, rateLimitHeaders, rateLimitState, refill, retryAfterSeconds } from './plans.js';
 
 const free = DEFAULT_PLANS.free!;
 
@@ -14,6 +15,13 @@ describe('token bucket and RateLimit headers', () => {
   it('rounds Retry-After up to whole seconds, at least 1', () => {
     expect(retryAfterSeconds(free, 0.99)).toBe(1);
     expect(retryAfterSeconds({ ratePerSecond: 0.1, burst: 1 }, 0.5)).toBe(5);
+  });
+
+  it('waits for a batch\'s whole cost, or a full bucket when the cost is above the burst; a debt counts', () => {
+    expect(retryAfterSeconds(free, 4, 6)).toBe(1); // 2 tokens at 5/s
+    expect(retryAfterSeconds(free, 0, 100)).toBe(2); // a full bucket (10) at 5/s, not 100
+    expect(retryAfterSeconds(free, -15, 1)).toBe(4); // 16 tokens at 5/s
+    expect(rateLimitState('free', free, -15)).toMatchObject({ remaining: 0, resetSeconds: 5 });
   });
 
   it('renders draft Structured Field headers: quoted policy name, integer q/w/r/t, r ≤ q', () => {
@@ -68,5 +76,18 @@ describe('plan configuration', () => {
     expect(DEFAULT_PLANS.free).toMatchObject({ minWatchIntervalSeconds: 3600, maxWatches: 10 });
     expect(DEFAULT_PLANS.unlimited!.minWatchIntervalSeconds).toBeUndefined();
     expect(DEFAULT_PLANS.unlimited!.maxWatches).toBeUndefined();
+  });
+
+  it('ships a generous development plan that new accounts never get', async () => {
+    expect(DEFAULT_PLANS[DEVELOPMENT_PLAN]).toEqual({ ratePerSecond: 100, burst: 200 });
+    expect(rateLimitHeaders(rateLimitState(DEVELOPMENT_PLAN, DEFAULT_PLANS[DEVELOPMENT_PLAN]!, 200))['RateLimit-Policy']).toBe('"development";q=200;w=2');
+    await expect(createMetering({ defaultPlan: DEVELOPMENT_PLAN })).rejects.toThrow('the development plan is for the key npm start prints; it cannot be the plan of new accounts');
+    const metering = await createMetering();
+    try {
+      expect(metering.defaultPlan).toBe('free');
+      expect(metering.plans[DEVELOPMENT_PLAN]).toBeDefined();
+    } finally {
+      await metering.close();
+    }
   });
 });

@@ -24,13 +24,20 @@ export type PlanTable = Readonly<Record<string, Plan>>;
  * `RateLimit-Policy: "free";q=10;w=2`; watches hourly at most often (the proto's default interval,
  * so a create without one passes) and 10 of them: each refresh costs a unit and a free account
  * starts with 100, so one hourly watch already spends 24 a day, and a 15-minute one 96.
+ * `development`: the key `npm start` and `npm run demo` print, 100 requests/s with bursts of 200,
+ * so a person trying the service (a script in a loop, a page of GraphiQL queries) is not throttled
+ * as a free sign-up is; the deployment's watch defaults. Never the plan of new accounts
+ * (createMetering refuses it as the default).
  * `unlimited`: no rate limit and the deployment's watch defaults (internal use, benchmarks).
  */
 export const DEFAULT_PLANS: PlanTable = {
   free: { ratePerSecond: 5, burst: 10, minWatchIntervalSeconds: 3600, maxWatches: 10 },
+  development: { ratePerSecond: 100, burst: 200 },
   unlimited: { ratePerSecond: Infinity, burst: Infinity },
 };
 export const DEFAULT_PLAN = 'free';
+/** The plan of the development key `npm start` prints. */
+export const DEVELOPMENT_PLAN = 'development';
 
 /** Header value used for the quota of an unlimited plan (Structured Field Integers must be finite). */
 export const UNLIMITED_QUOTA = 1_000_000_000;
@@ -65,9 +72,17 @@ export function rateLimitState(planName: string, plan: Plan, tokens: number): Ra
   };
 }
 
-/** Whole seconds (≥ 1) until one token is back. */
-export function retryAfterSeconds(plan: Plan, tokens: number): number {
-  return Math.max(1, Math.ceil((1 - tokens) / plan.ratePerSecond));
+/**
+ * What a call of `cost` tokens needs in the bucket to be admitted: its cost, or a full bucket when
+ * the cost is above the burst (it is then admitted and leaves the bucket in debt).
+ */
+export function tokensNeeded(plan: Plan, cost: number): number {
+  return Math.min(cost, plan.burst);
+}
+
+/** Whole seconds (≥ 1) until a call of `cost` tokens (default 1) would be admitted. */
+export function retryAfterSeconds(plan: Plan, tokens: number, cost = 1): number {
+  return Math.max(1, Math.ceil((tokensNeeded(plan, cost) - tokens) / plan.ratePerSecond));
 }
 
 function sfString(value: string): string {

@@ -4,10 +4,10 @@
  * the connection is down (no offline queue) so callers can fail closed with a 503.
  */
 import { Cluster, Redis } from 'ioredis';
-import type { AuditEntry, Interface } from './api.js';
+import type { AuditEntry, Interface, UsageDay } from './api.js';
 import { plansForLua } from './plans.js';
 import { LEDGER_SCRIPTS, scriptSource, type LedgerScriptName } from './lua.js';
-import { DAY_COUNTER_TTL_MS, type LedgerStore, type StoreOptions, type StoredKey, type AdmitCode } from './store.js';
+import { DAY_COUNTER_TTL_MS, usageDay, type LedgerStore, type StoreOptions, type StoredKey, type AdmitCode } from './store.js';
 
 export interface RedisStoreOptions extends StoreOptions {
   readonly redisUrl?: string;
@@ -115,7 +115,7 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       const reply = (await call(
         'ledgerAdmit', input.accountId, input.keyHash, input.iface, input.operations.join(','),
         input.shapeValid ? '1' : '0', input.now, input.holdId, input.holdExpiresAt, input.units, plansJson,
-        options.defaultPlan, input.mode,
+        options.defaultPlan, input.mode, input.rateCost,
       )) as Array<string | undefined>;
       const [code, keyId, plan, tokens, balance] = reply;
       return { code: code as AdmitCode, keyId, plan, tokens: optionalNumber(tokens), balance: optionalNumber(balance) };
@@ -173,11 +173,9 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
     async summary(accountId, now, days) {
       const reply = (await call('ledgerSummary', accountId, now, ...days)) as unknown[] | null;
       if (reply === null) return null;
-      const usage: Array<{ date: string; operation: string; calls: number }> = [];
+      const usage: UsageDay[] = [];
       for (let i = 2; i + 1 < reply.length; i += 2) {
-        for (const [operation, calls] of Object.entries(flatToRecord(reply[i + 1]))) {
-          usage.push({ date: String(reply[i]), operation, calls: Number(calls) });
-        }
+        for (const [field, calls] of Object.entries(flatToRecord(reply[i + 1]))) usage.push(usageDay(String(reply[i]), field, Number(calls)));
       }
       return { balance: Number(reply[0]), plan: String(reply[1]), usage };
     },

@@ -3,7 +3,7 @@
  * same semantics. Everything an account owns is addressed by its accountId (the Redis hash tag), and
  * every method is one atomic step (one script on Redis).
  */
-import type { AuditEntry, Interface, UsageInterface } from './api.js';
+import type { AuditEntry, Interface, UsageDay, UsageInterface } from './api.js';
 import type { PlanTable } from './plans.js';
 
 /** A key as stored: its SHA-256, never the key. Times are epoch milliseconds of the injected clock. */
@@ -34,6 +34,8 @@ export interface StoreAdmitInput {
   readonly holdId: string;
   readonly holdExpiresAt: number;
   readonly units: number;
+  /** Tokens an 'admit' takes (≥ 1): it needs min(rateCost, burst) of them and may leave the bucket below zero. */
+  readonly rateCost: number;
   /**
    * 'peek': key, disabled and scope checks and the rate state without taking a token or holding.
    * 'account': background work for the account: no key (keyHash ignored), scope or rate limit.
@@ -76,7 +78,20 @@ export interface StoreSettleOutcome {
 export interface StoreSummary {
   readonly plan: string;
   readonly balance: number;
-  readonly usage: ReadonlyArray<{ date: string; operation: string; calls: number }>;
+  readonly usage: readonly UsageDay[];
+}
+
+/*
+ * A day's counter is per operation and interface: the field `GetProduct@rest` of the day's hash, so
+ * the console can name a call as its caller made it (REST path, GraphQL field, MCP tool). Counters
+ * written before 0.2 are bare `GetProduct` and read without an interface (they expire with the day).
+ */
+export const dayField = (operation: string, iface: UsageInterface): string => `${operation}@${iface}`;
+
+export function usageDay(date: string, field: string, calls: number): UsageDay {
+  const at = field.lastIndexOf('@');
+  if (at < 0) return { date, operation: field, calls };
+  return { date, operation: field.slice(0, at), interface: field.slice(at + 1) as UsageInterface, calls };
 }
 
 export interface LedgerStore {

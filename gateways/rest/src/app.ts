@@ -9,6 +9,7 @@ export function createRestApp(options: RestAppOptions): express.Express {
   return createGatewayApp({
     router: createRestGateway(options),
     ready: options.ready,
+    marketplace: () => options.core.marketplaceHealth(),
     ...(options.accessLog ? { accessLog: options.accessLog } : {}),
     settings: { 'query parser': false }, // the gateway reads the raw query string itself
   });

@@ -43,6 +43,8 @@ describe('REST gateway deployment (main.ts)', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
+    // The harness core has no marketplace and has fetched nothing: the body says so, readiness does not depend on it.
+    expect(await ready.json()).toEqual({ status: 'ready', marketplace: 'not checked yet' });
     const unauthenticated = await fetch(`${base}/api/retail/product?asin=B0TEST0001`);
     expect(unauthenticated.status).toBe(401);
     expect(await unauthenticated.json()).toEqual({ success: false, errors: [{ code: 401, message: 'API key is invalid or missing' }] });
@@ -51,6 +53,8 @@ describe('REST gateway deployment (main.ts)', () => {
 
   it('turns not ready when the core goes away', async () => {
     await core.close();
-    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    const notReady = await fetch(`${base}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ status: 'not ready', marketplace: 'unknown: the core did not answer' });
   });
 });

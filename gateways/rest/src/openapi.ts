@@ -4,7 +4,8 @@
  * rules, response schemas from the response message descriptors, billing, both security schemes
  * and every error status with the envelope schema.
  */
-import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
+import { batchPathItem } from './batch-openapi.js';
+import { API_REGISTRY, BATCH_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
 import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
 
 /*
@@ -24,7 +25,7 @@ export const ERROR_STATUSES: Record<string, string> = {
   '404': 'The marketplace has no such item.',
   '429': 'Rate limit of the plan exceeded; see Retry-After.',
   '500': 'A fault of the service itself.',
-  '501': 'The operation is not implemented yet.',
+  '501': 'The operation is not implemented yet, or this deployment is not configured for it (reviews past page 1 or filtered need a marketplace session); retrying will not help.',
   '502': 'The marketplace answered something unexpected; retry with exponential back-off.',
   '503': 'The marketplace blocked the request, its circuit is open, or the ledger is unavailable; see Retry-After.',
   '504': 'The marketplace did not answer within the deadline.',
@@ -47,7 +48,7 @@ const FREE_HEADERS = {
   'X-Units-Charged': header('Always 0: this operation is free (it still needs a key and counts against the rate limit).'),
 };
 
-const successHeaders = (op: Operation) => ({
+const successHeaders = (op: Pick<Operation, 'billing'>) => ({
   ...(op.billing === 'free' ? FREE_HEADERS : METERED_HEADERS),
   'X-Cache': header('Whether the answer came from the page cache.', { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }),
   'X-Retrieved-At': header('When the page behind the answer was retrieved from the marketplace.', { type: 'string', format: 'date-time' }),
@@ -186,7 +187,12 @@ const ACCOUNT_SCHEMA: JsonSchema = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { date: { type: 'string' }, operation: { type: 'string' }, calls: { type: 'integer' } },
+            properties: {
+              date: { type: 'string' },
+              operation: { type: 'string' },
+              interface: { type: 'string', description: 'Where the calls came from: rest, graphql, mcp, or background work (watcher, jobs); absent for days counted before the ledger kept it.' },
+              calls: { type: 'integer' },
+            },
             required: ['date', 'operation', 'calls'],
           },
         },
@@ -205,6 +211,7 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     const path = openApiPath(op);
     paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
   }
+  paths[BATCH_REGISTRY.restPath] = batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs });
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',

@@ -2,15 +2,20 @@
  * The REST gateway: one route per registry operation (its method and path from the proto: GET with
  * a query string for lookups and reads, POST / PATCH / DELETE with path parameters and a JSON body
  * for managing watches), all served by the same bind → call → map function, plus the free OpenAPI
- * document and the account summary. Every answer under its paths is JSON: data as `{ data }`,
+ * document and the account summary (and, from pages/, the landing page, API reference and docs).
+ * Every answer under its API paths is JSON: data as `{ data }`,
  * failures as the envelope, never express's HTML pages.
  */
 import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ErrorReason, errorEnvelope } from '@retail/contract';
-import { API_REGISTRY, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall } from '@retail/gateway-shared';
+import {
+  API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
+} from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
+import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
 import { buildOpenApi } from './openapi.js';
+import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
 import { createMethodTable, expressPath, routeOrder } from './routes.js';
 
@@ -22,6 +27,8 @@ export interface RestGatewayOptions {
   readonly operations?: readonly Operation[];
   /** Where server-side failures (5xx) are reported with their private cause; silent when absent. */
   readonly logger?: Pick<GatewayLogger, 'warn' | 'error'>;
+  /** The landing page, API reference and documentation (pages/index.ts). */
+  readonly pages?: PagesOptions;
 }
 
 /** Paths this router owns; anything else passes to the next router (GraphQL, MCP, console). */
@@ -42,7 +49,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const meter = options.metering.meter;
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
-  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH]);
+  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH], [BATCH_REGISTRY.restPath]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
   router.use((req, res, next) => {
@@ -50,7 +57,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     res.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  const servedMethods = [...new Set(['GET', ...operations.map((op) => op.httpMethod)])];
+  const servedMethods = [...new Set(['GET', 'POST', ...operations.map((op) => op.httpMethod)])]; // POST: the batch
   router.use(createCors({ origins: options.corsOrigins ?? [], methods: servedMethods, applies: isOwned }));
   // A known path with a method it does not serve: 405 with Allow, before any key check or charge.
   // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
@@ -93,10 +100,10 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     }
   });
 
-  const respond = (res: Response, op: Operation, result: CallResult) => {
+  const respond = (res: Response, op: Operation | undefined, result: CallResult) => {
     if (!result.ok && result.status >= 500) {
       options.logger?.[result.status === 500 ? 'error' : 'warn'](
-        { requestId: result.requestId, operation: op.name, status: result.status, reason: ErrorReason[result.reason], err: result.cause },
+        { requestId: result.requestId, operation: op?.name ?? 'BatchLookup', status: result.status, reason: ErrorReason[result.reason], err: result.cause },
         'operation failed',
       );
     }
@@ -119,11 +126,23 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     respond(res, op, await runMeteredCall({ core, meter }, { op, params: input.params, style: 'rest', headers: req.headers, signal: controller.signal }));
   };
 
+  router.post(BATCH_REGISTRY.restPath, requireJson, readBatchBody, batchRoute({
+    deps: { core, meter },
+    refuse: (res, result) => respond(res, undefined, result),
+    refuseBody: (res, message) => {
+      res.set('X-Request-Id', requestIdFrom(res.req.headers));
+      sendError(res, 400, message, ['body']);
+    },
+    report: (requestId, failed) => options.logger?.warn({ requestId, operation: 'BatchLookup', failed: failed.map((f) => ({ index: f.index, status: f.status, reason: ErrorReason[f.reason], err: f.cause })) }, 'batch items failed'),
+  }));
   for (const op of routeOrder(operations)) {
     const path = expressPath(op);
     if (op.httpMethod === 'GET') router.get(path, call(op));
     else router[op.httpMethod === 'POST' ? 'post' : op.httpMethod === 'PATCH' ? 'patch' : 'delete'](path, requireJson, readJsonBody, call(op));
   }
+
+  // After the API's routes, so that no API call walks through them.
+  router.use(createPages(options.pages));
 
   // Unknown path under the prefix (or OPTIONS without a CORS preflight): 404, JSON.
   router.all(/.*/, (req, res, next) => {
@@ -157,11 +176,17 @@ const requireJson: RequestHandler = (req, res, next) => {
   return sendError(res, 415, 'the request body must be JSON (Content-Type: application/json)', ['body']);
 };
 
-/** The body as JSON within the shared size limit; unreadable bodies answer 400 / 413 / 415 here. */
-const readJsonBody = jsonBody((res, { status, message }) => {
+/** A body that cannot be read answers 400 / 413 / 415, in the envelope. */
+const refuseUnreadableBody = (res: Response, { status, message }: BodyRefusal) => {
   res.set('X-Request-Id', requestIdFrom(res.req.headers));
   sendError(res, status, message, ['body']);
-});
+};
+
+/** The body as JSON within the shared size limit; unreadable bodies answer 400 / 413 / 415 here. */
+const readJsonBody = jsonBody(refuseUnreadableBody);
+
+/** A batch body: up to 100 items, so a larger limit (batch-route.ts). */
+const readBatchBody = jsonBody(refuseUnreadableBody, BATCH_BODY_LIMIT_BYTES);
 
 /** gzip and br for JSON bodies (compression 1.8 negotiates br). */
 const compressor = compression({ threshold: 1024 });

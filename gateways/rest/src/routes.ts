@@ -31,11 +31,12 @@ export interface MethodTable {
  * Which methods each path answers. A literal path owns its methods alone: PATCH on
  * `/api/retail/watches/events` is 405 (GET only), not an update of a watch whose id is "events".
  */
-export function createMethodTable(operations: readonly Operation[], getOnlyPaths: readonly string[]): MethodTable {
+export function createMethodTable(operations: readonly Operation[], getOnlyPaths: readonly string[], postOnlyPaths: readonly string[] = []): MethodTable {
   const byTemplate = new Map<string, Set<HttpMethod>>();
   const add = (template: string, method: HttpMethod) => byTemplate.set(template, (byTemplate.get(template) ?? new Set()).add(method));
   for (const op of operations) add(op.restPath, op.httpMethod);
   for (const path of getOnlyPaths) add(path, 'GET');
+  for (const path of postOnlyPaths) add(path, 'POST');
   const order: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
   const sorted = (methods: Set<HttpMethod>) => order.filter((m) => methods.has(m));
   const literal = new Map([...byTemplate].filter(([t]) => !t.includes('{')).map(([t, m]) => [t, sorted(m)]));

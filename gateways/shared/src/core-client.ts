@@ -10,8 +10,8 @@ import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { CacheStatus, RetailService, WatchService } from '@retail/contract';
-import { checkCoreHealth } from './health.js';
+import { type BatchItem, type BatchItemResult, type BatchLookupResponse, CacheStatus, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
 import { traceCoreCall } from './tracing.js';
 import net from 'node:net';
 import type { Operation } from './registry.js';
@@ -24,7 +24,12 @@ export interface CoreClientOptions {
   readonly deadlineMs?: number;
   /** host:port of the watcher's gRPC server (WATCHER_ADDRESS); without it watch operations answer UNIMPLEMENTED. */
   readonly watcherAddress?: string;
+  /** Deadline of a whole BatchLookup stream (CORE_BATCH_DEADLINE_MS, default 30000). */
+  readonly batchDeadlineMs?: number;
 }
+
+/** Deadline of a batch when the settings name none: 100 items, 4 at a time, several seconds each on a cold cache. */
+export const DEFAULT_BATCH_DEADLINE_MS = 30_000;
 
 /** Metadata key of the account a watch operation acts for. */
 export const ACCOUNT_METADATA_KEY = 'x-retail-account';
@@ -46,8 +51,19 @@ export interface CallOptions {
 export interface CoreClient {
   /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
   callOperation(op: Operation, request: Record<string, unknown>, options: CallOptions): Promise<{ response: Message; meta: ResponseInfo }>;
+  /**
+   * Streams BatchLookup: `onResult` gets each item's result as the core sends it; resolves when the
+   * stream ends and rejects (as callOperation does) when it fails as a whole (deadline, core gone).
+   */
+  streamBatch(items: readonly BatchItem[], options: CallOptions, onResult: (result: BatchItemResult) => void): Promise<void>;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Whether the core reaches the marketplace (its health entry `retail.marketplace`): SERVING,
+   * NOT_SERVING while every host it tried was unreachable, UNKNOWN before its first fetch. For the
+   * body of /readyz; never a reason to be unready (docs/resilience.md, Readiness).
+   */
+  marketplaceHealth(signal?: AbortSignal): Promise<HealthStatus>;
 }
 
 const CACHE_NAMES: Partial<Record<CacheStatus, ResponseInfo['cache']>> = {
@@ -73,6 +89,7 @@ function connectNoDelay(authority: URL): net.Socket {
 }
 
 type UnaryCalls = Record<string, (request: Message, callOptions: object) => Promise<Message>>;
+type BatchCall = (request: { items: BatchItem[] }, callOptions: object) => AsyncIterable<BatchLookupResponse>;
 
 export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
@@ -121,8 +138,18 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       );
       return { response, meta: responseInfo(response) };
     },
+    async streamBatch(items, { requestId, signal }, onResult) {
+      const batchLookup = (clients.get(RetailService.typeName) as unknown as { batchLookup: BatchCall }).batchLookup;
+      const callOptions = { timeoutMs: options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS, headers: { 'x-request-id': requestId }, ...(signal ? { signal } : {}) };
+      await traceCoreCall(RetailService.method.batchLookup.name, async () => {
+        for await (const response of batchLookup({ items: [...items] }, callOptions)) if (response.result) onResult(response.result);
+      });
+    },
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);
+    },
+    marketplaceHealth(signal) {
+      return coreHealthStatus(options.address, authorization, { service: MARKETPLACE_HEALTH_SERVICE, ...(signal ? { signal } : {}) });
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errorEnvelope } from '@retail/contract';
 import { answerClientErrorsWithEnvelope } from './client-error.js';
+import type { HealthStatus } from './health.js';
 import { answerHalfClosedRequests } from './half-close.js';
 import type { GatewaySettings } from './gateway-settings.js';
 import { createGatewayLogger, type GatewayLogger } from './logger.js';
@@ -35,10 +36,24 @@ export function serveGateway(
   return server;
 }
 
+/** The marketplace's health entry in the words of a /readyz body. */
+const MARKETPLACE_WORDS: Readonly<Record<HealthStatus, string>> = {
+  SERVING: 'reachable',
+  NOT_SERVING: 'unreachable',
+  UNKNOWN: 'not checked yet',
+  SERVICE_UNKNOWN: 'not reported by this core',
+  NO_ANSWER: 'unknown: the core did not answer',
+};
+
 /** What a gateway's options gain when it runs as its own deployment. */
 export interface StandaloneGatewayOptions {
   /** Readiness of the dependencies (core health, ledger); /readyz answers 503 while it is false. */
   readonly ready?: () => Promise<boolean>;
+  /**
+   * Whether the core reaches the marketplace (CoreClient.marketplaceHealth): said in the body of
+   * /readyz, never a reason to be unready (docs/resilience.md, Readiness).
+   */
+  readonly marketplace?: () => Promise<HealthStatus>;
   /** Where the access log goes (access-log.ts); a logger named "gateway" when not given. */
   readonly accessLog?: GatewayLogger;
 }
@@ -62,8 +77,11 @@ export function createGatewayApp(options: StandaloneGatewayOptions & {
   app.use(observeRequests(options.accessLog ?? createGatewayLogger('gateway')));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
-    const ready = options.ready ? await options.ready().catch(() => false) : true;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+    const [ready, marketplace] = await Promise.all([
+      options.ready ? options.ready().catch(() => false) : true,
+      options.marketplace?.().catch((): HealthStatus => 'NO_ANSWER'),
+    ]);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', ...(marketplace ? { marketplace: MARKETPLACE_WORDS[marketplace] } : {}) });
   });
   app.use(options.router);
   app.use((_req, res) => void res.status(404).json(errorEnvelope(404, 'not found')));

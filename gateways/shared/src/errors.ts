@@ -49,10 +49,14 @@ export function errorDetailOf(err: ConnectError): ErrorDetail | undefined {
   }
 }
 
-/** Request-message field names ("search_term") → client parameter path for the interface. */
-function clientPath(fieldPath: readonly string[], op: Operation | undefined, style: ParameterStyle): string[] | undefined {
+/**
+ * Request-message field names ("search_term") → client parameter path for the interface, or under
+ * `prefix` when the parameters sat somewhere else (a batch item's `["body", "items", "3", "params"]`).
+ */
+function clientPath(fieldPath: readonly string[], op: Operation | undefined, style: ParameterStyle, prefix?: readonly string[]): string[] | undefined {
   if (fieldPath.length === 0) return undefined;
   const names = fieldPath.map((name) => op?.request.fields.find((f) => f.name === name || f.jsonName === name)?.jsonName ?? name);
+  if (prefix) return [...prefix, ...names];
   return style === 'rest' ? [restPlace(op, fieldPath[0]), ...names] : names;
 }
 
@@ -72,18 +76,25 @@ export function mapCoreError(err: unknown, op: Operation | undefined, style: Par
   return { ...mapWithoutCause(err, op, style), cause: err };
 }
 
+/**
+ * The client-facing error of an ErrorDetail: a failed call's, or a failed batch item's (whose
+ * parameters sit under `pathPrefix`). A detail without a reason is a fault of the service: 500.
+ */
+export function clientErrorOfDetail(detail: ErrorDetail, op: Operation | undefined, style: ParameterStyle, pathPrefix?: readonly string[]): ClientError {
+  if (detail.reason === ErrorReason.UNSPECIFIED) return fromReason(ErrorReason.INTERNAL);
+  const path = clientPath(detail.fieldPath, op, style, pathPrefix);
+  // A fault of the service keeps its generic message: its text may carry internals.
+  const internal = errorRow(detail.reason).httpStatus === 500;
+  return fromReason(detail.reason, internal ? undefined : detail.message, {
+    ...(path ? { path } : {}),
+    ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
+  });
+}
+
 function mapWithoutCause(err: unknown, op: Operation | undefined, style: ParameterStyle): ClientError {
   const connectErr = ConnectError.from(err);
   const detail = errorDetailOf(connectErr);
-  if (detail && detail.reason !== ErrorReason.UNSPECIFIED) {
-    const path = clientPath(detail.fieldPath, op, style);
-    // A fault of the service keeps its generic message: its text may carry internals.
-    const internal = errorRow(detail.reason).httpStatus === 500;
-    return fromReason(detail.reason, internal ? undefined : detail.message, {
-      ...(path ? { path } : {}),
-      ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
-    });
-  }
+  if (detail && detail.reason !== ErrorReason.UNSPECIFIED) return clientErrorOfDetail(detail, op, style);
   if (connectErr.code === Code.Unimplemented) {
     // A backend this deployment does not run (no WATCHER_ADDRESS), or an RPC a backend lacks: say so.
     return fromReason(ErrorReason.UNIMPLEMENTED, connectErr.rawMessage);

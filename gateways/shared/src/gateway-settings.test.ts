@@ -6,7 +6,7 @@ describe('loadGatewaySettings', () => {
     expect(loadGatewaySettings({ SERVICE_TOKEN: 'a-service-token' })).toEqual({
       port: 8080,
       host: '0.0.0.0',
-      core: { address: '127.0.0.1:50051', serviceToken: 'a-service-token', deadlineMs: 10_000 },
+      core: { address: '127.0.0.1:50051', serviceToken: 'a-service-token', deadlineMs: 10_000, batchDeadlineMs: 30_000 },
       corsOrigins: [],
     });
   });
@@ -18,12 +18,13 @@ describe('loadGatewaySettings', () => {
       CORE_ADDRESS: 'core.retail.svc:50051',
       SERVICE_TOKEN: 'a-service-token',
       CORE_DEADLINE_MS: '2500',
+      CORE_BATCH_DEADLINE_MS: '60000',
       CORS_ORIGINS: ' https://a.example ,,https://b.example ',
     });
     expect(settings).toEqual({
       port: 9000,
       host: '127.0.0.1',
-      core: { address: 'core.retail.svc:50051', serviceToken: 'a-service-token', deadlineMs: 2500 },
+      core: { address: 'core.retail.svc:50051', serviceToken: 'a-service-token', deadlineMs: 2500, batchDeadlineMs: 60_000 },
       corsOrigins: ['https://a.example', 'https://b.example'],
     });
   });

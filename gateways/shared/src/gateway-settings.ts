@@ -5,7 +5,7 @@
  */
 import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
 import { z } from 'zod';
-import type { CoreClientOptions } from './core-client.js';
+import { type CoreClientOptions, DEFAULT_BATCH_DEADLINE_MS } from './core-client.js';
 
 export interface GatewaySettings {
   readonly port: number;
@@ -29,6 +29,7 @@ const GatewayEnvSchema = z.object({
   // Required: a gateway without it could never reach the core. Its value is never echoed.
   SERVICE_TOKEN: z.preprocess(blankToUndefined, z.string({ error: 'is required' })),
   CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
+  CORE_BATCH_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(DEFAULT_BATCH_DEADLINE_MS)),
   CORS_ORIGINS: z.preprocess(blankToUndefined, z.string().default('')),
 });
 
@@ -36,7 +37,7 @@ export class GatewayConfigError extends EnvironmentError {}
 
 /**
  * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), WATCHER_ADDRESS (unset: no watches), SERVICE_TOKEN (required),
- * CORE_DEADLINE_MS (10000), CORS_ORIGINS (comma list; CORS closed when unset). Throws
+ * CORE_DEADLINE_MS (10000), CORE_BATCH_DEADLINE_MS (30000: a whole batch stream), CORS_ORIGINS (comma list; CORS closed when unset). Throws
  * GatewayConfigError naming every bad variable.
  */
 export function loadGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
@@ -46,7 +47,7 @@ export function loadGatewaySettings(env: Readonly<Record<string, string | undefi
   return {
     port: e.PORT,
     host: e.HOST,
-    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
+    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, batchDeadlineMs: e.CORE_BATCH_DEADLINE_MS, ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

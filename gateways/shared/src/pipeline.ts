@@ -125,7 +125,7 @@ export type AdmitOutcome =
  */
 export async function admitCall(
   meter: Meter,
-  input: { headers: HeaderBag; iface: Interface; operations: readonly string[]; shapeErrors: ParameterError[]; requestId: string },
+  input: { headers: HeaderBag; iface: Interface; operations: readonly string[]; shapeErrors: ParameterError[]; requestId: string; rateCost?: number },
 ): Promise<AdmitOutcome> {
   const credentials = meter.readCredentials(input.headers, input.iface);
   if (!credentials.ok) return { ok: false, failure: denialFailure(credentials.denial) };
@@ -137,6 +137,7 @@ export async function admitCall(
       operations: input.operations,
       shapeValid: input.shapeErrors.length === 0,
       requestId: input.requestId,
+      ...(input.rateCost !== undefined ? { rateCost: input.rateCost } : {}),
     });
   } catch (err) {
     return { ok: false, failure: { ...ledgerDown(), cause: err } };

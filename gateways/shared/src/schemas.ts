@@ -9,7 +9,7 @@
  */
 import { type DescField, type DescMessage, getOption } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
-import { wire } from '@retail/contract';
+import { isBulky, wire } from '@retail/contract';
 import { typedDefault } from './parameters.js';
 import { type Operation, type Parameter, scalarKind, wireEnumValues } from './registry.js';
 
@@ -79,10 +79,13 @@ export interface SchemaOptions {
   readonly refBase?: string;
 }
 
-/** Collects one schema per message type, so recursive messages (the category tree) work. */
+/**
+ * Collects one schema per message type, so recursive messages (the category tree) work. `compact`:
+ * the records of compactData (@retail/contract), without their bulky fields.
+ */
 export class MessageSchemas {
   readonly defs: Record<string, JsonSchema> = {};
-  constructor(private readonly refBase = '#/$defs/') {}
+  constructor(private readonly refBase = '#/$defs/', private readonly compact = false) {}
 
   static defName(desc: DescMessage): string {
     return desc.typeName.replace(/^retail\.v1\./, '').replace(/\./g, '_');
@@ -101,6 +104,7 @@ export class MessageSchemas {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of desc.fields) {
+      if (this.compact && isBulky(field)) continue;
       const { schema, alwaysPresent } = this.fieldSchema(field);
       properties[field.jsonName] = schema;
       if (alwaysPresent) required.push(field.jsonName);

@@ -2,7 +2,7 @@
 // up, sign out), the account view (balance, API keys, usage) and switches to the Watches view
 // (watches.js) by the URL's hash.
 
-import { $, api, button, complain, confirmWith, copyFrom, formatDate, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
+import { $, api, button, complain, confirmWith, copyFrom, formatDate, labelColumns, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
 import { hideWatches, showWatches } from './watches.js';
 
 let watchesOffered = false;
@@ -53,21 +53,43 @@ async function loadAccount() {
   const account = await api('GET', 'account');
   $('balance').textContent = account.balance.toLocaleString();
   $('plan').textContent = account.plan;
-  const rows = [...account.usage].sort((a, b) => b.date.localeCompare(a.date) || a.operation.localeCompare(b.operation)).slice(0, 30);
+  showNoUnits(account);
+  // Each row is a call as it was made (usage-labels.ts on the server): its public name and interface.
+  const rows = [...account.usage].sort((a, b) => b.date.localeCompare(a.date) || a.call.localeCompare(b.call) || a.via.localeCompare(b.via)).slice(0, 30);
   $('usage-body').replaceChildren(
     ...rows.map((day) => {
       const row = document.createElement('tr');
-      row.append(textCell(day.date), textCell(day.operation), textCell(day.calls.toLocaleString(), 'number'));
+      const call = textCell('', 'call');
+      const code = document.createElement('code');
+      code.textContent = day.call;
+      call.append(code);
+      row.append(textCell(day.date), call, textCell(day.via), textCell(day.calls.toLocaleString(), 'number'));
       return row;
     }),
   );
+  labelColumns($('usage-table'));
   $('usage-table').hidden = rows.length === 0;
   $('usage-empty').hidden = rows.length > 0;
 }
 
+/** At 0 units: what stops, how to get units (the admin CLI line with this account's id), what happens to watches and jobs. */
+function showNoUnits(account) {
+  const empty = account.balance <= 0;
+  $('no-units').hidden = !empty;
+  if (!empty) return;
+  $('no-units-account').textContent = account.accountId;
+  $('no-units-command').value = `npm run admin -- account grant ${account.accountId} 1000`;
+  $('copy-command-status').textContent = '';
+}
+
+$('copy-command').addEventListener('click', async () => {
+  $('copy-command-status').textContent = await copyFrom($('no-units-command'));
+});
+
 async function loadKeys() {
   const { keys } = await api('GET', 'keys');
   $('keys-body').replaceChildren(...keys.map(keyRow));
+  labelColumns($('keys-table'));
   $('keys-table').hidden = keys.length === 0;
   $('keys-empty').hidden = keys.length > 0;
 }

@@ -82,6 +82,26 @@ export function textCell(text, className) {
   return cell;
 }
 
+/**
+ * Gives every cell of a table its column's header as `data-label`: on a narrow screen the stylesheet
+ * stacks each row and shows the label beside the value (console.css, .stack-table).
+ */
+export function labelColumns(table) {
+  // A header that is only there for screen readers (the actions column) gets no visible label.
+  const headers = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : th.textContent.trim()));
+  // Explicit roles: browsers drop a table's semantics once CSS stops displaying it as a table.
+  table.setAttribute('role', 'table');
+  for (const group of [table.tHead, ...table.tBodies]) group?.setAttribute('role', 'rowgroup');
+  for (const th of table.querySelectorAll('thead th')) th.setAttribute('role', 'columnheader');
+  for (const row of table.rows) row.setAttribute('role', 'row');
+  for (const row of table.tBodies[0]?.rows ?? []) {
+    [...row.cells].forEach((cell, i) => {
+      cell.dataset.label = headers[i] ?? '';
+      cell.setAttribute('role', 'cell');
+    });
+  }
+}
+
 export function button(text, className, onClick, label) {
   const element = document.createElement('button');
   element.type = 'button';

@@ -16,7 +16,7 @@ export const USAGE = `usage: npm run --silent admin -- <command>
   account create [--units N] [--plan P]     create an account (default 100 units, plan free); prints its id
   account show <accountId>                  balance, plan and usage per day and operation
   account grant <accountId> <units>         add units
-  account plan <accountId> <plan>           set the plan (free, unlimited, or a configured one)
+  account plan <accountId> <plan>           set the plan (free, development, unlimited, or a configured one)
   account disable|enable <accountId>
   account delete <accountId>                delete the account with its keys and usage
   account audit <accountId>                 key and account events

@@ -161,7 +161,8 @@ export enum ErrorReason {
   CIRCUIT_OPEN = 13,
 
   /**
-   * The operation needs a signed-in marketplace session that is not configured (HTTP 503).
+   * The operation needs a signed-in marketplace session that this deployment is not configured with
+   * (HTTP 501, gRPC UNIMPLEMENTED: its configuration, not a transient fault; retrying does not help).
    *
    * @generated from enum value: ERROR_REASON_SESSION_REQUIRED = 14;
    */

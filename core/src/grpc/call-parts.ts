@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import type { Metadata } from '@grpc/grpc-js';
+import { SpanKind, contextFromMetadata } from '../telemetry/tracing.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's request id (gateways forward theirs) or a new one. */
+export function requestIdOf(metadata: Metadata): string {
+  const given = metadata.get('x-request-id')[0];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The SERVER span of a call, child of the caller's trace (traceparent in the gRPC metadata). */
+export function rpcSpanOptions(rpc: string, metadata: Metadata) {
+  return {
+    kind: SpanKind.SERVER,
+    parent: contextFromMetadata(metadata),
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': 'retail.v1.RetailService', 'rpc.method': rpc },
+  };
+}

@@ -1,0 +1,87 @@
+import { type DescMethod, type Message, create, isFieldSet } from '@bufbuild/protobuf';
+import { ErrorReason } from '@retail/contract';
+import { CoreError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { type HandlerTable, type RpcName, UNIMPLEMENTED } from '../operations/index.js';
+import type { ParsedPageSource } from '../cache/parsed-pages.js';
+import type { OperationContext } from '../operations/types.js';
+import type { PageFetcher } from '../pages/types.js';
+import type { ParsePool } from '../workers/pool.js';
+import type { UpstreamMetrics } from '../outcomes/metrics.js';
+import { outcomeClassOf } from '../resilience/outcome-class.js';
+import { abortRejection } from './call-signal.js';
+import { trackPages } from './page-tracker.js';
+
+/** What running an operation needs from the server: handlers, pages, parse pool, logging. */
+export interface OperationServices {
+  readonly handlers: HandlerTable;
+  readonly pages: PageFetcher;
+  /** Cached parsed pages and the parse pool, handed to every handler (operations/parsed-pages.ts). */
+  readonly parsedPages?: ParsedPageSource;
+  readonly parsePool?: ParsePool;
+  /** Where an unparseable page is counted (the fetch itself was counted as ok by the resilience layer). */
+  readonly metrics?: Pick<UpstreamMetrics, 'outcome'>;
+  readonly logger: Logger;
+}
+
+/** The call an operation runs in: its deadline and cancellation, its ids. */
+export interface CallScope {
+  readonly signal: AbortSignal;
+  readonly deadlineAt: number;
+  readonly logger: Logger;
+  readonly requestId: string;
+}
+
+/**
+ * Runs one validated request through its handler (or UNIMPLEMENTED) and builds the response
+ * message, `meta` filled from the pages the handler read. A handler that ignores its signal cannot
+ * hold the call open: the call's abort rejects the run. Used by every unary call and every item of
+ * a batch, so both answer exactly alike.
+ */
+export async function runOperation(rpc: RpcName, method: DescMethod, request: { readonly marketplace: object }, scope: CallScope, services: OperationServices): Promise<Message> {
+  const handler = services.handlers[rpc];
+  if (handler === UNIMPLEMENTED) throw new CoreError(ErrorReason.UNIMPLEMENTED, `${rpc} is not implemented yet`);
+  const aborted = abortRejection(scope.signal);
+  try {
+    const tracker = trackPages(services.pages);
+    const context: OperationContext = {
+      marketplace: request.marketplace as OperationContext['marketplace'],
+      signal: scope.signal,
+      deadlineAt: scope.deadlineAt,
+      pages: tracker.pages,
+      ...(services.parsedPages ? { parsedPages: services.parsedPages } : {}),
+      ...(services.parsePool ? { parsePool: services.parsePool } : {}),
+      logger: scope.logger,
+      requestId: scope.requestId,
+    };
+    const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);
+    const response = create(method.output, init as never) as Message;
+    const metaField = method.output.field.meta;
+    const meta = tracker.meta();
+    if (metaField && meta && !isFieldSet(response, metaField)) {
+      (response as unknown as Record<string, unknown>).meta = create(metaField.message!, meta as never);
+    }
+    return response;
+  } finally {
+    aborted.dispose();
+  }
+}
+
+function describeCause(cause: unknown): string | undefined {
+  return cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause);
+}
+
+/**
+ * Counts an unparseable page against its host and logs a failed run: a fault of the service as an
+ * error with its private cause, anything else (a refusal the client caused, the marketplace's answer)
+ * as info.
+ */
+export function noteFailure(error: CoreError, thrown: unknown, parts: { host: string | undefined; ms: number; logger: Logger; services: OperationServices }): void {
+  const { host, ms, logger, services } = parts;
+  if (host && outcomeClassOf(error) === 'unparseable') services.metrics?.outcome(host, 'unparseable');
+  if (error.reason === ErrorReason.INTERNAL || error.reason === ErrorReason.UNSPECIFIED) {
+    logger.error({ ms, reason: ErrorReason[error.reason], err: error.cause ?? thrown }, 'call failed');
+  } else {
+    logger.info({ ms, reason: ErrorReason[error.reason], fieldPath: error.fieldPath, cause: describeCause(error.cause) }, 'call refused');
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `retail_batch`: the batch call as one MCP tool, for agents. Its cap is small (10 items, said in
+ * its description) and its records compact (the fields the proto marks bulky, such as image URLs,
+ * feature bullets and technical specifications, are left out; the single tools return them), because
+ * an agent's context is limited. Admitted, run and settled by the shared batch call, as on REST.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compactData } from '@retail/contract';
+import {
+  BATCH_REGISTRY, type BatchItemOutcome, type CoreClient, ERROR_ENVELOPE_SCHEMA, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema, batchResponseSchema, unitsReport,
+} from '@retail/gateway-shared';
+import type { HeaderBag, Meter } from '@retail/metering/api';
+import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
+
+/** What the tool needs of the request (server.ts's RequestContext has it). */
+export interface BatchToolContext {
+  readonly core: CoreClient;
+  readonly meter: Meter;
+  readonly headers: HeaderBag;
+  setHeaders(headers: Record<string, string>): void;
+  onRefusal(error: RequestLevelError): void;
+}
+
+/** Most items one `retail_batch` call may carry. */
+export const MCP_BATCH_MAX_ITEMS = 10;
+
+const OPERATION_NAMES = BATCH_REGISTRY.items.map((item) => item.name).join(', ');
+
+function outputSchema(): Tool['outputSchema'] {
+  const schemas = new MessageSchemas('#/$defs/', true);
+  const entry = batchEntrySchema(schemas);
+  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA], $defs: schemas.defs };
+}
+
+export const BATCH_TOOL: Tool = {
+  name: BATCH_REGISTRY.mcpTool,
+  description: [
+    BATCH_REGISTRY.summary,
+    `At most ${MCP_BATCH_MAX_ITEMS} items per call: your context is limited, so records are compact (long lists such as image URLs, feature bullets, technical specifications and review media are left out; the single tools return them).`,
+    `Each item is {"operation", "params"}: operation one of ${OPERATION_NAMES}; params that lookup's arguments.`,
+    'Each entry answers with its index: {index, status: 200, data} or {index, status, errors}. One unit per item that succeeds.',
+  ].join(' '),
+  inputSchema: batchBodySchema(batchItemRequestSchema(), MCP_BATCH_MAX_ITEMS) as Tool['inputSchema'],
+  outputSchema: outputSchema(),
+  // Lookups only: nothing changes, repeating is harmless, and the answers are marketplace data.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
+/** An item's entry with its record compacted. */
+function compactEntry(outcome: BatchItemOutcome) {
+  return outcome.ok ? { index: outcome.index, status: 200, data: compactData(outcome.item.op.response, outcome.data) } : batchEntry(outcome);
+}
+
+export async function callBatchTool(ctx: BatchToolContext, args: Record<string, unknown>): Promise<CallToolResult> {
+  const admission = await admitBatch({ core: ctx.core, meter: ctx.meter }, { body: args, at: [], style: 'mcp', headers: ctx.headers, maxItems: MCP_BATCH_MAX_ITEMS });
+  if (!admission.ok) {
+    const { result } = admission;
+    ctx.setHeaders(result.headers);
+    if (isRequestLevel(result.status, result.reason)) {
+      const refusal = refusalError(result);
+      ctx.onRefusal(refusal);
+      throw refusal;
+    }
+    const body = envelope(result.errors);
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta: { unitsCharged: 0, requestId: result.requestId } };
+  }
+  const settled = await admission.run(() => undefined);
+  ctx.setHeaders(settled.headers);
+  const items = [...settled.outcomes].sort((a, b) => a.index - b.index).map(compactEntry);
+  const body = { data: { retailBatch: { items } } };
+  const _meta = { ...unitsReport({ charged: settled.unitsCharged, remaining: settled.unitsRemaining }), requestId: admission.requestId };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
+}

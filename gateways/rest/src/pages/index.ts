@@ -1,0 +1,47 @@
+/**
+ * The pages a person opens in a browser, beside the API: the landing page at `/`, the interactive
+ * API reference at `/api/docs`, and the documentation at `/docs/`. The chart's Ingress routes these
+ * paths (and `/healthz`, `/readyz`) to the REST deployment; `npm start` serves them on its one port.
+ */
+import { Router } from 'express';
+import { API_REFERENCE_PAGE, API_REFERENCE_PATH } from './api-reference.js';
+import { createAssetRoutes } from './assets.js';
+import { createDocsRoutes, defaultDocsDirectory, DOCS_PATH } from './docs.js';
+import { type LandingLink, renderLandingPage } from './landing.js';
+import { pageHeaders } from './page-headers.js';
+
+export type { LandingLink } from './landing.js';
+export { API_REFERENCE_PATH } from './api-reference.js';
+export { DOCS_PATH } from './docs.js';
+
+export interface PagesOptions {
+  /** More links under "Try it in the browser" (the demo adds its catalogue). */
+  readonly extraLinks?: readonly LandingLink[];
+  /** The documentation's directory; default the repository's docs/ when present; null serves none. */
+  readonly docsDirectory?: string | null;
+}
+
+export function createPages(options: PagesOptions = {}): Router {
+  const docsDirectory = options.docsDirectory === undefined ? defaultDocsDirectory() : (options.docsDirectory ?? undefined);
+  const landing = renderLandingPage({
+    tryLinks: [
+      { href: `${API_REFERENCE_PATH}/`, title: 'API reference', description: 'Every REST operation with its parameters and answers; try them with your key.' },
+      { href: '/api/graphql', title: 'GraphiQL', description: 'Write GraphQL queries with completion and run them with your key.' },
+      { href: '/console/', title: 'Console', description: 'Sign up, create API keys, see your units and usage, manage watches.' },
+      ...(options.extraLinks ?? []),
+    ],
+    readLinks: [
+      ...(docsDirectory ? [{ href: `${DOCS_PATH}/`, title: 'Documentation', description: 'The wire contract, each interface, gRPC, watches, metering, deployment.' }] : []),
+      { href: '/api/openapi.json', title: 'OpenAPI document', description: 'OpenAPI 3.1, for client generators and contract tools (no key needed).' },
+    ],
+  });
+
+  const router = Router();
+  router.get('/', pageHeaders, (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(landing));
+  // Browsers ask for it on every page without an icon link (the JSON answers): no icon, and no 404 logged.
+  router.get('/favicon.ico', (_req, res) => void res.status(204).set('Cache-Control', 'public, max-age=86400').end());
+  router.get(API_REFERENCE_PATH, pageHeaders, (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(API_REFERENCE_PAGE));
+  router.use(API_REFERENCE_PATH, pageHeaders, createAssetRoutes());
+  if (docsDirectory) router.use(DOCS_PATH, pageHeaders, createDocsRoutes(docsDirectory));
+  return router;
+}

@@ -1,0 +1,95 @@
+/**
+ * The pages over real HTTP: each answers with the self-only CSP, loads nothing but files served here
+ * (all of which answer), and the documentation is looked up by name only.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPages } from './index.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from './page-headers.js';
+
+let server: Server;
+let base: string;
+const docs = mkdtempSync(join(tmpdir(), 'pages-docs-'));
+
+beforeAll(async () => {
+  writeFileSync(join(docs, 'contract.md'), '# The wire contract\n\n| a | b |\n|---|---|\n| 1 | <2> |\n\nSee [gRPC](grpc.md).\n');
+  writeFileSync(join(docs, 'grpc.md'), '# gRPC\n\n```sh\ngrpcurl -plaintext host:50051 list\n```\n');
+  writeFileSync(join(docs, 'notes.txt'), 'not a document');
+  const app = express();
+  app.use(createPages({ docsDirectory: docs, extraLinks: [{ href: '/demo', title: 'Demo catalogue', description: 'What <the demo> recorded.' }] }));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server?.close();
+  rmSync(docs, { recursive: true, force: true });
+});
+
+/** Every src/href of a page that is not a link to another page. */
+const loadedAssets = (html: string) =>
+  [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => url !== 'data:,');
+
+describe('the pages', () => {
+  it.each(['/', '/api/docs', '/api/docs/', '/docs/', '/docs/contract.md'])('%s answers HTML under the self-only CSP, and every file it loads is served here', async (path) => {
+    const res = await fetch(`${base}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toBe(PAGE_CONTENT_SECURITY_POLICY);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const html = await res.text();
+    expect(html).not.toMatch(/<(script|style)>|\sstyle="/); // nothing inline for the CSP to refuse
+    for (const asset of loadedAssets(html)) {
+      expect(asset.startsWith('/'), asset).toBe(true);
+      const file = await fetch(`${base}${asset}`);
+      expect(file.status, asset).toBe(200);
+      expect(file.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /^text\/css/ : /javascript/);
+    }
+  });
+
+  it('links the pages, the composition’s extra link, and escapes what it prints', async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    const hrefs = [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(['/api/docs/', '/api/graphql', '/console/', '/demo', '/docs/', '/api/openapi.json', '/healthz', '/readyz']);
+    expect(html).toContain('What &#60;the demo&#62; recorded.');
+  });
+
+  it('renders the documents by name, lists them by title, and refuses anything else', async () => {
+    const index = await (await fetch(`${base}/docs/`)).text();
+    expect(index).toContain('<a href="contract.md">The wire contract</a>');
+    expect(index).toContain('<a href="grpc.md">gRPC</a>');
+    expect(index).not.toContain('notes.txt');
+    const contract = await (await fetch(`${base}/docs/contract.md`)).text();
+    expect(contract).toContain('<table>');
+    expect(contract).toContain('<a href="grpc.md">gRPC</a>');
+    expect(contract).toContain('<title>The wire contract · Retail Data API</title>');
+    const redirect = await fetch(`${base}/docs`, { redirect: 'manual' });
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([308, '/docs/']);
+    for (const path of ['/docs/notes.txt', '/docs/missing.md', '/docs/..%2Fpackage.json', '/docs/%2E%2E%2Fcontract.md', '/api/docs/package.json']) {
+      expect((await fetch(`${base}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('answers a browser’s favicon request with no content', async () => {
+    expect((await fetch(`${base}/favicon.ico`)).status).toBe(204);
+  });
+
+  it('serves no documentation link or page when there is none', async () => {
+    const app = express();
+    app.use(createPages({ docsDirectory: null }));
+    const bare = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => bare.once('listening', resolve));
+    const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${url}/`)).text()).not.toContain('href="/docs/"');
+      expect((await fetch(`${url}/docs/`)).status).toBe(404);
+    } finally {
+      bare.close();
+    }
+  });
+});
