@@ -11,6 +11,7 @@ import { buildDemoCatalogue } from '../../test/replay/catalogue.js';
 import { createReplayServer, type ReplayServer } from '../../test/replay/server.js';
 import { loadAppConfig } from './config.js';
 import type { DemoCatalogue } from './demo-catalogue/model.js';
+import { DEMO_CATALOGUE_PATH } from './demo-catalogue/paths.js';
 import { type RunningStack, startStack } from './stack.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -42,7 +43,10 @@ export async function startDemoStack(env: NodeJS.ProcessEnv = process.env): Prom
     // The core's reviews handler asks process.env whether a marketplace session is configured.
     const catalogue = buildDemoCatalogue(replay.recordings, labels, { reviewsSession: Boolean(process.env.REVIEWS_SESSION_COOKIE) });
     const demoEnv = { ...env, MARKETPLACE_ORIGIN: replay.origin };
-    const stack = await startStack({ ...loadAppConfig(demoEnv), marketplaceOrigin: replay.origin }, demoEnv, { demoCatalogue: catalogue });
+    const stack = await startStack({ ...loadAppConfig(demoEnv), marketplaceOrigin: replay.origin }, demoEnv, {
+      demoCatalogue: catalogue,
+      landingLinks: [{ href: DEMO_CATALOGUE_PATH, title: 'Demo catalogue', description: 'Every product, search and category the demo has recorded, each with a ready link and curl.' }],
+    });
     return {
       stack,
       replay,

@@ -7,7 +7,7 @@
  * recorded GTIN) or from the parameter's own rules (its default, else its minimum, else its first
  * value). Only project fixtures are used: the document ships in the product, corpus pages may not.
  */
-import { API_REGISTRY, type Operation } from '@retail/gateway-shared';
+import { API_REGISTRY, BATCH_REGISTRY, type Operation } from '@retail/gateway-shared';
 import { type CatalogueEntry, type DemoCatalogue, urlOf } from '../../app/src/demo-catalogue/model.js';
 import { callDemo, type ExampleSource, fromRules, type OpenApiExamples, type OperationExample, typed } from './openapi-example-parts.js';
 import { collectWatchExamples } from './openapi-watch-examples.js';
@@ -47,10 +47,22 @@ async function lookupExample(op: Operation, source: ExampleSource): Promise<Oper
   return { parameters, request, response: body };
 }
 
+/** How many of the batch's item operations its example names (each with its own lookup's request). */
+const BATCH_EXAMPLE_ITEMS = 3;
+
+/** A batch of the first item operations, each asking what its single call's example asks. */
+async function batchExample(source: ExampleSource, lookups: OpenApiExamples): Promise<OperationExample> {
+  const items = BATCH_REGISTRY.items.slice(0, BATCH_EXAMPLE_ITEMS).map((item) => ({ operation: item.name, params: lookups[item.op.operationId]!.request }));
+  const { status, body } = await callDemo(`${source.baseUrl}${BATCH_REGISTRY.restPath}`, source.key, { method: 'POST', body: JSON.stringify({ items }) });
+  if (status !== 200) throw new Error(`the batch example answered ${status}: ${JSON.stringify(body)}`);
+  return { parameters: { items }, request: { items }, response: body };
+}
+
 /** Every operation's examples, in registry order. */
 export async function collectOpenApiExamples(source: ExampleSource): Promise<OpenApiExamples> {
   const examples: OpenApiExamples = {};
   for (const op of API_REGISTRY.filter((o) => o.service === 'retail.v1.RetailService')) examples[op.operationId] = await lookupExample(op, source);
+  examples[BATCH_REGISTRY.operationId] = await batchExample(source, examples);
   const product = firstOf(source.catalogue, 'GetProduct');
   if (!product) throw new Error('the demo catalogue has no project fixture product to watch');
   Object.assign(examples, await collectWatchExamples(source, product, examples));

@@ -1084,6 +1084,156 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  batch_RetailLookups: {
+    parameters: {
+      items: [
+        {
+          operation: 'product',
+          params: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+        {
+          operation: 'product/asin-from-gtin',
+          params: {
+            domain: 'US',
+            gtin: '012345678905',
+          },
+        },
+        {
+          operation: 'product/gtin-from-asin',
+          params: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+      ],
+    },
+    request: {
+      items: [
+        {
+          operation: 'product',
+          params: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+        {
+          operation: 'product/asin-from-gtin',
+          params: {
+            domain: 'US',
+            gtin: '012345678905',
+          },
+        },
+        {
+          operation: 'product/gtin-from-asin',
+          params: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+      ],
+    },
+    response: {
+      data: {
+        retailBatch: {
+          items: [
+            {
+              index: 0,
+              status: 200,
+              data: {
+                retailProduct: {
+                  title: 'The Catcher in the Rye',
+                  subtitle: '– January 30, 2001',
+                  url: 'https://www.amazon.com/dp/0316769487',
+                  asin: '0316769487',
+                  isPrime: false,
+                  isNew: true,
+                  isInStock: true,
+                  price: {
+                    symbol: '$',
+                    value: 8.99,
+                    currency: 'USD',
+                    display: '$8.99',
+                  },
+                  mainImageUrl: 'https://m.media-amazon.com/images/I/91CatcherL._SY522_.jpg',
+                  imageUrls: [
+                    'https://m.media-amazon.com/images/I/91CatcherL._SY522_.jpg',
+                  ],
+                  rating: 4.3,
+                  ratingsTotal: 38211,
+                  featureBullets: [],
+                  technicalSpecifications: [
+                    {
+                      name: 'Publisher',
+                      value: 'Little, Brown and Company; Reissue edition (January 30, 2001)',
+                    },
+                    {
+                      name: 'Language',
+                      value: 'English',
+                    },
+                    {
+                      name: 'Paperback',
+                      value: '277 pages',
+                    },
+                    {
+                      name: 'ISBN-10',
+                      value: '0316769487',
+                    },
+                    {
+                      name: 'ISBN-13',
+                      value: '978-0316769488',
+                    },
+                    {
+                      name: 'Item Weight',
+                      value: '6.4 ounces',
+                    },
+                  ],
+                  categories: [
+                    {
+                      id: '283155',
+                      name: 'Books',
+                      url: 'https://www.amazon.com/books-used-books-textbooks/b/ref=dp_bc_aui_C_1?ie=UTF8&node=283155',
+                      breadcrumbPath: 'Books',
+                    },
+                    {
+                      id: '17',
+                      name: 'Literature & Fiction',
+                      url: 'https://www.amazon.com/Literature-Fiction-Books/b/ref=dp_bc_aui_C_2?ie=UTF8&node=17',
+                      breadcrumbPath: 'Books > Literature & Fiction',
+                    },
+                  ],
+                  coupon: null,
+                  seller: null,
+                },
+              },
+            },
+            {
+              index: 1,
+              status: 200,
+              data: {
+                retailProduct: {
+                  asin: 'B0FXGTIN02',
+                  gtin: '012345678905',
+                },
+              },
+            },
+            {
+              index: 2,
+              status: 200,
+              data: {
+                retailProduct: {
+                  asin: '0316769487',
+                  gtin: '9780316769488',
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
   create_RetailWatch: {
     parameters: {
       domain: 'US',

@@ -203,6 +203,20 @@ const ACCOUNT_SCHEMA: JsonSchema = {
   required: ['data'],
 };
 
+/** The batch route with its body (and its `items` field) and JSON answer examples, when there are any. */
+function withBatchExamples(item: Record<string, unknown>): Record<string, unknown> {
+  const examples = OPENAPI_EXAMPLES[BATCH_REGISTRY.operationId];
+  if (!examples) return item;
+  const post = item.post as { requestBody: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, object> }> };
+  const body = post.requestBody.content['application/json']!;
+  const properties = (body.schema.properties ?? {}) as Record<string, JsonSchema>;
+  body.schema = { ...body.schema, properties: { ...properties, items: { ...properties.items, examples: [examples.parameters.items] } } };
+  Object.assign(body, { example: examples.request });
+  const ok = post.responses['200']?.content?.['application/json'];
+  if (ok && examples.response !== undefined) Object.assign(ok, { example: examples.response });
+  return item;
+}
+
 /** Builds the document (the same object for the same registry). */
 export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): Record<string, unknown> {
   const schemas = new MessageSchemas('#/components/schemas/');
@@ -211,7 +225,7 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     const path = openApiPath(op);
     paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
   }
-  paths[BATCH_REGISTRY.restPath] = batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs });
+  paths[BATCH_REGISTRY.restPath] = withBatchExamples(batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs }));
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',
