@@ -97,14 +97,19 @@ function parameters(op: Operation) {
   return op.parameters.filter((p) => !inBody(op, p)).map((p) => {
     const inPath = op.pathParameters.includes(p);
     const schema = p.kind.endsWith('-list') && !inPath ? commaListSchema(p) : parameterSchema(p);
-    const example = examplesOf(op)?.parameters[p.name];
+    // The parameters of the working request carry `example`, which API explorers put in their form;
+    // the others carry theirs in the schema (`examples`), so "Try it out" sends one lookup key, not
+    // three of an exactly-one-of group.
+    const examples = examplesOf(op);
+    const example = examples?.parameters[p.name];
+    const sent = examples?.request[p.name] !== undefined;
     return {
       name: p.name,
       in: inPath ? 'path' : 'query',
       required: inPath || p.required,
       ...(schema.description ? { description: schema.description } : {}),
-      schema,
-      ...(example !== undefined ? { example } : {}),
+      schema: example !== undefined && !sent ? { ...schema, examples: [example] } : schema,
+      ...(example !== undefined && sent ? { example } : {}),
     };
   });
 }
