@@ -5,6 +5,7 @@ export * from './gen/retail/v1/errors_pb.js';
 export * from './gen/retail/v1/options_pb.js';
 export * from './gen/retail/v1/service_pb.js';
 export * from './gen/retail/v1/watch_pb.js';
+export * from './gen/retail/v1/jobs_pb.js';
 export * from './errors.js';
 export * from './error-trailers.js';
 export { StatusSchema as RpcStatusSchema, type Status as RpcStatus } from './gen/google/rpc/status_pb.js';

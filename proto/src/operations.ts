@@ -2,6 +2,7 @@ import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
 import { type OperationOptions, operation } from './gen/retail/v1/options_pb.js';
 import { RetailService } from './gen/retail/v1/service_pb.js';
+import { JobService } from './gen/retail/v1/jobs_pb.js';
 import { WatchService } from './gen/retail/v1/watch_pb.js';
 
 /** One client-facing operation: the RPC and its client-facing names from the proto options. */
@@ -40,6 +41,9 @@ export const WATCH_OPERATIONS: readonly OperationDescriptor[] = describe(WatchSe
  */
 export const BATCH_OPERATION: OperationDescriptor = descriptorOf(RetailService, RetailService.method.batchLookup);
 
+/** The bulk-job operations of proto/retail/v1/jobs.proto (unary ones), served by the watcher. */
+export const JOB_OPERATIONS: readonly OperationDescriptor[] = describe(JobService);
+
 export function operationByName(name: string): OperationDescriptor | undefined {
-  return OPERATIONS.find((op) => op.name === name) ?? WATCH_OPERATIONS.find((op) => op.name === name);
+  return [...OPERATIONS, ...WATCH_OPERATIONS, ...JOB_OPERATIONS].find((op) => op.name === name);
 }

@@ -75,6 +75,14 @@ function optionsOf(field: DescField): ParameterOptions {
   return getOption(field, parameter);
 }
 
+/**
+ * False for a request field the gateways set themselves (`internal`): no interface publishes or
+ * accepts it from a client.
+ */
+export function isClientParameter(field: DescField): boolean {
+  return !(hasOption(field, parameter) && getOption(field, parameter).internal);
+}
+
 /** The declared description, and for a group member the sentence its group implies. */
 function publishedDescription(field: DescField, o: ParameterOptions): string {
   if (!o.oneOfGroup) return o.description;

@@ -30,10 +30,16 @@ export function renderMessage(desc: DescMessage, message: Message): WireObject {
   const out: WireObject = {};
   const record = message as unknown as Record<string, unknown>;
   for (const field of desc.fields) {
-    const value = renderField(field, message, record[field.localName]);
+    const value = renderField(field, message, field.oneof ? memberValue(record, field) : record[field.localName]);
     if (value !== undefined) out[field.jsonName] = value;
   }
   return out;
+}
+
+/** A oneof member's value (protobuf-es keeps `{case, value}` under the oneof's name): undefined unless it is the one set. */
+function memberValue(record: Record<string, unknown>, field: DescField): unknown {
+  const chosen = record[field.oneof!.localName] as { case?: string; value?: unknown } | undefined;
+  return chosen?.case === field.localName ? chosen.value : undefined;
 }
 
 /** The `data` object of a response: every field but `meta`, keyed by its wire name. */

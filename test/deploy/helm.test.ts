@@ -69,6 +69,7 @@ const CORE_SAMPLES: Record<string, string> = {
   GRPC_HOST: '::',
   MARKETPLACE_ORIGIN: 'http://replay.example:8787',
   UPSTREAM_TIMEOUT_MS: '9000',
+  UPSTREAM_STARTUP_PROBE: 'false',
   UPSTREAM_RETRY_ATTEMPTS: '4',
   UPSTREAM_RETRY_BASE_MS: '250',
   UPSTREAM_RETRY_MAX_MS: '4000',
@@ -289,7 +290,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       expect(coreValues.map(([, name]) => name).filter((name) => !(name in CORE_SAMPLES)), 'add a sample to CORE_SAMPLES').toEqual([]);
       const settings = coreValues.map(([path, name]): [string, unknown] => {
         const sample = CORE_SAMPLES[name]!;
-        return [path, /^\d+(\.\d+)?$/.test(sample) ? Number(sample) : sample];
+        return [path, /^\d+(\.\d+)?$/.test(sample) ? Number(sample) : /^(true|false)$/.test(sample) ? sample === 'true' : sample];
       });
       const env = coreEnvironment(await renderWith(settings));
       for (const [path, name] of coreValues) {

@@ -173,6 +173,24 @@ export function jobSystemSuite(name: string, makeHarness: () => JobSystemHarness
       expect(runs[4]).toMatchObject({ id: 'US:B0DEDUP:1', data: { label: 'redelivery' } });
     }, 10_000);
 
+    it('adds many jobs in one call, each deduplicated by its id as a single add is', async () => {
+      const definition = freshQueue();
+      const system = await open();
+      const queue = system.queue(definition);
+      await queue.add({ label: 'earlier' }, { id: 'job:1' });
+      const ids = await queue.addBulk([
+        { data: { label: 'again' }, options: { id: 'job:1', priority: 'bulk' } },
+        { data: { label: 'second' }, options: { id: 'job:2', priority: 'bulk' } },
+        { data: { label: 'third' }, options: { id: 'job:3', priority: 'bulk' } },
+      ]);
+      expect(ids).toEqual(['job:1', 'job:2', 'job:3']);
+      const { runs, processor } = recorder();
+      system.work(definition, processor, { concurrency: 1 });
+      await until(() => runs.length >= 3, 3_000, 'three runs');
+      await sleep(200);
+      expect(runs.map((run) => [run.id, run.data.label])).toEqual([['job:1', 'earlier'], ['job:2', 'second'], ['job:3', 'third']]);
+    }, 10_000);
+
     it('does not run a delayed job before its delay', async () => {
       const definition = freshQueue();
       const system = await open();

@@ -11,6 +11,8 @@ describe('loadWatcherConfig', () => {
       healthPort: 8080,
       core: { address: '127.0.0.1:50051', deadlineMs: 10_000 },
       concurrency: { refresh: 4, delivery: 8 },
+      jobWorkers: { chunks: 2, items: 4 },
+      jobChunkSize: 50,
       store: { dataDir: '.data/watcher' },
       webhooks: { policy: { allowPrivateTargets: false }, timeoutMs: 10_000 },
     });
@@ -23,6 +25,14 @@ describe('loadWatcherConfig', () => {
     });
     expect(config).toMatchObject({ role: 'worker', concurrency: { refresh: 2, delivery: 8 }, jobLockMs: 1500, store: { databaseUrl: 'postgres://db/watcher' } });
     expect(config.stalledCheckMs).toBeUndefined();
+  });
+
+  it('reads the bulk-job settings and their retention', () => {
+    const config = loadWatcherConfig({ SERVICE_TOKEN: TOKEN, JOB_CONCURRENCY: '3', JOB_ITEM_CONCURRENCY: '8', JOB_CHUNK_SIZE: '100', JOB_RESULT_RETENTION_DAYS: '14' });
+    expect(config).toMatchObject({ jobWorkers: { chunks: 3, items: 8 }, jobChunkSize: 100, store: { jobResultRetentionDays: 14 } });
+    const bad = () => loadWatcherConfig({ SERVICE_TOKEN: TOKEN, JOB_CHUNK_SIZE: '0', JOB_RESULT_RETENTION_DAYS: 'a week' });
+    expect(bad).toThrow(WatcherConfigError);
+    expect(() => bad()).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^JOB_CHUNK_SIZE /), expect.stringMatching(/^JOB_RESULT_RETENTION_DAYS /)] }));
   });
 
   it('lists every bad variable in one error, its own and the parts\' alike, never echoing a value', () => {

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/index.js';
+import { DEFAULT_JOB_CHUNK_SIZE } from './jobs/index.js';
+import { DEFAULT_JOB_WORKERS, type JobWorkerSettings } from './workers/job-workers.js';
 import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
 
 /** all: the WatchService and the workers (default); api: only the service; worker: only the workers. */
@@ -29,6 +31,10 @@ export interface WatcherConfig {
   readonly serviceToken: string;
   readonly core: { readonly address: string; readonly deadlineMs: number };
   readonly concurrency: WorkerConcurrency;
+  /** Bulk jobs: chunks at once per replica and items at once per chunk. */
+  readonly jobWorkers: JobWorkerSettings;
+  /** Bulk jobs: items per chunk (one queue job and one ledger hold). */
+  readonly jobChunkSize: number;
   /**
    * BullMQ's job lock and stalled check: a replica that dies mid-job has its job run again elsewhere
    * within about their sum (defaults 30 s each, the queue layer's).
@@ -55,6 +61,9 @@ const WatcherEnvSchema = z.object({
   CORE_DEADLINE_MS: setting(wholeNumber(1, 600_000).default(10_000)),
   WATCHER_REFRESH_CONCURRENCY: setting(wholeNumber(1, 256).default(DEFAULT_CONCURRENCY.refresh)),
   WATCHER_DELIVERY_CONCURRENCY: setting(wholeNumber(1, 1024).default(DEFAULT_CONCURRENCY.delivery)),
+  JOB_CONCURRENCY: setting(wholeNumber(1, 64).default(DEFAULT_JOB_WORKERS.chunks)),
+  JOB_ITEM_CONCURRENCY: setting(wholeNumber(1, 64).default(DEFAULT_JOB_WORKERS.items)),
+  JOB_CHUNK_SIZE: setting(wholeNumber(1, 1000).default(DEFAULT_JOB_CHUNK_SIZE)),
   WATCHER_SHUTDOWN_GRACE_MS: setting(wholeNumber(0, 600_000).default(10_000)),
   WATCHER_JOB_LOCK_MS: setting(wholeNumber(500, 600_000).optional()),
   WATCHER_STALLED_CHECK_MS: setting(wholeNumber(100, 600_000).optional()),
@@ -92,6 +101,8 @@ export function loadWatcherConfig(env: Readonly<Record<string, string | undefine
     serviceToken: e.SERVICE_TOKEN,
     core: { address: e.CORE_ADDRESS, deadlineMs: e.CORE_DEADLINE_MS },
     concurrency: { refresh: e.WATCHER_REFRESH_CONCURRENCY, delivery: e.WATCHER_DELIVERY_CONCURRENCY },
+    jobWorkers: { chunks: e.JOB_CONCURRENCY, items: e.JOB_ITEM_CONCURRENCY },
+    jobChunkSize: e.JOB_CHUNK_SIZE,
     shutdownGraceMs: e.WATCHER_SHUTDOWN_GRACE_MS,
     ...(e.WATCHER_JOB_LOCK_MS !== undefined && { jobLockMs: e.WATCHER_JOB_LOCK_MS }),
     ...(e.WATCHER_STALLED_CHECK_MS !== undefined && { stalledCheckMs: e.WATCHER_STALLED_CHECK_MS }),

@@ -30,6 +30,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CACHE_STALE_SECONDS" $values.config.cacheStaleSeconds }}
 {{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
 {{- $_ := set $env "BATCH_CONCURRENCY" $values.config.batchConcurrency }}
+{{- $_ := set $env "UPSTREAM_STARTUP_PROBE" $values.config.startupProbe }}
 {{- else if eq $name "watcher" }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
@@ -44,6 +45,10 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "WATCHER_REFRESH_CONCURRENCY" $values.config.refreshConcurrency }}
 {{- $_ := set $env "WATCHER_DELIVERY_CONCURRENCY" $values.config.deliveryConcurrency }}
 {{- $_ := set $env "SNAPSHOT_RETENTION_DAYS" $values.config.snapshotRetentionDays }}
+{{- $_ := set $env "JOB_CONCURRENCY" $values.config.jobConcurrency }}
+{{- $_ := set $env "JOB_ITEM_CONCURRENCY" $values.config.jobItemConcurrency }}
+{{- $_ := set $env "JOB_CHUNK_SIZE" $values.config.jobChunkSize }}
+{{- $_ := set $env "JOB_RESULT_RETENTION_DAYS" $values.config.jobResultRetentionDays }}
 {{- $_ := set $env "WEBHOOK_ALLOW_PRIVATE_TARGETS" $values.webhooks.allowPrivateTargets }}
 {{- $_ := set $env "WEBHOOK_TIMEOUT_MS" $values.webhooks.timeoutMs }}
 {{- else }}

@@ -10,7 +10,7 @@ import { runWhenFree } from '../resilience/host-limits.js';
 import { activeTraceId, inSpan } from '../telemetry/tracing.js';
 import type { BatchMetrics } from './batch-metrics.js';
 import { callSignal } from './call-signal.js';
-import { requestIdOf, rpcSpanOptions } from './call-parts.js';
+import { priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
 import { type CallScope, type OperationServices, noteFailure, runOperation } from './run-operation.js';
 import { coreErrorStatus, errorDetailOf, toCoreError } from './status.js';
 
@@ -77,7 +77,7 @@ export async function serveBatchLookup(call: Call, services: BatchServices): Pro
     const fail = (indexes: readonly number[], rpc: string, error: CoreError) =>
       answer(indexes, rpc, { case: BATCH_ERROR_FIELD.localName, value: errorDetailOf(error) }, ErrorReason[error.reason] ?? 'UNSPECIFIED');
     for (const { index, rpc, error } of plan.refused) fail([index], rpc ?? 'none', error);
-    const scope: CallScope = { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId };
+    const scope: CallScope = { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(call.metadata) };
     const run = async (group: BatchGroup) => {
       const rpc = group.rpc;
       const itemStarted = performance.now();

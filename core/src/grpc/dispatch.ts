@@ -6,7 +6,7 @@ import { type RpcName, isRpcName, validateRequest } from '../operations/index.js
 import { type BatchServices, serveBatchLookup } from './batch-lookup.js';
 import { createBatchMetrics } from './batch-metrics.js';
 import { callSignal } from './call-signal.js';
-import { requestIdOf, rpcSpanOptions } from './call-parts.js';
+import { priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
 import { type OperationServices, noteFailure, runOperation } from './run-operation.js';
 import { coreErrorStatus, toCoreError } from './status.js';
 import { activeTraceId, inSpan } from '../telemetry/tracing.js';
@@ -33,7 +33,7 @@ async function serveCall(rpc: RpcName, method: DescMethod, call: ServerUnaryCall
   try {
     const request = validateRequest(rpc, call.request);
     host = request.marketplace.host;
-    const response = await runOperation(rpc, method, request, { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId }, options);
+    const response = await runOperation(rpc, method, request, { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(call.metadata) }, options);
     logger.info({ ms: Math.round(performance.now() - started), code: 'OK' }, 'call served');
     return { response };
   } catch (thrown) {

@@ -30,6 +30,8 @@ export interface CallScope {
   readonly deadlineAt: number;
   readonly logger: Logger;
   readonly requestId: string;
+  /** 'background' for a bulk job's item: it waits at the host caps while interactive calls wait. */
+  readonly priority?: 'background' | undefined;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
       ...(services.parsePool ? { parsePool: services.parsePool } : {}),
       logger: scope.logger,
       requestId: scope.requestId,
+      ...(scope.priority ? { priority: scope.priority } : {}),
     };
     const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);
     const response = create(method.output, init as never) as Message;

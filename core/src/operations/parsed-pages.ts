@@ -28,6 +28,7 @@ export async function parsedPage<T>(
     kind: fetch.kind,
     signal: ctx.signal,
     ...(ctx.deadlineAt !== undefined ? { deadlineAt: ctx.deadlineAt } : {}),
+    ...(ctx.priority ? { priority: ctx.priority } : {}),
   };
   if (ctx.parsedPages) return ctx.parsedPages.parsed(request, parser, parse);
   const page = await ctx.pages.fetchPage(request);

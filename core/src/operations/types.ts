@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ParsedPageSource } from '../cache/parsed-pages.js';
 import type { Marketplace } from '../marketplaces/index.js';
-import type { PageFetcher } from '../pages/types.js';
+import type { PageFetcher, RequestPriority } from '../pages/types.js';
 import type { ParsePool } from '../workers/pool.js';
 
 /** What a handler gets besides its validated request. */
@@ -14,6 +14,8 @@ export interface OperationContext {
   readonly pages: PageFetcher;
   readonly logger: Logger;
   readonly requestId: string;
+  /** Background work (a bulk job's item): its page requests yield to interactive ones at the host caps. */
+  readonly priority?: RequestPriority;
   /**
    * Cached, single-flight parsed pages (core/src/cache/parsed-pages.ts): every operation reading a
    * page asks for it parsed, so operations on one page share one fetch and one parse. Absent (unit

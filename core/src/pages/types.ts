@@ -25,7 +25,14 @@ export interface PageRequest {
   readonly signal: AbortSignal;
   /** The call's deadline (epoch ms), when known: retries stop early instead of sleeping into the abort. */
   readonly deadlineAt?: number;
+  /**
+   * 'background' for work nobody waits on (a bulk job's items, marked by the caller's
+   * `x-retail-priority: background`): the per-host caps let waiting interactive requests go first.
+   */
+  readonly priority?: RequestPriority;
 }
+
+export type RequestPriority = 'interactive' | 'background';
 
 export interface FetchedPage {
   readonly status: number;

@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import type { FetchedPage, PageRequest } from '../pages/types.js';
 import { createManualClock } from './clock.js';
-import { createTokenBucket, runWhenFree, withHostLimits } from './host-limits.js';
+import { createPriorityLimit, createTokenBucket, runWhenFree, withHostLimits } from './host-limits.js';
 import { outcomeClassOf } from './outcome-class.js';
 import { page, request } from '../../test/page-doubles.js';
 
@@ -48,6 +48,58 @@ describe('runWhenFree', () => {
     first.open();
     await tick(20);
     expect([ran, limit.activeCount, limit.pendingCount]).toEqual([false, 0, 0]);
+  });
+});
+
+describe('createPriorityLimit', () => {
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('gives a freed slot to every waiting interactive request before any waiting background one', async () => {
+    const limit = createPriorityLimit(pLimit(2));
+    const signal = new AbortController().signal;
+    const order: string[] = [];
+    const held = [gate(), gate()];
+    // Two background requests take both slots; then background and interactive requests queue, interleaved.
+    held.forEach((g, i) => void limit.run(async () => { order.push(`running-bg${i}`); await g.opened; }, signal, true));
+    for (const [name, background] of [['bg-a', true], ['ui-1', false], ['bg-b', true], ['ui-2', false]] as const) {
+      void limit.run(async () => void order.push(name), signal, background);
+    }
+    await settle();
+    expect(limit.backgroundWaiting).toBe(2);
+    held[0]!.open();
+    await settle();
+    await settle();
+    held[1]!.open();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(order).toEqual(['running-bg0', 'running-bg1', 'ui-1', 'ui-2', 'bg-a', 'bg-b']);
+    expect(limit.backgroundWaiting).toBe(0);
+  });
+
+  it('runs a background request at once when a slot is free and nobody waits', async () => {
+    const limit = createPriorityLimit(pLimit(1));
+    let ran = false;
+    await limit.run(async () => void (ran = true), new AbortController().signal, true);
+    expect(ran).toBe(true);
+  });
+
+  it('a background request that gives up while waiting leaves the lane and is rejected', async () => {
+    const limit = createPriorityLimit(pLimit(1));
+    const first = gate();
+    void limit.run(() => first.opened, new AbortController().signal, false);
+    const c = new AbortController();
+    let ran = false;
+    const waiting = limit.run(async () => void (ran = true), c.signal, true);
+    c.abort(new Error('deadline'));
+    await expect(waiting).rejects.toThrow('deadline');
+    expect(limit.backgroundWaiting).toBe(0);
+    first.open();
+    await settle();
+    expect(ran).toBe(false);
   });
 });
 

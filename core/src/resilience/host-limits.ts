@@ -26,6 +26,59 @@ export function runWhenFree<T>(limit: LimitFunction, work: () => Promise<T>, sig
 }
 
 /**
+ * Runs work under a host's slot limit with two priorities. Interactive requests queue in p-limit as
+ * before (FIFO); background requests (a bulk job's items) wait in a lane of their own in front of it
+ * and enter only when a slot is free and no interactive request is queued for one, so a waiting
+ * interactive request never queues behind background work that has not started. Background requests
+ * already running keep their slots (nothing is pre-empted). Our own code because p-limit has no
+ * priorities; the slot accounting stays p-limit's (`activeCount`, `pendingCount`).
+ */
+export interface PriorityLimit {
+  run<T>(work: () => Promise<T>, signal: AbortSignal, background: boolean): Promise<T>;
+  /** Background requests waiting for their turn (for tests and metrics). */
+  readonly backgroundWaiting: number;
+}
+
+export function createPriorityLimit(limit: LimitFunction): PriorityLimit {
+  const lane: Array<() => void> = [];
+  const freeSlots = () => limit.concurrency - limit.activeCount - limit.pendingCount;
+  // After a slot is given back: p-limit has started its next queued (interactive) request by then.
+  const admit = () => {
+    for (let slots = freeSlots(); slots > 0 && lane.length > 0; slots--) lane.shift()!();
+  };
+  const released = <T>(work: () => Promise<T>) => async () => {
+    try {
+      return await work();
+    } finally {
+      setImmediate(admit);
+    }
+  };
+  return {
+    get backgroundWaiting() {
+      return lane.length;
+    },
+    run(work, signal, background) {
+      if (!background) return runWhenFree(limit, released(work), signal);
+      if (signal.aborted) return Promise.reject(abortReason(signal));
+      return new Promise((resolve, reject) => {
+        const onAbort = () => {
+          const at = lane.indexOf(enter);
+          if (at >= 0) lane.splice(at, 1);
+          reject(abortReason(signal));
+        };
+        function enter() {
+          signal.removeEventListener('abort', onAbort);
+          runWhenFree(limit, released(work), signal).then(resolve, reject);
+        }
+        if (lane.length === 0 && freeSlots() > 0) return enter();
+        signal.addEventListener('abort', onAbort, { once: true });
+        lane.push(enter);
+      });
+    },
+  };
+}
+
+/**
  * Token bucket: `ratePerSecond` sustained, `burst` at once. Callers reserve a token (the count may
  * go below zero) and sleep until it is theirs, so waiters are served in order without polling; a
  * caller that aborts while waiting hands its token back.
@@ -71,18 +124,19 @@ export interface HostLimitOptions {
 }
 
 /**
- * Per-host concurrency and request-rate caps. A request waits for its turn; when the call's deadline
- * passes first it fails UPSTREAM_TIMEOUT with a `host cap:` cause (a timeout of ours: it never counts
- * against the host's circuit).
+ * Per-host concurrency and request-rate caps. A request waits for its turn, background requests
+ * after every waiting interactive one (createPriorityLimit); when the call's deadline passes first it
+ * fails UPSTREAM_TIMEOUT with a `host cap:` cause (a timeout of ours: it never counts against the
+ * host's circuit).
  */
 export function withHostLimits(inner: PageFetcher, options: HostLimitOptions): PageFetcher {
-  const limits = new Map<string, LimitFunction>();
+  const limits = new Map<string, PriorityLimit>();
   const buckets = new Map<string, TokenBucket>();
   const clock = options.clock ?? systemClock;
   const limitFor = (host: string) => {
     if (!options.concurrency) return undefined;
     let l = limits.get(host);
-    if (!l) limits.set(host, (l = pLimit(options.concurrency)));
+    if (!l) limits.set(host, (l = createPriorityLimit(pLimit(options.concurrency))));
     return l;
   };
   const bucketFor = (host: string) => {
@@ -109,7 +163,7 @@ export function withHostLimits(inner: PageFetcher, options: HostLimitOptions): P
         return inner.fetchPage(request);
       };
       try {
-        return limit ? await runWhenFree(limit, fetchWithinRate, request.signal) : await fetchWithinRate();
+        return limit ? await limit.run(fetchWithinRate, request.signal, request.priority === 'background') : await fetchWithinRate();
       } catch (error) {
         throw admitted ? error : capTimeout(host, 'waited for the concurrency cap', error);
       }

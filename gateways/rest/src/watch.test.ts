@@ -240,7 +240,7 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
     }
   });
 
-  it('answers 501 UNIMPLEMENTED in the envelope without WATCHER_ADDRESS, charging nothing', async () => {
+  it('answers 501 UNIMPLEMENTED in the envelope without WATCHER_ADDRESS, charging nothing (watch and job operations)', async () => {
     const core = createCoreClient({ address: '127.0.0.1:1', serviceToken: TOKEN });
     const bare = createRestApp({ core, metering }).listen(0, '127.0.0.1');
     await new Promise((resolve) => bare.once('listening', resolve));
@@ -248,7 +248,8 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
       const at = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
       const before = await balance(accounts.owner.accountId);
       const headers = { 'API-KEY': accounts.owner.key, 'Content-Type': 'application/json' };
-      for (const [method, path, body] of [['POST', '/api/retail/watches', '{"asin":"B08N5WRWNW"}'], ['GET', '/api/retail/product/history?asin=B08N5WRWNW', undefined]] as const) {
+      const jobCalls = [['POST', '/api/retail/jobs', '{"items":[{"product":{"asin":"B08N5WRWNW"}}]}'], ['GET', '/api/retail/jobs/0b5f4c36-1d0c-4b8e-9f1e-3f4a2b1c0d9e', undefined]] as const;
+      for (const [method, path, body] of [['POST', '/api/retail/watches', '{"asin":"B08N5WRWNW"}'], ['GET', '/api/retail/product/history?asin=B08N5WRWNW', undefined], ...jobCalls] as const) {
         const res = await fetch(`${at}${path}`, { method, headers, ...(body ? { body } : {}) });
         expect(res.status).toBe(501);
         expect(res.headers.get('x-units-charged')).toBe('0');

@@ -10,7 +10,7 @@ import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { type BatchItem, type BatchItemResult, type BatchLookupResponse, CacheStatus, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { type BatchItem, type BatchItemResult, type BatchLookupResponse, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
 import { traceCoreCall } from './tracing.js';
 import net from 'node:net';
@@ -44,9 +44,18 @@ export interface ResponseInfo {
 export interface CallOptions {
   readonly requestId: string;
   readonly signal?: AbortSignal;
-  /** The caller's account: required by watch operations, not sent to the core. */
+  /** The caller's account: required by watch and job operations, not sent to the core. */
   readonly accountId?: string;
+  /**
+   * Background work (a bulk job's items): sent as `x-retail-priority: background`, so the core's
+   * per-host caps let waiting interactive calls go first.
+   */
+  readonly background?: boolean;
 }
+
+/** Metadata key and value that mark a core call as background work (core/src/resilience/host-limits.ts). */
+export const PRIORITY_METADATA_KEY = 'x-retail-priority';
+export const BACKGROUND_PRIORITY = 'background';
 
 export interface CoreClient {
   /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
@@ -113,11 +122,16 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       nodeOptions: { createConnection: (authority: URL) => connectNoDelay(authority) },
     });
   const clients = new Map<string, UnaryCalls>([[RetailService.typeName, createClient(RetailService, transportTo(options.address)) as unknown as UnaryCalls]]);
-  if (options.watcherAddress) clients.set(WatchService.typeName, createClient(WatchService, transportTo(options.watcherAddress)) as unknown as UnaryCalls);
+  if (options.watcherAddress) {
+    // The watcher serves the watch and the job operations on one address.
+    const watcher = transportTo(options.watcherAddress);
+    clients.set(WatchService.typeName, createClient(WatchService, watcher) as unknown as UnaryCalls);
+    clients.set(JobService.typeName, createClient(JobService, watcher) as unknown as UnaryCalls);
+  }
   const deadlineMs = options.deadlineMs ?? 10_000;
 
   return {
-    async callOperation(op, request, { requestId, signal, accountId }) {
+    async callOperation(op, request, { requestId, signal, accountId, background }) {
       const service = op.method.parent.typeName;
       const client = clients.get(service);
       if (!client) throw new ConnectError(`${op.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
@@ -125,6 +139,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       if (!call) throw new Error(`the client has no method ${op.method.localName}`);
       const message = create(op.request, request);
       const headers: Record<string, string> = { 'x-request-id': requestId };
+      if (background) headers[PRIORITY_METADATA_KEY] = BACKGROUND_PRIORITY;
       if (service !== RetailService.typeName) {
         if (!accountId) throw new Error(`${op.name} needs the caller's account`);
         headers[ACCOUNT_METADATA_KEY] = accountId;

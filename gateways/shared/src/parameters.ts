@@ -158,7 +158,14 @@ function checkObject(p: Parameter, value: unknown, name: string, path: readonly 
     }
     const checked = checkParameter(f, given, false, [...path, key]);
     if (!checked.ok) return { ...checked, path: checked.path ?? [...path, key] };
-    init[f.field.localName] = checked.value;
+    const oneof = f.field.oneof;
+    if (oneof === undefined) {
+      init[f.field.localName] = checked.value;
+    } else {
+      // A member of a proto oneof (a BatchItem's operation): one of them, as protobuf-es writes it.
+      if (init[oneof.localName] !== undefined) return { ok: false, message: RULE_MESSAGES.severalOfGroup(oneof.fields.map((m) => `${name}.${m.jsonName}`)), path: [...path, key] };
+      init[oneof.localName] = { case: f.field.localName, value: checked.value };
+    }
   }
   return { ok: true, value: init };
 }

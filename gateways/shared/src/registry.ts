@@ -6,7 +6,7 @@
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import { MethodOptions_IdempotencyLevel as IdempotencyLevel } from '@bufbuild/protobuf/wkt';
-import { Billing, OPERATIONS, type OperationDescriptor, META_FIELD, type ParameterRules, WATCH_OPERATIONS, fieldEnum, parameterRules, wireEnumValues } from '@retail/contract';
+import { Billing, JOB_OPERATIONS, OPERATIONS, type OperationDescriptor, META_FIELD, type ParameterRules, WATCH_OPERATIONS, fieldEnum, isClientParameter, parameterRules, wireEnumValues } from '@retail/contract';
 
 export { wireEnumValues };
 
@@ -125,7 +125,8 @@ function buildOperation(op: OperationDescriptor): Operation {
   if (options.graphqlFields.length === 0) throw new Error(`RPC ${op.name} lacks graphql_fields`);
   const roots = method.output.fields.filter((f) => f.name !== META_FIELD);
   if (roots.length !== 1 || !roots[0]) throw new Error(`response of ${op.name} must have exactly one data root`);
-  const parameters = method.input.fields.map(buildParameter);
+  // Fields the gateways set themselves (a job's refused items) are no client's parameters.
+  const parameters = method.input.fields.filter(isClientParameter).map(buildParameter);
   const httpMethod = httpMethodOf(op);
   const level = method.idempotency;
   return {
@@ -159,8 +160,11 @@ export const REGISTRY: readonly Operation[] = buildRegistry(OPERATIONS);
 /** The watch operations (the watcher's WatchService, unary RPCs). */
 export const WATCH_REGISTRY: readonly Operation[] = buildRegistry(WATCH_OPERATIONS);
 
-/** Every operation a client can call over REST, GraphQL and MCP: the lookups, then the watch operations. */
-export const API_REGISTRY: readonly Operation[] = [...REGISTRY, ...WATCH_REGISTRY];
+/** The bulk-job operations (the watcher's JobService, unary RPCs). */
+export const JOB_REGISTRY: readonly Operation[] = buildRegistry(JOB_OPERATIONS);
+
+/** Every operation a client can call over REST, GraphQL and MCP: the lookups, the watch operations, the job operations. */
+export const API_REGISTRY: readonly Operation[] = [...REGISTRY, ...WATCH_REGISTRY, ...JOB_REGISTRY];
 
 const BY_NAME = new Map(API_REGISTRY.map((op) => [op.name, op]));
 

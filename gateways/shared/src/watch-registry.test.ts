@@ -1,11 +1,11 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Domain, GetWatchResponseSchema, WatchConditionType, WatchSchema, WatchService, WatchStatus, renderData } from '@retail/contract';
+import { Domain, GetWatchResponseSchema, JobService, WatchConditionType, WatchSchema, WatchService, WatchStatus, renderData } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { parseParameters, restSourceOf } from './parameters.js';
 import { chargedOperations } from './pipeline.js';
-import { API_REGISTRY, REGISTRY, WATCH_REGISTRY, registryOperation } from './registry.js';
+import { API_REGISTRY, JOB_REGISTRY, REGISTRY, WATCH_REGISTRY, registryOperation } from './registry.js';
 import { parametersJsonSchema, responseJsonSchema } from './schemas.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -15,7 +15,10 @@ describe('watch operations in the registry', () => {
     const unary = WatchService.methods.filter((m) => m.methodKind === 'unary').map((m) => m.name);
     expect(WATCH_REGISTRY.map((op) => op.name)).toEqual(unary);
     expect(unary).not.toContain('StreamWatchEvents');
-    expect(API_REGISTRY).toEqual([...REGISTRY, ...WATCH_REGISTRY]);
+    expect(API_REGISTRY).toEqual([...REGISTRY, ...WATCH_REGISTRY, ...JOB_REGISTRY]);
+    expect(JOB_REGISTRY.map((op) => op.name)).toEqual(JobService.methods.filter((m) => m.methodKind === 'unary').map((m) => m.name));
+    // The items the gateway refused are set by the gateways, never a client's parameter.
+    expect(registryOperation('CreateJob').parameters.map((p) => p.name)).toEqual(['items', 'label', 'webhook']);
     for (const key of ['operationId', 'mcpTool'] as const) {
       expect(new Set(API_REGISTRY.map((op) => op[key])).size).toBe(API_REGISTRY.length);
     }

@@ -18,7 +18,7 @@ import { redisMissing } from '../../harness/redis.js';
 import { createReplayServer, type ReplayServer } from '../../replay/server.js';
 import { TIMELINE_STATES } from '../../replay/timeline-page.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
-import { createWatch, deliveredTo, insertWatch, openScenario, scheduleProduct, openWorld, showsState, snapshotsOf, TIMELINE_ASINS, until, type Scenario, type World } from './world.js';
+import { createWatch, deliveredTo, insertWatch, openScenario, scheduleProduct, openWorld, showsState, snapshotsOf, TIMELINE_ASINS, until, watcherProcessEnv, type Scenario, type World } from './world.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
@@ -131,17 +131,7 @@ describe.skipIf(missing !== null)('the watcher end to end, workers in this proce
 });
 
 /** The environment of a real watcher worker process in `scenario`, reading through `coreAddress`. */
-function workerEnv(scenario: Scenario, core: { address: string; token: string }): Record<string, string> {
-  return {
-    DATABASE_URL: scenario.database.url,
-    QUEUE_REDIS_URL: scenario.queueRedisUrl,
-    LEDGER_REDIS_URL: world.redis.url,
-    CORE_ADDRESS: core.address,
-    SERVICE_TOKEN: core.token,
-    WEBHOOK_SECRET_KEY: world.secretKey,
-    NODE_EXTRA_CA_CERTS: world.certificateFile,
-  };
-}
+const workerEnv = (scenario: Scenario, core: { address: string; token: string }) => watcherProcessEnv(world, scenario, core);
 
 describe.skipIf(missing !== null)('the watcher end to end, as two worker processes', () => {
   let scenario: Scenario;

@@ -177,6 +177,19 @@ export async function createWatch(
   return created;
 }
 
+/** The environment of a watcher process of `scenario`, reading through `core`, on the world's ledger, keys and receiver. */
+export function watcherProcessEnv(world: World, scenario: Scenario, core: { address: string; token: string }): Record<string, string> {
+  return {
+    DATABASE_URL: scenario.database.url,
+    QUEUE_REDIS_URL: scenario.queueRedisUrl,
+    LEDGER_REDIS_URL: world.redis.url,
+    CORE_ADDRESS: core.address,
+    SERVICE_TOKEN: core.token,
+    WEBHOOK_SECRET_KEY: world.secretKey,
+    NODE_EXTRA_CA_CERTS: world.certificateFile,
+  };
+}
+
 /** Waits (real time: every part is real) until `check` holds. */
 export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

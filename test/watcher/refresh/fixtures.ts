@@ -66,6 +66,7 @@ export function recordingQueue(): JobQueue<DeliveryJob> & { added: string[] } {
       added.push(options?.id ?? data.deliveryId);
       return options?.id ?? data.deliveryId;
     },
+    addBulk: async () => { throw new Error('not used'); },
     upsertSchedule: async () => { throw new Error('not used'); },
     removeSchedule: async () => false,
     getSchedule: async () => undefined,

@@ -8,7 +8,7 @@ import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'b
 import { Redis } from 'ioredis';
 import { dueAtOfScheduledJob, fromBullJobId, toBullJobId } from './bullmq-job-ids.js';
 import { attempt } from './final-failure.js';
-import { UnrecoverableJobError, type JobPriority, type JobProcessor, type JobQueue, type JobRun, type JobSystem, type JobWorker, type WorkOptions } from './job-system.js';
+import { UnrecoverableJobError, type AddJobOptions, type JobPriority, type JobProcessor, type JobQueue, type JobRun, type JobSystem, type JobWorker, type WorkOptions } from './job-system.js';
 import { PRIORITY_RANK, maxAttemptsOf, retryDelayAfter, type QueueDefinition } from './queue-definition.js';
 import { checkNonEvicting, type EvictingRedis } from './redis-eviction.js';
 import { checkEveryMs, schedulePhaseMs } from './schedule-times.js';
@@ -115,16 +115,24 @@ function jobOptions(definition: QueueDefinition<unknown>, priority: JobPriority 
   };
 }
 
+function addOptions(definition: QueueDefinition<unknown>, options: AddJobOptions): JobsOptions {
+  return {
+    ...jobOptions(definition, options.priority),
+    ...(options.id !== undefined ? { jobId: toBullJobId(options.id) } : {}),
+    ...(options.delayMs ? { delay: options.delayMs } : {}),
+  };
+}
+
 function bullQueue(queue: Queue, definition: QueueDefinition<unknown>): JobQueue<unknown> {
   return {
     name: definition.name,
     async add(data, options = {}) {
-      const job = await queue.add(definition.name, data, {
-        ...jobOptions(definition, options.priority),
-        ...(options.id !== undefined ? { jobId: toBullJobId(options.id) } : {}),
-        ...(options.delayMs ? { delay: options.delayMs } : {}),
-      });
+      const job = await queue.add(definition.name, data, addOptions(definition, options));
       return fromBullJobId(job.id!);
+    },
+    async addBulk(jobs) {
+      const added = await queue.addBulk(jobs.map(({ data, options = {} }) => ({ name: definition.name, data, opts: addOptions(definition, options) })));
+      return added.map((job) => fromBullJobId(job.id!));
     },
     async upsertSchedule(id, options, data) {
       checkEveryMs(options.everyMs);

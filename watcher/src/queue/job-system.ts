@@ -76,6 +76,11 @@ export interface JobQueue<Data> {
   /** Adds a one-off job; resolves with its id (the dedup id when given). */
   add(data: Data, options?: AddJobOptions): Promise<string>;
   /**
+   * Adds many one-off jobs in one round trip (a bulk job's chunks), each as `add` would; resolves
+   * with their ids in order. Not atomic across jobs on BullMQ: a failure may leave some added.
+   */
+  addBulk(jobs: ReadonlyArray<{ readonly data: Data; readonly options?: AddJobOptions }>): Promise<string[]>;
+  /**
    * Creates the schedule `id` or replaces it. Upserting the same interval again keeps the pending due
    * time (restarts may re-upsert every schedule); a new interval or new data replaces the pending run.
    */

@@ -5,7 +5,7 @@
  * is the whole deployment (see docs/watches.md, Scheduling).
  */
 import { attempt, asError, isFinalFailure } from './final-failure.js';
-import type { JobProcessor, JobQueue, JobRun, JobSystem, JobWorker, WorkOptions } from './job-system.js';
+import type { AddJobOptions, JobProcessor, JobQueue, JobRun, JobSystem, JobWorker, WorkOptions } from './job-system.js';
 import { MemoryBroker, type MemoryJob } from './memory-broker.js';
 import { maxAttemptsOf, retryDelayAfter, type QueueDefinition } from './queue-definition.js';
 import { checkEveryMs } from './schedule-times.js';
@@ -43,13 +43,13 @@ export function createMemoryJobSystem(options: MemoryJobSystemOptions = {}): Job
 
 function memoryQueue<Data>(broker: MemoryBroker, definition: QueueDefinition<Data>): JobQueue<Data> {
   const name = definition.name;
+  // JSON round trip: BullMQ stores data as JSON, so the twin must not pass live objects through.
+  const addOne = (data: Data, options: AddJobOptions = {}) =>
+    broker.add(name, { id: options.id, data: jsonCopy(data), priority: options.priority ?? 'normal', delayMs: options.delayMs ?? 0, maxAttempts: maxAttemptsOf(definition) });
   return {
     name,
-    async add(data, options = {}) {
-      const delayMs = options.delayMs ?? 0;
-      // JSON round trip: BullMQ stores data as JSON, so the twin must not pass live objects through.
-      return broker.add(name, { id: options.id, data: jsonCopy(data), priority: options.priority ?? 'normal', delayMs, maxAttempts: maxAttemptsOf(definition) });
-    },
+    add: async (data, options) => addOne(data, options),
+    addBulk: async (jobs) => jobs.map(({ data, options }) => addOne(data, options)),
     async upsertSchedule(id, options, data) {
       checkEveryMs(options.everyMs);
       return broker.upsertSchedule(name, id, options.everyMs, options.priority ?? 'normal', jsonCopy(data), maxAttemptsOf(definition));

@@ -39,17 +39,17 @@ export function accountOf(metadata: Metadata): string | null {
 }
 
 /**
- * Refuses every call but health without the service token, and every WatchService call without an
+ * Refuses every call but health without the service token, and every WatchService or JobService call without an
  * account: UNAUTHENTICATED with reason UNAUTHENTICATED_SERVICE and its ErrorDetail.
  */
-export function serviceAuthInterceptor(token: string, accountScopedPrefix: string): ServerInterceptor {
+export function serviceAuthInterceptor(token: string, accountScopedPrefixes: readonly string[]): ServerInterceptor {
   const isValid = createTokenCheck(token);
   return (method, call) => {
     const listener = new ServerListenerBuilder()
       .withOnReceiveMetadata((metadata, next) => {
         if (method.path.startsWith(EXEMPT_PREFIX)) return next(metadata);
         if (!isValid(metadata)) return call.sendStatus(grpcStatusOf(unauthenticated('service token missing or invalid')));
-        if (method.path.startsWith(accountScopedPrefix) && accountOf(metadata) === null) {
+        if (accountScopedPrefixes.some((prefix) => method.path.startsWith(prefix)) && accountOf(metadata) === null) {
           return call.sendStatus(grpcStatusOf(unauthenticated(`${ACCOUNT_METADATA_KEY} metadata missing or malformed`)));
         }
         next(metadata);

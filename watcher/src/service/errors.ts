@@ -26,7 +26,7 @@ export function invalidArgument(message: string, ...fieldPath: Array<string | nu
 }
 
 /** Unknown, malformed, deleted or another account's: the same answer, so nothing confirms a watch exists. */
-export function notFound(what: 'watch' | 'delivery', field: string): WatchServiceError {
+export function notFound(what: 'watch' | 'delivery' | 'job', field: string): WatchServiceError {
   return new WatchServiceError(ErrorReason.NOT_FOUND, `no such ${what}`, [field]);
 }
 

@@ -21,7 +21,7 @@ import { ownWatch } from './watch-read.js';
 const STREAM_PAGE = 100;
 
 /** Resolves after `ms`, or at once when the call is cancelled. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -9,11 +9,11 @@ import { toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type { Server } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import { WatchService, file_retail_v1_watch } from '@retail/contract';
+import { JobService, WatchService, file_retail_v1_jobs, file_retail_v1_watch } from '@retail/contract';
 import { HealthImplementation } from 'grpc-health-check';
 
-/** Services reported by grpc.health.v1: the whole server ('') and the WatchService. */
-export const HEALTH_SERVICES = ['', WatchService.typeName] as const;
+/** Services reported by grpc.health.v1: the whole server (''), the WatchService and the JobService. */
+export const HEALTH_SERVICES = ['', WatchService.typeName, JobService.typeName] as const;
 
 export interface HealthReporter {
   setServing(serving: boolean): void;
@@ -51,12 +51,13 @@ function healthFileDescriptors(): Buffer[] {
 }
 
 export function addReflection(server: Pick<Server, 'addService'>): void {
-  const watchFiles = withDependencies(file_retail_v1_watch).map((file) => Buffer.from(toBinary(FileDescriptorProtoSchema, file.proto)));
+  const descriptors = (file: DescFile) => withDependencies(file).map((f) => Buffer.from(toBinary(FileDescriptorProtoSchema, f.proto)));
   const packageDefinition = {
-    [WatchService.typeName]: { fileDescriptorProtos: watchFiles },
+    [WatchService.typeName]: { fileDescriptorProtos: descriptors(file_retail_v1_watch) },
+    [JobService.typeName]: { fileDescriptorProtos: descriptors(file_retail_v1_jobs) },
     'grpc.health.v1.Health': { fileDescriptorProtos: healthFileDescriptors() },
   };
   new ReflectionService(packageDefinition as unknown as ConstructorParameters<typeof ReflectionService>[0], {
-    services: [WatchService.typeName, 'grpc.health.v1.Health'],
+    services: [WatchService.typeName, JobService.typeName, 'grpc.health.v1.Health'],
   }).addToServer(server);
 }

@@ -5,13 +5,20 @@
  * waits up to `graceMs` for unary calls, then forces.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { WatchService } from '@retail/contract';
+import { JobService, WatchService } from '@retail/contract';
 import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
 import { addHealth, addReflection } from './health.js';
 import { grpcServiceDefinition } from './service-definition.js';
+import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
+
+/**
+ * The largest request the server reads: a CreateJob of 100,000 items is a few MB (an ASIN item is
+ * about 20 bytes; long URLs make it more); grpc-js's default of 4 MB would refuse it.
+ */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
 export interface WatcherGrpcServerOptions {
   readonly host: string;
@@ -20,6 +27,8 @@ export interface WatcherGrpcServerOptions {
   /** SERVICE_TOKEN: the same secret the gateways send to the core. */
   readonly serviceToken: string;
   readonly service: WatchServiceHandlers;
+  /** retail.v1.JobService (bulk jobs), served beside the WatchService when given. */
+  readonly jobs?: JobServiceHandlers;
   readonly log?: ServiceLog;
 }
 
@@ -30,11 +39,14 @@ export interface WatcherGrpcServer {
 
 export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): WatcherGrpcServer {
   const server = new Server({
-    interceptors: [serviceAuthInterceptor(options.serviceToken, `/${WatchService.typeName}/`)],
+    interceptors: [serviceAuthInterceptor(options.serviceToken, [`/${WatchService.typeName}/`, `/${JobService.typeName}/`])],
     'grpc.enable_channelz': 0,
+    'grpc.max_receive_message_length': MAX_REQUEST_BYTES,
   });
   const streams = new Set<AbortController>();
-  server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, { streams, ...(options.log && { log: options.log }) }));
+  const bind = { streams, ...(options.log && { log: options.log }) };
+  server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, bind));
+  if (options.jobs) server.addService(grpcServiceDefinition(JobService), grpcImplementation(JobService, options.jobs, bind));
   const health = addHealth(server);
   addReflection(server);
   let started = false;

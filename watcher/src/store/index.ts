@@ -4,7 +4,7 @@ export { createPostgresDatabase, type PostgresDatabaseOptions } from './pg-datab
 export { createPgliteDatabase } from './pglite-database.js';
 export { openDatabase, openWatchStoreFromEnv, storeSettingsFromEnv, DEFAULT_DATA_DIR, type StoreSettings } from './open-database.js';
 export { migrate, MIGRATIONS_DIR, MIGRATIONS_TABLE } from './migrate.js';
-export { createWatchStore, openWatchStore, DEFAULT_SNAPSHOT_RETENTION_DAYS, type WatchStore, type WatchStoreOptions } from './watch-store.js';
+export { createWatchStore, openWatchStore, DEFAULT_JOB_RESULT_RETENTION_DAYS, DEFAULT_SNAPSHOT_RETENTION_DAYS, type WatchStore, type WatchStoreOptions } from './watch-store.js';
 export type { Clock } from './clock.js';
 export { InvalidCursorError, MAX_PAGE_SIZE, type Page } from './cursor.js';
 export type { DueProduct, WatchDraft, WatchPatch, WebhookTarget, WatchRepository } from './watches.js';
@@ -12,3 +12,7 @@ export type { HistoryQuery, RecordedSnapshot, SnapshotRepository } from './snaps
 export type { EventDraft, EventRepository } from './events.js';
 export type { AttemptOutcome, DeliveryDraft, DeliveryStatus, DeliveryWork, DeliveryRecord, DeliveryRepository } from './deliveries.js';
 export { MONTHS_AHEAD, type MaintenanceResult, type PartitionMaintenance } from './partitions.js';
+export { hasEnded, TERMINAL_STATUSES, type JobRecord, type JobStatus, type JobStopReason, type JobWebhookRecord, type JobWebhookStatus } from './job-rows.js';
+export type { JobChunkDraft, JobDraft, JobRepository, OpenChunk, StoredResult, WebhookAttempt } from './jobs.js';
+export type { ChunkState, ChunkWork, JobChunkRepository, SettlingChunk, TakenChunk } from './job-chunks.js';
+export { resultCursor, type JobResultRepository } from './job-results.js';

@@ -14,15 +14,24 @@ export interface StoreSettings {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly snapshotRetentionDays?: number;
+  readonly jobResultRetentionDays?: number;
+}
+
+/** A whole number of days from `name`; empty = unset, as for the other variables. */
+function days(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name] || undefined;
+  if (value !== undefined && !/^[1-9][0-9]*$/.test(value)) throw new Error(`${name} must be a whole number of days, got ${JSON.stringify(value)}`);
+  return value === undefined ? undefined : Number(value);
 }
 
 export function storeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettings {
-  const retention = env.SNAPSHOT_RETENTION_DAYS || undefined; // empty = unset, as for the other variables
-  if (retention !== undefined && !/^[1-9][0-9]*$/.test(retention)) throw new Error(`SNAPSHOT_RETENTION_DAYS must be a whole number of days, got ${JSON.stringify(retention)}`);
+  const retention = days(env, 'SNAPSHOT_RETENTION_DAYS');
+  const jobRetention = days(env, 'JOB_RESULT_RETENTION_DAYS');
   return {
     ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
     dataDir: env.WATCHER_DATA_DIR || DEFAULT_DATA_DIR,
-    ...(retention !== undefined && { snapshotRetentionDays: Number(retention) }),
+    ...(retention !== undefined && { snapshotRetentionDays: retention }),
+    ...(jobRetention !== undefined && { jobResultRetentionDays: jobRetention }),
   };
 }
 
@@ -33,5 +42,9 @@ export async function openDatabase(settings: StoreSettings): Promise<Database> {
 /** The watcher's store as the environment configures it: migrated, partitions ready. */
 export async function openWatchStoreFromEnv(env: NodeJS.ProcessEnv = process.env, options: Omit<WatchStoreOptions, 'snapshotRetentionDays'> = {}): Promise<WatchStore> {
   const settings = storeSettingsFromEnv(env);
-  return openWatchStore(await openDatabase(settings), { ...options, ...(settings.snapshotRetentionDays && { snapshotRetentionDays: settings.snapshotRetentionDays }) });
+  return openWatchStore(await openDatabase(settings), {
+    ...options,
+    ...(settings.snapshotRetentionDays && { snapshotRetentionDays: settings.snapshotRetentionDays }),
+    ...(settings.jobResultRetentionDays && { jobResultRetentionDays: settings.jobResultRetentionDays }),
+  });
 }

@@ -6,6 +6,9 @@ import { type Clock, systemClock } from './clock.js';
 import type { Database } from './database.js';
 import { createDeliveryRepository } from './deliveries.js';
 import { createEventRepository } from './events.js';
+import { createJobChunkRepository } from './job-chunks.js';
+import { createJobResultRepository } from './job-results.js';
+import { createJobRepository } from './jobs.js';
 import { migrate } from './migrate.js';
 import { createPartitionMaintenance } from './partitions.js';
 import { createSnapshotRepository } from './snapshots.js';
@@ -13,21 +16,32 @@ import { createWatchRepository } from './watches.js';
 
 /** Two years: a chart of "this year against last year" still has its data. */
 export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 730;
+/** A week: long enough to fetch a night's results on Monday, short enough not to keep millions of rows. */
+export const DEFAULT_JOB_RESULT_RETENTION_DAYS = 7;
 
 export interface WatchStoreOptions {
   readonly clock?: Clock;
   readonly snapshotRetentionDays?: number;
+  /** How long an ended bulk job keeps its results (JOB_RESULT_RETENTION_DAYS). */
+  readonly jobResultRetentionDays?: number;
   readonly log?: (line: string) => void;
 }
 
 export function createWatchStore(db: Database, options: WatchStoreOptions = {}) {
   const now = options.clock ?? systemClock;
+  const jobRetentionDays = options.jobResultRetentionDays ?? DEFAULT_JOB_RESULT_RETENTION_DAYS;
+  if (!Number.isInteger(jobRetentionDays) || jobRetentionDays < 1) throw new RangeError(`job result retention must be a whole number of days, got ${jobRetentionDays}`);
+  const jobRetentionMs = jobRetentionDays * 86_400_000;
   return {
     db,
     watches: createWatchRepository(db, now),
     snapshots: createSnapshotRepository(db),
     events: createEventRepository(db),
     deliveries: createDeliveryRepository(db, now),
+    /** Bulk jobs: the owners' side (create, list, cancel) and their chunks and results for the workers. */
+    jobs: createJobRepository(db, now, jobRetentionMs),
+    jobChunks: createJobChunkRepository(db, now, jobRetentionMs),
+    jobResults: createJobResultRepository(db),
     /** Partitions ahead and retention; the scheduler runs it daily, `openWatchStore` once at start. */
     maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS),
     close: () => db.close(),

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt of one event to one webhook. The queue's job processor calls `deliverOnce`
+ * One delivery attempt of one event (or a job's end) to one webhook. The queue's job processor calls `deliverOnce`
  * and acts on its outcome (retry per retry-schedule.ts, stop, or dead-letter); nothing here retries.
  *
  * The attempt: re-check the URL under the current policy, sign the body, POST it through an undici
@@ -16,15 +16,19 @@ import { webhookPayload } from './payload.js';
 import { signatureHeaders, type SignatureHeaders } from './signer.js';
 import { checkWebhookUrl } from './url-check.js';
 
-export interface WebhookDelivery {
-  readonly event: WatchEvent;
+/** What one attempt sends: a watch event, or another message (a bulk job's end) with its own id. */
+export type WebhookDelivery = (
+  | { readonly event: WatchEvent }
+  /** `id` is the Standard Webhooks message id (the same on every attempt); `payload` the JSON body. */
+  | { readonly message: { readonly id: string; readonly payload: unknown } }
+) & {
   readonly url: string;
   /**
    * The plain `whsec_` secret, opened from the store just before the attempt. Never put it in the
    * queue's job data: Redis is not where secrets rest.
    */
   readonly secret: string;
-}
+};
 
 export interface WebhookSenderOptions {
   readonly policy: TargetPolicy;
@@ -87,10 +91,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const elapsed = () => Math.round(performance.now() - started);
     const checked = checkWebhookUrl(delivery.url, options.policy);
     if (!checked.ok) return { result: 'permanent', durationMs: elapsed(), error: shortError(checked.errors[0]!.message) };
-    const body = JSON.stringify(webhookPayload(delivery.event));
+    const { id, payload } = 'event' in delivery ? { id: delivery.event.id, payload: webhookPayload(delivery.event) } : delivery.message;
+    const body = JSON.stringify(payload);
     let signature: SignatureHeaders;
     try {
-      signature = signatureHeaders(delivery.secret, delivery.event.id, now(), body);
+      signature = signatureHeaders(delivery.secret, id, now(), body);
     } catch (error) {
       return { result: 'permanent', durationMs: elapsed(), error: shortError(`cannot sign: ${(error as Error).message}`) };
     }

@@ -12,7 +12,7 @@ import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
-import { createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
+import { createJobService, createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
 import { serviceLogOf } from './service-log.js';
 
 export interface StartWatcherOptions {
@@ -44,6 +44,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     const store = await openWatchStore(await openDatabase(config.store), {
       log,
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
+      ...(config.store.jobResultRetentionDays !== undefined && { jobResultRetentionDays: config.store.jobResultRetentionDays }),
     });
     closers.push(() => store.close());
     const jobs = await createJobSystemFromEnv(env, {
@@ -61,8 +62,8 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     let workers: WatcherWorkers | undefined;
     if (config.role !== 'api') {
       workers = await startWatcherWorkers({
-        store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core),
-        webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
+        store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core), core,
+        jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
       });
       closers.push(() => workers!.stop());
     }
@@ -76,7 +77,8 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
         // The caller's plan narrows the interval and the cap; MAX_WATCHES_PER_ACCOUNT is the cap of plans without one.
         ...watchLimitsFromEnv(env), planOf: createPlanOf(metering),
       });
-      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, log: serviceLog });
+      const jobService = createJobService({ store, jobs, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, chunkSize: config.jobChunkSize, log: serviceLog });
+      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, jobs: jobService, log: serviceLog });
       const { port } = await server.start();
       closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
       grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;

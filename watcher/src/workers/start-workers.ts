@@ -5,6 +5,7 @@
  * from PostgreSQL (the in-memory twin forgot them; on BullMQ re-upserting keeps each slot) and open
  * deliveries get their jobs back.
  */
+import type { CoreClient } from '@retail/gateway-shared';
 import type { AccountAdmin, Meter } from '@retail/metering';
 import type { JobSystem, JobWorker } from '../queue/index.js';
 import {
@@ -18,6 +19,7 @@ import {
 import type { WatchStore } from '../store/index.js';
 import { createWebhookSender, loadSecretKeyring, type SecretKeyring, type WebhookConfig, type WebhookSender } from '../webhooks/index.js';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
+import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
 import { resumeFundedAccounts } from './resume-funded.js';
 
@@ -38,6 +40,9 @@ export interface WatcherWorkerDependencies {
   /** Balances, for the resume check. */
   readonly accounts: Pick<AccountAdmin, 'summary'>;
   readonly reader: SnapshotReader;
+  /** The core's client for bulk jobs' items; without it no bulk-job worker runs here. */
+  readonly core?: Pick<CoreClient, 'callOperation'>;
+  readonly jobWorkers?: Partial<JobWorkerSettings>;
   readonly webhookConfig: WebhookConfig;
   /** The key that opens webhook secrets; default: loadSecretKeyring() (WEBHOOK_SECRET_KEY). */
   readonly secretBox?: SecretKeyring;
@@ -60,7 +65,8 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   const refreshes = jobs.queue(REFRESH_QUEUE);
   const deliveries = jobs.queue(DELIVERY_QUEUE);
   const sender = deps.sender ?? createWebhookSender({ policy: deps.webhookConfig.policy, timeoutMs: deps.webhookConfig.timeoutMs, now });
-  const delivery = createDeliveryProcessor({ store, keyring: deps.secretBox ?? loadSecretKeyring(), sender, now: () => now().getTime() });
+  const keyring = deps.secretBox ?? loadSecretKeyring();
+  const delivery = createDeliveryProcessor({ store, keyring, sender, now: () => now().getTime() });
 
   const refresh = createRefreshProcessor({ store, meter: deps.meter, reader: deps.reader, deliveries, refreshes, log });
   const workers: JobWorker[] = [
@@ -76,18 +82,29 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
     jobs.work(DELIVERY_QUEUE, delivery.process, { concurrency: concurrency.delivery, onFinalFailure: delivery.onFinalFailure }),
     jobs.work(MAINTENANCE_QUEUE, async () => {
       const result = await store.maintenance.run();
-      log(`store maintenance: ${JSON.stringify(result)}`);
+      const expiredJobs = await store.jobs.deleteExpired();
+      log(`store maintenance: ${JSON.stringify({ ...result, expiredJobs })}`);
     }, { concurrency: 1 }),
     jobs.work(RESUME_CHECK_QUEUE, async () => {
       await resumeFundedAccounts({ store, refreshes, deliveries, accounts: deps.accounts, now, log });
     }, { concurrency: 1 }),
   ];
 
+  const jobSettings = { ...DEFAULT_JOB_WORKERS, ...deps.jobWorkers };
+  const bulk = deps.core
+    ? await startJobWorkers({
+        store, jobs, meter: deps.meter, core: deps.core, keyring, sender,
+        settings: jobSettings, webhookConcurrency: concurrency.delivery, log,
+      })
+    : { workers: [], requeued: 0 };
+  workers.push(...bulk.workers);
+
   const products = await syncAllSchedules(store, refreshes);
   const open = await requeueOpenDeliveries(store, deliveries, now);
   await jobs.queue(MAINTENANCE_QUEUE).upsertSchedule(MAINTENANCE_SCHEDULE.id, { everyMs: MAINTENANCE_SCHEDULE.everyMs }, {});
   await jobs.queue(RESUME_CHECK_QUEUE).upsertSchedule(RESUME_CHECK_SCHEDULE.id, { everyMs: RESUME_CHECK_SCHEDULE.everyMs }, {});
-  log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery}`);
+  log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), ${bulk.requeued} open bulk-job chunk(s), `
+    + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} × items ${jobSettings.items}`);
 
   return {
     async stop() {
