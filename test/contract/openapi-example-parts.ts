@@ -53,3 +53,13 @@ export function fromRules(p: Parameter): unknown {
   if (p.enumValues?.[0] !== undefined) return p.enumValues[0];
   return undefined;
 }
+
+/** Polls `read` until it gives a value (30 s at most). */
+export async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  for (const deadline = Date.now() + 30_000; ;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -8,7 +8,7 @@
  */
 import { API_REGISTRY, type Operation } from '@retail/gateway-shared';
 import type { CatalogueEntry } from '../../app/src/demo-catalogue/model.js';
-import { callDemo, type ExampleSource, fromRules, type OpenApiExamples, type OperationExample } from './openapi-example-parts.js';
+import { callDemo, type ExampleSource, fromRules, type OpenApiExamples, type OperationExample, until } from './openapi-example-parts.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A webhook's signing secret, shown once when it is made. */
@@ -52,16 +52,7 @@ export function normalizeVolatile<T>(value: T): T {
  */
 export const EXAMPLE_RECEIVER = { url: 'https://127.0.0.1:65535/retail-events' };
 
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  for (const deadline = Date.now() + 30_000; ;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const opOf = (id: string): Operation => {
+export const opOf = (id: string): Operation => {
   const op = API_REGISTRY.find((o) => o.operationId === id);
   if (!op) throw new Error(`no operation ${id}`);
   return op;
@@ -119,7 +110,7 @@ export async function collectWatchExamples(source: ExampleSource, product: Catal
     const parameters = Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)]));
     return { parameters, request, response };
   };
-  return normalizeVolatile({
+  return {
     create_RetailWatch: example('create_RetailWatch', createBody, created, { asin, gtin: lookups.get_RetailProduct?.parameters.gtin }),
     list_RetailWatches: example('list_RetailWatches', { limit: 1 }, listed, { cursor: cursorOf(listed) }),
     get_RetailWatch: example('get_RetailWatch', { id }, read),
@@ -129,5 +120,5 @@ export async function collectWatchExamples(source: ExampleSource, product: Catal
     list_RetailWatchEvents: example('list_RetailWatchEvents', { watchId: id }, events, { cursor: firstId(events) }),
     list_RetailWebhookDeliveries: example('list_RetailWebhookDeliveries', { watchId: id }, deliveries, { cursor: firstId(deliveries) }),
     redeliver_RetailWebhook: example('redeliver_RetailWebhook', { watchId: id, deliveryId }, redelivered),
-  });
+  };
 }

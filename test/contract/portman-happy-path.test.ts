@@ -16,20 +16,22 @@ describe('the Portman happy-path configuration', () => {
     expect(overwrite('get_RetailBestSellers')?.overwriteRequestQueryParams?.map((q) => q.key)).toContain('categoryId');
   });
 
-  it('names the watch it created and the delivery it listed, reading their ids from those answers', () => {
-    expect(config.assignVariables).toEqual([
-      { openApiOperationId: 'create_RetailWatch', collectionVariables: [{ responseBodyProp: 'data.retailWatch.id', name: 'watchId' }] },
-      { openApiOperationId: 'list_RetailWebhookDeliveries', collectionVariables: [{ responseBodyProp: 'data.retailWebhookDeliveries.deliveries[0].id', name: 'deliveryId' }] },
-    ]);
+  it('names the watch and the job it created and the delivery it listed, reading their ids from those answers', () => {
+    expect(config.assignVariables).toEqual(expect.arrayContaining([
+      { openApiOperationId: 'create_RetailWatch', collectionVariables: [{ responseBodyProp: 'data.retailWatch.id', name: 'retailWatchId' }] },
+      { openApiOperationId: 'list_RetailWebhookDeliveries', collectionVariables: [{ responseBodyProp: 'data.retailWebhookDeliveries.deliveries[0].id', name: 'deliveriesId' }] },
+      { openApiOperationId: 'create_RetailJob', collectionVariables: [{ responseBodyProp: 'data.retailJob.id', name: 'retailJobId' }] },
+    ]));
     expect(overwrite('redeliver_RetailWebhook')?.overwriteRequestPathVariables).toEqual([
-      { key: 'watchId', value: '{{watchId}}', overwrite: true },
-      { key: 'deliveryId', value: '{{deliveryId}}', overwrite: true },
+      { key: 'watchId', value: '{{retailWatchId}}', overwrite: true },
+      { key: 'deliveryId', value: '{{deliveriesId}}', overwrite: true },
     ]);
+    expect(overwrite('get_RetailJob')?.overwriteRequestPathVariables).toEqual([{ key: 'id', value: '{{retailJobId}}', overwrite: true }]);
   });
 
   it('creates first, deletes last, and keeps the runner\'s own settings', () => {
     expect(config.globals.orderOfOperations[0]).toBe('POST::/api/retail/watches');
-    expect(config.globals.orderOfOperations.at(-1)).toBe('DELETE::/api/retail/watches/{id}');
+    expect(config.globals.orderOfOperations.slice(-2)).toEqual(['DELETE::/api/retail/watches/{id}', 'DELETE::/api/retail/jobs/{id}']);
     expect(config.globals.securityOverwrites).toEqual(base.globals.securityOverwrites);
     expect(config.tests).toEqual(base.tests);
   });

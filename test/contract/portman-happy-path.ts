@@ -3,8 +3,8 @@
  * (../shared/conformance, runners/openapi-portman-prism.mjs with PORTMAN_CONFIG), derived from the
  * OpenAPI examples: Portman sends only required parameters, and a lookup's key is one of several
  * optional ones (exactly one of asin, url, gtin), so each operation's working request from the
- * examples is switched on; the watch created first is the one the other watch operations name
- * (ids are read from the answers that made them), and deleting comes last. The runner's own tests
+ * examples is switched on; the watch and the job the run creates are the ones the other watch and
+ * job operations name (ids are read from the answers that made them), and deleting comes last. The runner's own tests
  * and variations are kept as they are. The stack under test must accept the examples' webhook, a
  * closed loopback port (WEBHOOK_ALLOW_PRIVATE_TARGETS=true).
  */
@@ -12,7 +12,11 @@ import { API_REGISTRY } from '@retail/gateway-shared';
 import { OPENAPI_EXAMPLES } from '../../gateways/rest/src/openapi-examples.generated.js';
 import { openApiPath } from '../../gateways/rest/src/openapi.js';
 
-const WATCH_VARIABLE = 'watchId';
+/** `data.retailWebhookDeliveries.deliveries[0].id` → `deliveriesId`, `data.retailWatch.id` → `retailWatchId`. */
+function variableOf(path: string): string {
+  const owner = path.split('.').slice(-2, -1)[0]!.replace(/\[\d+\]$/, '');
+  return `${owner}Id`;
+}
 
 interface PortmanConfig {
   overwrites?: unknown[];
@@ -37,19 +41,22 @@ function idPath(node: unknown, value: unknown, path = ''): string | undefined {
 type Op = (typeof API_REGISTRY)[number];
 
 export function happyPathConfig(base: PortmanConfig): PortmanConfig {
+  // The watch is made first: the other watch operations name it.
   const create = API_REGISTRY.find((op) => op.httpMethod === 'POST' && op.pathParameters.length === 0 && op.service === 'retail.v1.WatchService');
   if (!create) throw new Error('no watch-creating operation in the registry');
   const deletes = API_REGISTRY.filter((op) => op.httpMethod === 'DELETE');
   const order: Op[] = [create, ...API_REGISTRY.filter((op) => op !== create && !deletes.includes(op)), ...deletes];
-  // An id a watch operation names is the one the nearest earlier operation answered (the created watch, a
+  // An id a watch or job operation names is the one the nearest earlier operation answered (the created watch, a
   // listed delivery): Portman reads it from that answer into a variable rather than sending the example's.
   const assigned = new Map<string, { variable: string; from: Op; path: string }>();
   for (const [i, op] of order.entries()) {
-    if (op.service !== 'retail.v1.WatchService') continue;
-    for (const [name, v] of Object.entries(OPENAPI_EXAMPLES[op.operationId]?.request ?? {})) {
+    if (op.service === 'retail.v1.RetailService') continue;
+    for (const v of Object.values(OPENAPI_EXAMPLES[op.operationId]?.request ?? {})) {
       if (typeof v !== 'string' || assigned.has(v)) continue;
       const from = order.slice(0, i).reverse().find((earlier) => idPath(OPENAPI_EXAMPLES[earlier.operationId]?.response, v));
-      if (from) assigned.set(v, { variable: name === 'id' ? WATCH_VARIABLE : name, from, path: idPath(OPENAPI_EXAMPLES[from.operationId]?.response, v)! });
+      const path = from && idPath(OPENAPI_EXAMPLES[from.operationId]?.response, v);
+      // Named after where it is read (`data.retailJob.id` → retailJobId), so a watch's and a job's never meet.
+      if (from && path) assigned.set(v, { variable: variableOf(path), from, path });
     }
   }
   const value = (v: unknown) => (typeof v === 'string' && assigned.has(v) ? `{{${assigned.get(v)!.variable}}}` : String(v));

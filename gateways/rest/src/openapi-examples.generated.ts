@@ -1561,4 +1561,269 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  create_RetailJob: {
+    parameters: {
+      items: [
+        {
+          product: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+        {
+          asinFromGtin: {
+            domain: 'US',
+            gtin: '012345678905',
+          },
+        },
+        {
+          gtinFromAsin: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+      ],
+      label: 'The Catcher in the Rye',
+      webhook: {
+        url: 'https://127.0.0.1:65535/retail-events',
+      },
+    },
+    request: {
+      items: [
+        {
+          product: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+        {
+          asinFromGtin: {
+            domain: 'US',
+            gtin: '012345678905',
+          },
+        },
+        {
+          gtinFromAsin: {
+            domain: 'US',
+            asin: '0316769487',
+          },
+        },
+      ],
+      label: 'The Catcher in the Rye',
+      webhook: {
+        url: 'https://127.0.0.1:65535/retail-events',
+      },
+    },
+    response: {
+      data: {
+        retailJob: {
+          id: '00000000-0000-4000-8000-000000000003',
+          status: 'QUEUED',
+          total: 3,
+          done: 0,
+          failed: 0,
+          unitsCharged: 0,
+          createdAt: '2026-01-01T12:00:07.000Z',
+          finishedAt: null,
+          label: 'The Catcher in the Rye',
+          stopReason: null,
+          expiresAt: null,
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+            secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+            deliveryStatus: null,
+            attemptCount: 0,
+            lastError: null,
+          },
+        },
+      },
+    },
+  },
+  get_RetailJob: {
+    parameters: {
+      id: '00000000-0000-4000-8000-000000000003',
+    },
+    request: {
+      id: '00000000-0000-4000-8000-000000000003',
+    },
+    response: {
+      data: {
+        retailJob: {
+          id: '00000000-0000-4000-8000-000000000003',
+          status: 'DONE',
+          total: 3,
+          done: 3,
+          failed: 0,
+          unitsCharged: 3,
+          createdAt: '2026-01-01T12:00:07.000Z',
+          finishedAt: '2026-01-01T12:00:08.000Z',
+          label: 'The Catcher in the Rye',
+          stopReason: null,
+          expiresAt: '2026-01-01T12:00:09.000Z',
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+            deliveryStatus: 'FAILED',
+            attemptCount: 1,
+            lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
+          },
+        },
+      },
+    },
+  },
+  list_RetailJobs: {
+    parameters: {
+      limit: 1,
+      cursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+    },
+    request: {
+      limit: 1,
+    },
+    response: {
+      data: {
+        retailJobs: {
+          jobs: [
+            {
+              id: '00000000-0000-4000-8000-000000000004',
+              status: 'DONE',
+              total: 1,
+              done: 1,
+              failed: 0,
+              unitsCharged: 1,
+              createdAt: '2026-01-01T12:00:10.000Z',
+              finishedAt: '2026-01-01T12:00:11.000Z',
+              label: null,
+              stopReason: null,
+              expiresAt: '2026-01-01T12:00:12.000Z',
+              webhook: null,
+            },
+          ],
+          nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+        },
+      },
+    },
+  },
+  cancel_RetailJob: {
+    parameters: {
+      id: '00000000-0000-4000-8000-000000000003',
+    },
+    request: {
+      id: '00000000-0000-4000-8000-000000000003',
+    },
+    response: {
+      data: {
+        retailJob: {
+          id: '00000000-0000-4000-8000-000000000003',
+          status: 'DONE',
+          total: 3,
+          done: 3,
+          failed: 0,
+          unitsCharged: 3,
+          createdAt: '2026-01-01T12:00:07.000Z',
+          finishedAt: '2026-01-01T12:00:08.000Z',
+          label: 'The Catcher in the Rye',
+          stopReason: null,
+          expiresAt: '2026-01-01T12:00:09.000Z',
+          webhook: {
+            url: 'https://127.0.0.1:65535/retail-events',
+            deliveryStatus: 'FAILED',
+            attemptCount: 1,
+            lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
+          },
+        },
+      },
+    },
+  },
+  list_RetailJobResults: {
+    parameters: {
+      id: '00000000-0000-4000-8000-000000000003',
+      cursor: '0',
+      limit: 1,
+    },
+    request: {
+      id: '00000000-0000-4000-8000-000000000003',
+      limit: 1,
+    },
+    response: {
+      data: {
+        retailJobResults: {
+          results: [
+            {
+              index: 0,
+              product: {
+                retailProduct: {
+                  title: 'The Catcher in the Rye',
+                  subtitle: '– January 30, 2001',
+                  url: 'https://www.amazon.com/dp/0316769487',
+                  asin: '0316769487',
+                  isPrime: false,
+                  isNew: true,
+                  isInStock: true,
+                  price: {
+                    symbol: '$',
+                    value: 8.99,
+                    currency: 'USD',
+                    display: '$8.99',
+                  },
+                  mainImageUrl: 'https://m.media-amazon.com/images/I/91CatcherL._SY522_.jpg',
+                  imageUrls: [
+                    'https://m.media-amazon.com/images/I/91CatcherL._SY522_.jpg',
+                  ],
+                  rating: 4.3,
+                  ratingsTotal: 38211,
+                  featureBullets: [],
+                  technicalSpecifications: [
+                    {
+                      name: 'Publisher',
+                      value: 'Little, Brown and Company; Reissue edition (January 30, 2001)',
+                    },
+                    {
+                      name: 'Language',
+                      value: 'English',
+                    },
+                    {
+                      name: 'Paperback',
+                      value: '277 pages',
+                    },
+                    {
+                      name: 'ISBN-10',
+                      value: '0316769487',
+                    },
+                    {
+                      name: 'ISBN-13',
+                      value: '978-0316769488',
+                    },
+                    {
+                      name: 'Item Weight',
+                      value: '6.4 ounces',
+                    },
+                  ],
+                  categories: [
+                    {
+                      id: '283155',
+                      name: 'Books',
+                      url: 'https://www.amazon.com/books-used-books-textbooks/b/ref=dp_bc_aui_C_1?ie=UTF8&node=283155',
+                      breadcrumbPath: 'Books',
+                    },
+                    {
+                      id: '17',
+                      name: 'Literature & Fiction',
+                      url: 'https://www.amazon.com/Literature-Fiction-Books/b/ref=dp_bc_aui_C_2?ie=UTF8&node=17',
+                      breadcrumbPath: 'Books > Literature & Fiction',
+                    },
+                  ],
+                  coupon: null,
+                  seller: null,
+                },
+                meta: {
+                  cache: 'HIT',
+                  retrievedAt: '2026-01-01T12:00:13.000Z',
+                },
+              },
+            },
+          ],
+          nextCursor: '0',
+        },
+      },
+    },
+  },
 };
