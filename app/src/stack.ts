@@ -16,6 +16,8 @@ import { createRestGateway, type LandingLink } from '@retail/rest';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
+import type { DemoCatalogue } from './demo-catalogue/model.js';
+import { createDemoCatalogueRouter } from './demo-catalogue/router.js';
 
 export interface RunningStack {
   /** http://host:port of the router. */
@@ -42,6 +44,8 @@ export interface RunningStack {
 }
 
 export interface StackOptions {
+  /** In demo mode (`npm run demo`): what the recorded pages can answer, served at /demo. */
+  readonly demoCatalogue?: DemoCatalogue;
   /** More links on the landing page (the demo adds its catalogue). */
   readonly landingLinks?: readonly LandingLink[];
 }
@@ -106,6 +110,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(await createGraphqlGateway({ core: coreClient, metering }));
   app.use(createMcpGateway({ core: coreClient, metering }));
   app.use('/console', console_.router);
+  // Outside demo mode it says there is no catalogue rather than leaving /demo a bare 404.
+  app.use(createDemoCatalogueRouter(options.demoCatalogue));
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins, pages: { extraLinks: options.landingLinks ?? [] } }));
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -74,6 +74,12 @@ describe('npm start (one process)', () => {
     expect(consolePage.headers.get('content-type')).toContain('text/html');
   });
 
+  it('says at /demo that it is not in demo mode, so it has no catalogue', async () => {
+    const res = await get('/demo/catalogue.json');
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(await res.json())).toMatch(/not in demo mode/);
+  });
+
   it('refuses a call without a key and charges nothing for it', async () => {
     const res = await get('/api/retail/product?asin=B0FXTUS001');
     expect(res.status).toBe(401);

@@ -217,3 +217,12 @@ describe.skipIf(DRIVERS.length < 2)('contract: the interfaces agree', () => {
     }
   });
 });
+
+describe('contract: the stack serving recordings', () => {
+  it('lists what they answer at /demo/catalogue.json, as npm run demo does', async () => {
+    const response = await fetch(`${stack.baseUrl}/demo/catalogue.json`);
+    expect(response.status).toBe(200);
+    const catalogue = (await response.json()) as { entries: { domain: string; operation: string }[] };
+    expect(catalogue.entries).toContainEqual(expect.objectContaining({ domain: 'PL', operation: 'GetBestSellers' }));
+  });
+});

@@ -3,6 +3,7 @@ import { type Client, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { ErrorDetailSchema, ErrorReason, RetailService, errorRow, renderData } from '@retail/contract';
 import { type StartedCore, startCore } from '../harness/core.js';
+import { RPC_OF_OPERATION } from '../replay/recorded-operations.js';
 import { createReplayServer, type ReplayServer } from '../replay/server.js';
 import type { ActualOutcome, CorpusCase } from './score.js';
 
@@ -12,34 +13,7 @@ import type { ActualOutcome, CorpusCase } from './score.js';
  * answer is rendered with the contract's wire renderer (or taken as the error it is).
  */
 
-type MethodName = keyof typeof RetailService.method;
-
-/** The RPC that answers each corpus operation (blocked and error pages are product requests). */
-export const RPC_OF_OPERATION: Readonly<Record<string, MethodName>> = {
-  product: 'getProduct',
-  'product(blocked)': 'getProduct',
-  'product(error)': 'getProduct',
-  variants: 'getProductVariants',
-  offers: 'getProductOffers',
-  reviews: 'getProductReviews',
-  search: 'searchProducts',
-  bestsellers: 'getBestSellers',
-  seller: 'getSeller',
-  // Kinds the corpus has no real pages for; the project's fixtures may carry goldens for them.
-  'asin-from-gtin': 'getAsinFromGtin',
-  'gtin-from-asin': 'getGtinFromAsin',
-  stock: 'getStockEstimate',
-  sales: 'getSalesEstimate',
-  autocomplete: 'getAutocompleteSuggestions',
-  deals: 'getDeals',
-  'bestseller-categories': 'getBestSellerCategories',
-  author: 'getAuthor',
-  categories: 'getCategoryTaxonomy',
-  category: 'getCategory',
-};
-
-/** The 13 marketplaces the service serves; other corpus domains (AE) cannot be asked for over the API. */
-export const SERVED_DOMAINS = new Set(['US', 'UK', 'CA', 'DE', 'FR', 'IT', 'ES', 'AU', 'IN', 'MX', 'BR', 'JP', 'PL']);
+export { RPC_OF_OPERATION, SERVED_DOMAINS } from '../replay/recorded-operations.js';
 
 /**
  * Builds the request message from a golden's REST query parameters, by the request descriptor:

@@ -13,6 +13,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { errorEnvelope } from '@retail/contract';
 import { type CoreClient, answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient } from '@retail/gateway-shared';
+import { createDemoCatalogueRouter } from '../../app/src/demo-catalogue/router.js';
+import { buildDemoCatalogue } from '../replay/catalogue.js';
+import type { ReplayServer } from '../replay/server.js';
 import { type StubHandler, startStubCore } from './stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 
@@ -65,7 +68,7 @@ interface Closer {
  * Engineer B's replay server over the project's own fixture pages (test/fixtures/pages) and, when
  * RETAIL_CORPUS points at it, the corpus; never the real marketplace.
  */
-async function startReplay(notes: string[], closers: Closer[]): Promise<string> {
+async function startReplay(notes: string[], closers: Closer[]): Promise<ReplayServer> {
   const corpus = process.env.RETAIL_CORPUS;
   const dirs: string[] = [];
   if (corpus && existsSync(join(corpus, 'index.json'))) dirs.push(corpus);
@@ -75,7 +78,7 @@ async function startReplay(notes: string[], closers: Closer[]): Promise<string> 
   const { createReplayServer } = await import('../replay/server.js');
   const replay = await createReplayServer({ corpusDirs: dirs });
   closers.push(replay);
-  return replay.origin;
+  return replay;
 }
 
 /** Engineer A's core harness, found by convention; undefined while it has not landed. */
@@ -119,7 +122,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let now = Date.now();
   const clock = () => now;
   try {
-    const marketplaceOrigin = await startReplay(notes, closers);
+    const replay = await startReplay(notes, closers);
+    const marketplaceOrigin = replay.origin;
     let address = options.coreAddress ?? (options.core === 'stub' ? undefined : await startRealCore(marketplaceOrigin, notes, closers));
     const coreKind = address && !options.coreAddress ? 'real' : options.coreAddress ? 'external' : 'stub';
     if (!address) {
@@ -135,6 +139,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     app.disable('x-powered-by');
     app.set('query parser', false);
     for (const mount of options.mounts) await mount(app, { core, metering });
+    // Like `npm run demo`, a stack serving recordings lists what they answer (docs/demo.md).
+    const reviewsSession = Boolean(process.env.REVIEWS_SESSION_COOKIE);
+    app.use(createDemoCatalogueRouter(buildDemoCatalogue(replay.recordings, ['the contract stack\'s replay server'], { reviewsSession })));
     app.use((_req, res) => void res.status(404).json(errorEnvelope(404, 'not found')));
     // As the deployments do: protocol-level refusals in the error envelope.
     const server: Server = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(0, '127.0.0.1')));

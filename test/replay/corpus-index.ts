@@ -45,12 +45,16 @@ export function normalizePath(path: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
+/** The entries of `<dir>/index.json`, in file order. */
+export function loadCorpusEntries(dir: string): CorpusEntry[] {
+  return JSON.parse(readFileSync(join(resolve(dir), 'index.json'), 'utf8')) as CorpusEntry[];
+}
+
 /** Reads `<dir>/index.json` and lists every URL (canonical and aliases) each entry answers. */
 export function loadCorpusRoutes(dir: string): ReplayRoute[] {
   const root = resolve(dir);
-  const entries = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8')) as CorpusEntry[];
   const routes: ReplayRoute[] = [];
-  for (const entry of entries) {
+  for (const entry of loadCorpusEntries(root)) {
     for (const url of [entry.url, ...(entry.aliases ?? [])]) {
       const parsed = new URL(url);
       routes.push({

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadCorpusRoutes, matchRoute, type CorpusEntry, type ReplayRoute } from './corpus-index.js';
+import { loadCorpusEntries, loadCorpusRoutes, matchRoute, type CorpusEntry, type ReplayRoute } from './corpus-index.js';
 import { notFoundPage } from './not-found-page.js';
 import { answerTimelineAdmin, TIMELINE_ADMIN_PREFIX } from './timeline-admin.js';
 import type { Timeline } from './timeline.js';
@@ -48,6 +49,13 @@ export interface ReplayServerOptions {
   readonly timeline?: Timeline;
 }
 
+/** One recording the server answers with: its index entry and the folder it was loaded from. */
+export interface Recording {
+  readonly entry: CorpusEntry;
+  /** Absolute path of the corpus-layout folder (its goldens are under `golden/`). */
+  readonly dir: string;
+}
+
 export interface ReplayServer {
   /** `http://127.0.0.1:<port>`: the value for MARKETPLACE_ORIGIN. */
   readonly origin: string;
@@ -56,6 +64,8 @@ export interface ReplayServer {
   readonly requests: readonly ReplayRequest[];
   /** Number of routes (URLs incl. aliases) the server answers. */
   readonly routeCount: number;
+  /** Every recording it serves, in load order: what the demo catalogue is derived from. */
+  readonly recordings: readonly Recording[];
   /** The time-varying products, when the server was given them. */
   readonly timeline?: Timeline;
   close(): Promise<void>;
@@ -124,6 +134,7 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
     port,
     requests,
     routeCount: routes.length,
+    recordings: options.corpusDirs.flatMap((dir) => loadCorpusEntries(dir).map((entry) => ({ entry, dir: resolve(dir) }))),
     ...(options.timeline && { timeline: options.timeline }),
     close: () =>
       new Promise<void>((resolveClose) => {

@@ -6,6 +6,15 @@
  */
 import { batchPathItem } from './batch-openapi.js';
 import { API_REGISTRY, BATCH_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
+import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
+
+/*
+ * Examples come from what `npm run demo` answers on the project's own fixtures, generated into
+ * openapi-examples.generated.ts by scripts/openapi-examples.ts: the gateway ships without fixtures,
+ * a replay server or a core to ask, and a committed file keeps the document the same on every start
+ * (a staleness test regenerates and compares). An operation without an entry simply has none.
+ */
+const examplesOf = (op: Operation) => OPENAPI_EXAMPLES[op.operationId];
 
 /** Error statuses every metered operation can answer, with what they mean (docs/contract.md, Errors). */
 export const ERROR_STATUSES: Record<string, string> = {
@@ -88,21 +97,39 @@ function parameters(op: Operation) {
   return op.parameters.filter((p) => !inBody(op, p)).map((p) => {
     const inPath = op.pathParameters.includes(p);
     const schema = p.kind.endsWith('-list') && !inPath ? commaListSchema(p) : parameterSchema(p);
+    // The parameters of the working request carry `example`, which API explorers put in their form;
+    // the others carry theirs in the schema (`examples`), so "Try it out" sends one lookup key, not
+    // three of an exactly-one-of group.
+    const examples = examplesOf(op);
+    const example = examples?.parameters[p.name];
+    const sent = examples?.request[p.name] !== undefined;
     return {
       name: p.name,
       in: inPath ? 'path' : 'query',
       required: inPath || p.required,
       ...(schema.description ? { description: schema.description } : {}),
-      schema,
+      schema: example !== undefined && !sent ? { ...schema, examples: [example] } : schema,
+      ...(example !== undefined && sent ? { example } : {}),
     };
   });
 }
 
-/** A JSON body of the fields not in the path; required when any of them is. */
+/**
+ * A JSON body of the fields not in the path; required when any of them is. Each field carries its
+ * example, and the body as a whole the one a working request sends.
+ */
 function requestBody(op: Operation) {
   const fields = op.parameters.filter((p) => inBody(op, p));
   if (op.httpMethod === 'GET' || fields.length === 0) return {};
-  return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema: objectSchema(fields) } } } };
+  const examples = examplesOf(op);
+  const schema = objectSchema(fields);
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const p of fields) {
+    const example = examples?.parameters[p.name];
+    if (example !== undefined && properties[p.name]) properties[p.name] = { ...properties[p.name], examples: [example] };
+  }
+  const body = examples && Object.fromEntries(Object.entries(examples.request).filter(([name]) => fields.some((p) => p.name === name)));
+  return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema, ...(body ? { example: body } : {}) } } } };
 }
 
 /** A watch operation's 404 is about the caller's own watch, never a marketplace item. */
@@ -143,6 +170,7 @@ function operationObject(op: Operation, schemas: MessageSchemas) {
         content: {
           'application/json': {
             schema: { type: 'object', properties: { data: dataSchema(op, schemas) }, required: ['data'], additionalProperties: false },
+            ...(examplesOf(op)?.response !== undefined ? { example: examplesOf(op)!.response } : {}),
           },
         },
       },
@@ -180,6 +208,20 @@ const ACCOUNT_SCHEMA: JsonSchema = {
   required: ['data'],
 };
 
+/** The batch route with its body (and its `items` field) and JSON answer examples, when there are any. */
+function withBatchExamples(item: Record<string, unknown>): Record<string, unknown> {
+  const examples = OPENAPI_EXAMPLES[BATCH_REGISTRY.operationId];
+  if (!examples) return item;
+  const post = item.post as { requestBody: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, object> }> };
+  const body = post.requestBody.content['application/json']!;
+  const properties = (body.schema.properties ?? {}) as Record<string, JsonSchema>;
+  body.schema = { ...body.schema, properties: { ...properties, items: { ...properties.items, examples: [examples.parameters.items] } } };
+  Object.assign(body, { example: examples.request });
+  const ok = post.responses['200']?.content?.['application/json'];
+  if (ok && examples.response !== undefined) Object.assign(ok, { example: examples.response });
+  return item;
+}
+
 /** Builds the document (the same object for the same registry). */
 export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): Record<string, unknown> {
   const schemas = new MessageSchemas('#/components/schemas/');
@@ -188,7 +230,7 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     const path = openApiPath(op);
     paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
   }
-  paths[BATCH_REGISTRY.restPath] = batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs });
+  paths[BATCH_REGISTRY.restPath] = withBatchExamples(batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs }));
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',
