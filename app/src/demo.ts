@@ -18,6 +18,8 @@ void printWelcome(demo.stack, {
     `the ${entries.length} requests the recordings answer, over ${new Set(entries.map((e) => e.domain)).size} marketplaces; JSON at ${DEMO_CATALOGUE_JSON_PATH}; anything else is a 404`,
   ]],
   tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()),
+  // A product the recordings answer, so the printed calls work as pasted (anything else is a 404 here).
+  sampleAsin: entries.find((e) => e.operation === 'GetProduct' && e.domain === 'US' && e.query.asin)?.query.asin,
 });
 
 const shutdown = () => {

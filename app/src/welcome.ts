@@ -10,9 +10,11 @@ export interface BannerOptions {
   readonly extraRows?: readonly BannerRow[];
   /** Whether SERVICE_TOKEN was set (kept across restarts) or drawn at this start. */
   readonly tokenFromEnvironment?: boolean;
+  /** The US product the "Try it" lines ask for (the demo names one its recordings answer). */
+  readonly sampleAsin?: string;
 }
 
-/** The product the "Try it" lines ask for. */
+/** The product the "Try it" lines ask for on the live marketplace. */
 const SAMPLE_ASIN = '0131103628';
 
 function table(rows: readonly BannerRow[]): string[] {
@@ -38,6 +40,7 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     ['API key', devKey, 'HTTP: API-KEY header'],
     ['Plan', `${devPlan.name}: ${plan}; ${stack.devUnits} units`, `account ${stack.devAccountId}`],
   ];
+  const asin = options.sampleAsin ?? SAMPLE_ASIN;
   const grpcurl = `grpcurl -plaintext -H "authorization: Bearer ${serviceToken}"`;
   return [
     `Retail Data API is running (upstream: ${options.upstream})`,
@@ -45,12 +48,12 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     ...table(rows),
     '',
     'Try it:',
-    `  curl -s -H "API-KEY: ${devKey}" "${url}/api/retail/product?asin=${SAMPLE_ASIN}&domain=US"`,
+    `  curl -s -H "API-KEY: ${devKey}" "${url}/api/retail/product?asin=${asin}&domain=US"`,
     `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" \\`,
-    `       -d '{"query":"{ retailProduct(asin: \\"${SAMPLE_ASIN}\\", domain: US) { title price { value currency display } } }"}' ${url}/api/graphql`,
+    `       -d '{"query":"{ retailProduct(asin: \\"${asin}\\", domain: US) { title price { value currency display } } }"}' ${url}/api/graphql`,
     `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" \\`,
     `       -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' ${url}/api/mcp`,
-    `  ${grpcurl} -d '{"asin":"${SAMPLE_ASIN}","domain":"DOMAIN_US"}' ${coreAddress} retail.v1.RetailService/GetProduct`,
+    `  ${grpcurl} -d '{"asin":"${asin}","domain":"DOMAIN_US"}' ${coreAddress} retail.v1.RetailService/GetProduct`,
     ...(watcherAddress ? [`  ${grpcurl} -H "x-retail-account: ${stack.devAccountId}" ${watcherAddress} retail.v1.WatchService/ListWatches`] : []),
     `  More: ${url}/docs/grpc.md (gRPC), ${url}/api/docs/ (REST), ${url}/api/graphql (GraphiQL)`,
     '',

@@ -155,4 +155,11 @@ describe('npm run demo', () => {
     const landing = await (await fetch(`${base}/`)).text();
     expect(landing).toContain('<a href="/demo">Demo catalogue</a>');
   });
+
+  it('prints calls that work as pasted: the sample product is one the recordings answer', async () => {
+    const curl = /curl -s -H "API-KEY: (\S+)" "(\S+)"/.exec(started.banner);
+    expect(curl).not.toBeNull();
+    const res = await fetch(curl![2]!, { headers: { 'API-KEY': curl![1]! } });
+    expect(res.status).toBe(200);
+  });
 });
