@@ -40,8 +40,8 @@ export async function startDemoStack(env: NodeJS.ProcessEnv = process.env): Prom
   const { dirs, labels } = demoSources(env);
   const replay = await createReplayServer({ corpusDirs: dirs, port: 0, host: '127.0.0.1' });
   try {
-    // The core's reviews handler asks process.env whether a marketplace session is configured.
-    const catalogue = buildDemoCatalogue(replay.recordings, labels, { reviewsSession: Boolean(process.env.REVIEWS_SESSION_COOKIE) });
+    // What the recordings answer depends on whether the core will have a marketplace session.
+    const catalogue = buildDemoCatalogue(replay.recordings, labels, { reviewsSession: Boolean(env.REVIEWS_SESSION_COOKIE?.trim()) });
     const demoEnv = { ...env, MARKETPLACE_ORIGIN: replay.origin };
     const stack = await startStack({ ...loadAppConfig(demoEnv), marketplaceOrigin: replay.origin }, demoEnv, {
       demoCatalogue: catalogue,

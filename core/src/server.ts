@@ -110,6 +110,9 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       ...(sources.parsePool ? { parsePool: sources.parsePool } : {}),
       ...(sources.metrics ? { metrics: sources.metrics } : {}),
       logger,
+      // The session goes with the fetcher the core built from its configuration; a caller's own
+      // page source (tests) says nothing about one.
+      reviewsSession: owned !== undefined && Boolean(config.reviewsSessionCookie),
       defaultBudgetMs: options.defaultBudgetMs,
       batchConcurrency: config.batchConcurrency,
     }),

@@ -55,9 +55,7 @@ export interface CorpusService {
 export async function startCorpusService(dirs: readonly string[], env: Record<string, string> = {}): Promise<CorpusService> {
   const replay = await createReplayServer({ corpusDirs: dirs });
   // Paginated reviews need a configured marketplace session; the replay server needs no real one.
-  // (The reviews handler reads the variable at call time, so it is set for this process too.)
-  const session = env.REVIEWS_SESSION_COOKIE ?? process.env.REVIEWS_SESSION_COOKIE ?? 'session-id=replay';
-  process.env.REVIEWS_SESSION_COOKIE = session;
+  const session = env.REVIEWS_SESSION_COOKIE ?? 'session-id=replay';
   const core = await startCore({
     marketplaceOrigin: replay.origin,
     env: { UPSTREAM_TIMEOUT_MS: '20000', REVIEWS_SESSION_COOKIE: session, ...env },

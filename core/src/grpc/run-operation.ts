@@ -22,6 +22,8 @@ export interface OperationServices {
   /** Where an unparseable page is counted (the fetch itself was counted as ok by the resilience layer). */
   readonly metrics?: Pick<UpstreamMetrics, 'outcome'>;
   readonly logger: Logger;
+  /** Whether review-list fetches carry a marketplace session (REVIEWS_SESSION_COOKIE is configured). */
+  readonly reviewsSession?: boolean;
 }
 
 /** The call an operation runs in: its deadline and cancellation, its ids. */
@@ -56,6 +58,7 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
       logger: scope.logger,
       requestId: scope.requestId,
       ...(scope.priority ? { priority: scope.priority } : {}),
+      ...(services.reviewsSession ? { reviewsSession: true } : {}),
     };
     const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);
     const response = create(method.output, init as never) as Message;

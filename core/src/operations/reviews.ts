@@ -82,7 +82,7 @@ export interface ReviewsHandlerOptions {
 export function createGetProductReviews(options: ReviewsHandlerOptions = {}): OperationHandler<ProductReviewsRequest, ReviewsResponseInit> {
   const resolveAsin = options.resolveAsin ?? resolveLookupAsin;
   return async (request, ctx) => {
-    const sessionConfigured = options.sessionConfigured ?? Boolean(process.env.REVIEWS_SESSION_COOKIE);
+    const sessionConfigured = options.sessionConfigured ?? ctx.reviewsSession === true;
     if (!sessionConfigured && !wantsOnlyTopReviews(request)) {
       throw new CoreError(ErrorReason.SESSION_REQUIRED, SESSION_REQUIRED_MESSAGE);
     }

@@ -24,6 +24,12 @@ export interface OperationContext {
   readonly parsedPages?: ParsedPageSource;
   /** Worker threads for the parse of big pages (core/src/workers/pool.ts); absent = this thread. */
   readonly parsePool?: ParsePool;
+  /**
+   * Whether the upstream client sends a signed-in marketplace session with review-list fetches
+   * (REVIEWS_SESSION_COOKIE, from the core's configuration); without one, filtered and later review
+   * pages are SESSION_REQUIRED.
+   */
+  readonly reviewsSession?: boolean;
 }
 
 /**
