@@ -5,14 +5,14 @@
  * the caller's account (`x-retail-account`), which the gateway established from the key: the
  * watcher trusts it because the call bears the service token.
  */
-import { type Message, create } from '@bufbuild/protobuf';
+import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { type Interceptor, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { context, propagation } from '@opentelemetry/api';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { type BatchItem, type BatchItemResult, type BatchLookupResponse, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
-import { traceCoreCall } from './tracing.js';
+import { traceCoreCall, traceCoreStream } from './tracing.js';
 import net from 'node:net';
 import type { Operation } from './registry.js';
 
@@ -51,7 +51,18 @@ export interface CallOptions {
    * per-host caps let waiting interactive calls go first.
    */
   readonly background?: boolean;
+  /**
+   * Deadline of this call, or of a whole stream, instead of the client's (CORE_DEADLINE_MS for a
+   * unary call): a job's results download or progress stream lasts as long as the client reads.
+   */
+  readonly deadlineMs?: number;
 }
+
+/** A server-streaming method of a backend service (BatchLookup, StreamJobResults, StreamJobProgress). */
+export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
+
+/** The longest deadline a call may have (a timer's limit, about 24.8 days). */
+export const MAX_DEADLINE_MS = 2 ** 31 - 1;
 
 /** Metadata key and value that mark a core call as background work (core/src/resilience/host-limits.ts). */
 export const PRIORITY_METADATA_KEY = 'x-retail-priority';
@@ -65,6 +76,14 @@ export interface CoreClient {
    * stream ends and rejects (as callOperation does) when it fails as a whole (deadline, core gone).
    */
   streamBatch(items: readonly BatchItem[], options: CallOptions, onResult: (result: BatchItemResult) => void): Promise<void>;
+  /**
+   * Calls a server-streaming RPC with the same routing, metadata (service token, request id,
+   * account, priority, trace context) and errors as callOperation; the deadline covers the whole
+   * stream (`deadlineMs`, else the client's). The signal, or leaving the loop early, cancels the
+   * call, so the backend stops its stream. The one place the gateways open a stream: streamBatch and
+   * the job downloads and progress streams all go through it.
+   */
+  streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
   /**
@@ -98,7 +117,7 @@ function connectNoDelay(authority: URL): net.Socket {
 }
 
 type UnaryCalls = Record<string, (request: Message, callOptions: object) => Promise<Message>>;
-type BatchCall = (request: { items: BatchItem[] }, callOptions: object) => AsyncIterable<BatchLookupResponse>;
+type StreamCalls = Record<string, (request: Message, callOptions: object) => AsyncIterable<Message>>;
 
 export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
@@ -130,35 +149,61 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   }
   const deadlineMs = options.deadlineMs ?? 10_000;
 
-  return {
-    async callOperation(op, request, { requestId, signal, accountId, background }) {
-      const service = op.method.parent.typeName;
-      const client = clients.get(service);
-      if (!client) throw new ConnectError(`${op.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
-      const call = client[op.method.localName];
+  /** The client of a method's service and the metadata of one call (the account for the watcher's services). */
+  function prepare(method: DescMethod, { requestId, accountId, background }: CallOptions): { client: UnaryCalls; headers: Record<string, string> } {
+    const service = method.parent.typeName;
+    const client = clients.get(service);
+    if (!client) throw new ConnectError(`${method.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
+    const headers: Record<string, string> = { 'x-request-id': requestId };
+    if (background) headers[PRIORITY_METADATA_KEY] = BACKGROUND_PRIORITY;
+    if (service !== RetailService.typeName) {
+      if (!accountId) throw new Error(`${method.name} needs the caller's account`);
+      headers[ACCOUNT_METADATA_KEY] = accountId;
+    }
+    return { client, headers };
+  }
+
+  async function* openStream(method: DescMethod, request: Message, callOptions: CallOptions): AsyncGenerator<Message> {
+    const { client, headers } = prepare(method, callOptions);
+    const call = (client as unknown as StreamCalls)[method.localName];
+    if (!call) throw new Error(`the client has no method ${method.localName}`);
+    // Our own signal as well as the caller's: leaving the loop early must end the backend's stream.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    callOptions.signal?.addEventListener('abort', stop, { once: true });
+    if (callOptions.signal?.aborted) stop();
+    let ended = false;
+    try {
+      yield* call(request, { timeoutMs: Math.min(callOptions.deadlineMs ?? deadlineMs, MAX_DEADLINE_MS), headers, signal: controller.signal });
+      ended = true;
+    } finally {
+      callOptions.signal?.removeEventListener('abort', stop);
+      if (!ended) controller.abort();
+    }
+  }
+
+  const client: CoreClient = {
+    async callOperation(op, request, callOptions) {
+      const { client: calls, headers } = prepare(op.method, callOptions);
+      const call = calls[op.method.localName];
       if (!call) throw new Error(`the client has no method ${op.method.localName}`);
       const message = create(op.request, request);
-      const headers: Record<string, string> = { 'x-request-id': requestId };
-      if (background) headers[PRIORITY_METADATA_KEY] = BACKGROUND_PRIORITY;
-      if (service !== RetailService.typeName) {
-        if (!accountId) throw new Error(`${op.name} needs the caller's account`);
-        headers[ACCOUNT_METADATA_KEY] = accountId;
-      }
+      const { signal } = callOptions;
       const response = await traceCoreCall(op.method.name, () =>
         call(message, {
-          timeoutMs: deadlineMs,
+          timeoutMs: callOptions.deadlineMs ?? deadlineMs,
           headers,
           ...(signal ? { signal } : {}),
         }),
       );
       return { response, meta: responseInfo(response) };
     },
-    async streamBatch(items, { requestId, signal }, onResult) {
-      const batchLookup = (clients.get(RetailService.typeName) as unknown as { batchLookup: BatchCall }).batchLookup;
-      const callOptions = { timeoutMs: options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS, headers: { 'x-request-id': requestId }, ...(signal ? { signal } : {}) };
-      await traceCoreCall(RetailService.method.batchLookup.name, async () => {
-        for await (const response of batchLookup({ items: [...items] }, callOptions)) if (response.result) onResult(response.result);
-      });
+    streamCall(method, request, callOptions) {
+      return traceCoreStream(method, () => openStream(method, create(method.input, request), callOptions)) as AsyncIterable<MessageShape<(typeof method)['output']>>;
+    },
+    async streamBatch(items, callOptions, onResult) {
+      const stream = client.streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
+      for await (const response of stream) if (response.result) onResult(response.result);
     },
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);
@@ -167,4 +212,5 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       return coreHealthStatus(options.address, authorization, { service: MARKETPLACE_HEALTH_SERVICE, ...(signal ? { signal } : {}) });
     },
   };
+  return client;
 }

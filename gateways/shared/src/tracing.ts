@@ -61,6 +61,28 @@ export async function traceCoreCall<T>(rpc: string, call: (span: Span) => Promis
   );
 }
 
+/** The RPC a core-client span is named after. */
+interface TracedMethod {
+  readonly name: string;
+  readonly parent: { readonly typeName: string };
+}
+
+/** A server-streaming call inside a CLIENT span that ends with the stream; `open` runs in the span's context. */
+export async function* traceCoreStream<T>(method: TracedMethod, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  const span = tracer.startSpan(`${method.parent.typeName}/${method.name}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': method.parent.typeName, 'rpc.method': method.name },
+  });
+  try {
+    yield* context.with(trace.setSpan(context.active(), span), open);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
 /** Everything a gateway app mounts first: the request's span, its metrics and its access log line. */
 export function observeRequests(accessLog: GatewayLogger): RequestHandler[] {
   return [traceRequests(), measureRequests(), logAccess(accessLog)];
