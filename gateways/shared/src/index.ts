@@ -24,3 +24,6 @@ export * from './fixed-files.js';
 export * from './job-items.js';
 export * from './job-results.js';
 export * from './response-data.js';
+export * from './job-csv.js';
+export * from './job-download.js';
+export * from './job-progress.js';
