@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { EventSource } from 'eventsource';
 import { createMetering, type MeteringInstance } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResponseValidator, type ResponseValidator } from '../contract/openapi-validator.js';
+import { EventSource } from '../harness/event-source.js';
 import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../harness/postgres.js';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
@@ -105,7 +105,7 @@ function followEvents(key: string, id: string): Promise<Array<{ type: string; id
     source.onerror = (error) => {
       if (source.readyState === EventSource.CLOSED) {
         clearTimeout(timer);
-        reject(new Error(`event stream failed: ${String((error as { message?: string }).message)}`));
+        reject(new Error(`event stream failed: ${String(error.message)}`));
       }
     };
   });
