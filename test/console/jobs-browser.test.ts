@@ -48,7 +48,7 @@ describe.skipIf(missing !== null)('the Jobs page in chromium', () => {
   async function download(name: string): Promise<{ text: string; filename: string }> {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
     const path = await file.path();
-    return { text: readFileSync(path!, 'utf8'), filename: file.suggestedFilename() };
+    return { text: readFileSync(path, 'utf8'), filename: file.suggestedFilename() };
   }
 
   it('starts a job, follows its progress to the end, downloads its results and cancels another, at 390 px', async () => {
