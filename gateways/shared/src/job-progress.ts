@@ -93,7 +93,8 @@ export async function serveJobProgress(
     }
   } catch (error) {
     // After the headers an error is an event: the client sees why the stream stops.
-    if (session.isConnected) session.push({ errors: [{ code: mapCoreError(error, GET_JOB, request.style).status, message: mapCoreError(error, GET_JOB, request.style).message }] }, 'error');
+    const failure = mapCoreError(error, GET_JOB, request.style);
+    if (session.isConnected) session.push({ errors: [{ code: failure.status, message: failure.message }] }, 'error');
   } finally {
     controller.abort();
     res.end();
