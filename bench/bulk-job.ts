@@ -46,8 +46,8 @@ async function main(): Promise<void> {
   const serviceToken = randomBytes(18).toString('base64url');
   const env: Record<string, string> = {
     SERVICE_TOKEN: serviceToken,
-    // The development key's plan without a rate limit, and units for both runs.
-    METERING_PLANS: JSON.stringify({ free: 'unlimited' }),
+    // The development key's plan (and the free one) without a rate limit, and units for both runs.
+    METERING_PLANS: JSON.stringify({ free: 'unlimited', development: 'unlimited' }),
     DEV_UNITS: String(ITEMS + REST_ITEMS + 100),
     LOG_LEVEL: 'silent',
     // PostgreSQL deployments keep the webhook key outside the data directory.
@@ -97,6 +97,22 @@ async function main(): Promise<void> {
       }
     });
 
+    // The same results as REST downloads (NDJSON and CSV), read as they arrive, the process's RSS sampled while they stream.
+    const downloads: string[] = [];
+    for (const format of ['ndjson', 'csv'] as const) {
+      let bytes = 0;
+      let peak = process.memoryUsage().rss;
+      const before = peak;
+      const run = await measure(async () => {
+        const response = await fetch(`${stack.url}/api/retail/jobs/${(job as unknown as { id: string }).id}/results?format=${format}`, { headers: key });
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          bytes += chunk.byteLength;
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      });
+      downloads.push(`REST download (${format}): ${mb(bytes)} MB in ${(run.wallMs / 1000).toFixed(1)} s, RSS ${mb(before)} MB before, ${mb(peak)} MB at most while streaming`);
+    }
+
     const perItem = (run: Run, n: number) => ({ ms: run.wallMs / n, cpuUs: run.cpuUs / n, perSecond: (n * 1000) / run.wallMs });
     const r = perItem(rest, REST_ITEMS);
     const b = perItem(bulk, ITEMS);
@@ -106,6 +122,7 @@ async function main(): Promise<void> {
       `bulk job:        ${(bulk.wallMs / 1000).toFixed(1)} s, ${b.perSecond.toFixed(0)} items/s, ${b.cpuUs.toFixed(0)} µs CPU per item, peak RSS ${mb(peakRss)} MB`,
       `ratio job / REST: wall time per item ${(b.ms / r.ms).toFixed(2)}, CPU per item ${(b.cpuUs / r.cpuUs).toFixed(2)}`,
       `results streamed back from storage: ${streamed} in ${(stream.wallMs / 1000).toFixed(1)} s, RSS ${mb(rssBefore)} MB before, ${mb(streamPeak)} MB at most while streaming`,
+      ...downloads,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

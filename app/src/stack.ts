@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
-import { createClientWatchApi, createConsoleFromEnv } from '@retail/console';
+import { createClientJobApi, createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway } from '@retail/mcp';
 import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
@@ -83,7 +83,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   let console_: ReturnType<typeof createConsoleFromEnv>;
   try {
     // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-    console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }) });
+    console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
     throw error;

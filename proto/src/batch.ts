@@ -12,6 +12,9 @@ import { BatchItemResultSchema, BatchItemSchema, RetailService } from './gen/ret
 /** Most items one BatchLookup (and so one REST, GraphQL or MCP batch) may carry. */
 export const BATCH_MAX_ITEMS = 100;
 
+/** Most items one bulk job (retail.v1.JobService CreateJob, with its refused items) may carry. */
+export const JOB_MAX_ITEMS = 100_000;
+
 /** One operation a batch item may run. */
 export interface BatchItemKind {
   /** The unary RPC the item runs (GetProduct). */

@@ -13,6 +13,13 @@ export type WireValue = null | boolean | number | string | WireValue[] | { [key:
 export type WireObject = { [key: string]: WireValue };
 
 /**
+ * Renderers that replace the default one for a message type wherever it appears in a response
+ * (keyed by full type name). The gateways use one to show a bulk job's BatchItemResult as the
+ * batch entry every interface answers (`{index, status, data}`), whatever response carries it.
+ */
+export type WireOverrides = ReadonlyMap<string, (message: Message) => WireValue>;
+
+/**
  * Note: protobuf-es honours only `jstype = JS_STRING`, so `[jstype = JS_NUMBER]` counts are `bigint`
  * in TypeScript; the renderer below writes them as JSON numbers, as docs/contract.md requires.
  */
@@ -26,11 +33,11 @@ export const META_FIELD = 'meta';
  * that were set are present, 64-bit counts are JSON numbers, enums lose their prefix and repeated
  * fields are always arrays, timestamps are RFC 3339 strings in UTC.
  */
-export function renderMessage(desc: DescMessage, message: Message): WireObject {
+export function renderMessage(desc: DescMessage, message: Message, overrides?: WireOverrides): WireObject {
   const out: WireObject = {};
   const record = message as unknown as Record<string, unknown>;
   for (const field of desc.fields) {
-    const value = renderField(field, message, field.oneof ? memberValue(record, field) : record[field.localName]);
+    const value = renderField(field, message, field.oneof ? memberValue(record, field) : record[field.localName], overrides);
     if (value !== undefined) out[field.jsonName] = value;
   }
   return out;
@@ -43,28 +50,34 @@ function memberValue(record: Record<string, unknown>, field: DescField): unknown
 }
 
 /** The `data` object of a response: every field but `meta`, keyed by its wire name. */
-export function renderData(desc: DescMessage, response: Message): WireObject {
-  const all = renderMessage(desc, response);
+export function renderData(desc: DescMessage, response: Message, overrides?: WireOverrides): WireObject {
+  const all = renderMessage(desc, response, overrides);
   const meta = desc.fields.find((f) => f.name === META_FIELD);
   if (meta) delete all[meta.jsonName];
   return all;
 }
 
-function renderField(field: DescField, owner: Message, value: unknown): WireValue | undefined {
+/** A nested message: its override when one is given for its type, else the default rendering. */
+function renderNested(desc: DescMessage, value: Message, overrides: WireOverrides | undefined): WireValue {
+  const override = overrides?.get(desc.typeName);
+  return override ? override(value) : renderMessage(desc, value, overrides);
+}
+
+function renderField(field: DescField, owner: Message, value: unknown, overrides: WireOverrides | undefined): WireValue | undefined {
   switch (field.fieldKind) {
     case 'list':
-      return (value as unknown[]).map((item) => renderListItem(field, item));
+      return (value as unknown[]).map((item) => renderListItem(field, item, overrides));
     case 'map': {
       const out: WireObject = {};
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        out[k] = field.mapKind === 'message' ? renderMessage(field.message, v as Message) : renderScalar(v);
+        out[k] = field.mapKind === 'message' ? renderNested(field.message, v as Message, overrides) : renderScalar(v);
       }
       return out;
     }
     case 'message':
       if (value === undefined) return isNullable(field) ? null : undefined;
       if (field.message.typeName === TIMESTAMP) return renderTimestamp(value as Message);
-      return renderMessage(field.message, value as Message);
+      return renderNested(field.message, value as Message, overrides);
     case 'enum':
     case 'scalar': {
       const present = field.presence === FieldPresence.IMPLICIT || isFieldSet(owner, field);
@@ -75,10 +88,10 @@ function renderField(field: DescField, owner: Message, value: unknown): WireValu
   }
 }
 
-function renderListItem(field: DescField & { fieldKind: 'list' }, item: unknown): WireValue {
+function renderListItem(field: DescField & { fieldKind: 'list' }, item: unknown, overrides: WireOverrides | undefined): WireValue {
   switch (field.listKind) {
     case 'message':
-      return renderMessage(field.message, item as Message);
+      return renderNested(field.message, item as Message, overrides);
     case 'enum':
       return enumName(field.enum.values, item as number);
     default:

@@ -1,9 +1,10 @@
 /**
  * Bulk jobs through the registry-derived surfaces of `npm start` (one process: PGlite, the in-memory
  * job system, the memory ledger, the core reading the replay server): REST's JSON routes, GraphQL's
- * fields and MCP's tools of the JobService's unary RPCs, with the printed key. Items are BatchItems
- * as JSON (`{"product": {...}}`); the `{operation, params}` form, CSV and NDJSON bodies, the NDJSON
- * download and the SSE stream are the REST extras built on these (docs/jobs.md).
+ * fields and MCP's tools of the JobService's unary RPCs, with the printed key. REST items are batch
+ * items (`{operation, params}`), GraphQL's and MCP's BatchItems (`{product: {...}}`); results are
+ * batch entries on all three. test/app/jobs-rest.test.ts covers the REST routes on Redis and
+ * PostgreSQL (NDJSON and CSV bodies, downloads, Server-Sent Events).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../app/src/stack.js';
@@ -44,15 +45,15 @@ async function ended(id: string): Promise<WireJob> {
 
 describe('bulk jobs on npm start', () => {
   it('REST: creates a job for free, runs it in the background, charges its one success, and pages its results', async () => {
-    const created = await call('POST', '/api/retail/jobs', { items: [{ product: { asin: 'B0FXTUS001', domain: 'US' } }, { product: { asin: 'B0NOTHERE1' } }], label: 'two' });
-    expect(created.status).toBe(200);
+    const created = await call('POST', '/api/retail/jobs', { items: [{ operation: 'product', params: { asin: 'B0FXTUS001', domain: 'US' } }, { operation: 'product', params: { asin: 'B0NOTHERE1' } }], label: 'two' });
+    expect(created.status).toBe(202);
     expect(created.headers.get('x-units-charged')).toBe('0');
     const { id, total, status } = (await json<{ data: { retailJob: WireJob } }>(created)).data.retailJob;
     expect([total, status]).toEqual([2, 'QUEUED']);
     expect(await ended(id)).toMatchObject({ status: 'DONE', total: 2, done: 2, failed: 1, unitsCharged: 1 });
-    const page = await json<{ data: { retailJobResults: { results: Array<{ index: number; product?: { retailProduct: { asin: string } }; error?: { reason: string } }>; nextCursor: string | null } } }>(
+    const page = await json<{ data: { retailJobResults: { results: Array<{ index: number; status: number; data?: { retailProduct: { asin: string } } }>; nextCursor: string | null } } }>(
       await call('GET', `/api/retail/jobs/${id}/items?limit=10`));
-    expect(page.data.retailJobResults.results.map((r) => [r.index, r.product?.retailProduct.asin ?? r.error?.reason])).toEqual([[0, 'B0FXTUS001'], [1, 'NOT_FOUND']]);
+    expect(page.data.retailJobResults.results.map((r) => [r.index, r.status, r.data?.retailProduct.asin])).toEqual([[0, 200, 'B0FXTUS001'], [1, 404, undefined]]);
     expect(page.data.retailJobResults.nextCursor).toBeNull();
     const account = await json<{ data: { balance: number } }>(await call('GET', '/api/account'));
     expect(account.data.balance).toBe(9);
@@ -70,10 +71,10 @@ describe('bulk jobs on npm start', () => {
     }));
     expect(read.data.retailJob).toEqual({ status: 'DONE', done: 1, unitsCharged: 1 });
     expect(read.data.retailJobs.jobs.map((j) => j.id)).toContain(id);
-    const results = await json<{ data: { retailJobResults: { results: Array<{ index: number; product: { retailProduct: { asin: string } } | null; error: null }> } } }>(await call('POST', '/api/graphql', {
-      query: `{ retailJobResults(id: "${id}") { results { index product { retailProduct { asin title } } error { reason } } } }`,
+    const results = await json<{ data: { retailJobResults: { results: Array<{ index: number; status: number; data: { retailProduct: { asin: string } } | null; errors: null }> } } }>(await call('POST', '/api/graphql', {
+      query: `{ retailJobResults(id: "${id}") { results { index status data { retailProduct { asin title } } errors { code } } } }`,
     }));
-    expect(results.data.retailJobResults.results).toEqual([{ index: 0, product: { retailProduct: { asin: 'B0FXTUS001', title: expect.any(String) } }, error: null }]);
+    expect(results.data.retailJobResults.results).toEqual([{ index: 0, status: 200, data: { retailProduct: { asin: 'B0FXTUS001', title: expect.any(String) } }, errors: null }]);
 
     const mcp = await json<{ result: { structuredContent: { data: { retailJob: WireJob } } } }>(await call('POST', '/api/mcp', {
       jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retail_job_get', arguments: { id } },
@@ -84,7 +85,7 @@ describe('bulk jobs on npm start', () => {
   });
 
   it('another key\'s account gets 404 for the job', async () => {
-    const { id } = (await json<{ data: { retailJob: WireJob } }>(await call('POST', '/api/retail/jobs', { items: [{ product: { asin: 'B0FXTUS001' } }] }))).data.retailJob;
+    const { id } = (await json<{ data: { retailJob: WireJob } }>(await call('POST', '/api/retail/jobs', { items: [{ operation: 'product', params: { asin: 'B0FXTUS001' } }] }))).data.retailJob;
     const other = await fetch(`${stack.url}/api/retail/jobs/${id}`, { headers: { 'API-KEY': 'rk_aaaaaaaaaaaa_00000000000000000000000000000000AAAAAA' } });
     expect(other.status).toBe(401);
     const missing = await call('GET', '/api/retail/jobs/00000000-0000-4000-8000-000000000000');

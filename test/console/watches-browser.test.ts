@@ -85,8 +85,8 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     expect(backend.calls.filter((call) => call.method === 'CreateWatch')).toEqual([]);
 
     // Marketplace and intervals come from the proto; conditions are ticked, the price typed.
-    expect(await page.getByLabel('Marketplace').locator('option').count()).toBe(13);
-    await page.getByLabel('Marketplace').selectOption('US');
+    expect(await page.locator('#watch-form').getByLabel('Marketplace').locator('option').count()).toBe(13);
+    await page.locator('#watch-form').getByLabel('Marketplace').selectOption('US');
     await page.getByLabel('Refresh every').selectOption({ label: '15 min' });
     await product.fill('B000TEST01');
     await page.getByRole('checkbox', { name: 'The price is at or below' }).check();

@@ -16,6 +16,8 @@ export interface ResponseValidator {
    * it) answering `status` as `mediaType` (default application/json; one NDJSON line for application/x-ndjson).
    */
   check(path: string, status: number, body: unknown, method?: string, mediaType?: string): string[];
+  /** Errors (empty when valid) of a value against one of the document's component schemas (`RetailBatchEntry`). */
+  checkComponent(name: string, value: unknown): string[];
 }
 
 export function createResponseValidator(doc: Record<string, unknown>): ResponseValidator {
@@ -38,6 +40,15 @@ export function createResponseValidator(doc: Record<string, unknown>): ResponseV
         cache.set(ref, validate);
       }
       return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    },
+    checkComponent(name, value) {
+      const ref = `${DOC_ID}#/${pointer('components', 'schemas', name)}`;
+      let validate = cache.get(ref);
+      if (!validate) {
+        validate = ajv.compile({ $ref: ref });
+        cache.set(ref, validate);
+      }
+      return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
     },
   };
 }

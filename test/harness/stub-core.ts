@@ -2,13 +2,16 @@
  * A stand-in core for gateway tests: a real gRPC server (HTTP/2, Connect's gRPC protocol) serving
  * RetailService with handlers the test supplies. Methods without a handler answer UNIMPLEMENTED
  * with the ErrorDetail the real core sends. It checks the service token like the real core.
+ * BatchLookup (unless a test gives its own handler) runs each item through the handler of the
+ * item's RPC, in order, and streams its result: each item is recorded as a call of that RPC with
+ * the stream's metadata. Unlike the real core it does not fetch identical items once.
  */
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { type Message, create, toBinary } from '@bufbuild/protobuf';
 import { ConnectError, type HandlerContext, encodeBinaryHeader } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService, errorRow } from '@retail/contract';
+import { BATCH_ERROR_FIELD, ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, RetailService, batchKindOfCase, errorRow, type BatchLookupRequest } from '@retail/contract';
 
 export type StubHandler = (request: Message, context: HandlerContext) => Promise<Message | Record<string, unknown>> | Message | Record<string, unknown>;
 
@@ -39,9 +42,31 @@ export function coreError(reason: ErrorReason, message?: string, fieldPath: stri
 export async function startStubCore(options: { serviceToken: string; handlers?: Record<string, StubHandler> }): Promise<StubCore> {
   const calls: StubCore['calls'] = [];
   const handlers = options.handlers ?? {};
-  const impl: Record<string, (req: Message, ctx: HandlerContext) => Promise<Message>> = {};
+  const impl: Record<string, unknown> = {};
+  impl[RetailService.method.batchLookup.localName] = async function* batchLookup(req: BatchLookupRequest, ctx: HandlerContext) {
+    if (ctx.requestHeader.get('authorization') !== `Bearer ${options.serviceToken}`) throw coreError(ErrorReason.UNAUTHENTICATED_SERVICE);
+    for (const [index, item] of req.items.entries()) {
+      const kind = item.request.case === undefined ? undefined : batchKindOfCase(item.request.case);
+      const value = item.request.value as Message | undefined;
+      if (!kind || !value) {
+        yield { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'no operation' }) } } };
+        continue;
+      }
+      calls.push({ method: kind.method.name, request: value, headers: ctx.requestHeader });
+      const handler = handlers[kind.method.name];
+      try {
+        if (!handler) throw coreError(ErrorReason.UNIMPLEMENTED);
+        const out = await handler(value, ctx);
+        yield { result: { index, result: { case: kind.resultField.localName, value: '$typeName' in out ? out : create(kind.method.output, out) } } };
+      } catch (error) {
+        const detail = error instanceof ConnectError ? error.findDetails(ErrorDetailSchema)[0] : undefined;
+        yield { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: detail ?? create(ErrorDetailSchema, { reason: ErrorReason.INTERNAL, message: 'internal error' }) } } };
+      }
+    }
+  };
   for (const method of RetailService.methods) {
-    impl[method.localName] = async (req, ctx) => {
+    if (method.methodKind !== 'unary') continue;
+    impl[method.localName] = async (req: Message, ctx: HandlerContext) => {
       calls.push({ method: method.name, request: req, headers: ctx.requestHeader });
       if (ctx.requestHeader.get('authorization') !== `Bearer ${options.serviceToken}`) throw coreError(ErrorReason.UNAUTHENTICATED_SERVICE);
       const handler = handlers[method.name];

@@ -16,6 +16,7 @@ import { createMemoryUserStore } from './memory-store.js';
 import { createDecoyHash, DEFAULT_PASSWORD_COST } from './passwords.js';
 import { createSessionManager } from './sessions.js';
 import { createVendorRoutes } from './vendor.js';
+import { createJobRoutes } from './job-routes.js';
 import { createWatchRoutes } from './watch-routes.js';
 
 const CONTENT_SECURITY_POLICY = [
@@ -78,6 +79,7 @@ export function createConsole(options: ConsoleOptions): Router {
     clock,
     decoyHash,
     ...(options.watches ? { watches: options.watches } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   };
 
   const api = Router();
@@ -85,6 +87,8 @@ export function createConsole(options: ConsoleOptions): Router {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // A job's identifiers (up to a few MB of lines) are the one larger body; every other is small.
+  api.use('/jobs', express.json({ limit: '4mb', type: 'application/json' }));
   api.use(express.json({ limit: '8kb', type: 'application/json' }));
   api.use(async (req, res, next) => {
     res.locals.session = await ctx.sessions.read(req);
@@ -103,6 +107,7 @@ export function createConsole(options: ConsoleOptions): Router {
   api.use(createAuthRoutes(ctx));
   api.use(createAccountRoutes(ctx));
   if (ctx.watches) api.use(createWatchRoutes(ctx, ctx.watches));
+  if (ctx.jobs) api.use(createJobRoutes(ctx, ctx.jobs));
   api.use((_req, res) => {
     res.status(404).json(errorEnvelope(404, 'Not found'));
   });

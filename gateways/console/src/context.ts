@@ -6,6 +6,7 @@ import type { PasswordCost } from './passwords.js';
 import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
 import type { WatchApi } from './watch-api.js';
+import type { JobApi } from './job-api.js';
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
@@ -46,6 +47,8 @@ export interface ConsoleOptions {
   readonly log?: ErrorLogger;
   /** The watch service for the signed-in account; without it the page has no Watches view. */
   readonly watches?: WatchApi;
+  /** The job service for the signed-in account; without it the page has no Jobs view. */
+  readonly jobs?: JobApi;
 }
 
 export interface ConsoleContext {
@@ -62,4 +65,5 @@ export interface ConsoleContext {
   /** Verified against when an email is unknown, so timing reveals nothing. */
   readonly decoyHash: Promise<string>;
   readonly watches?: WatchApi;
+  readonly jobs?: JobApi;
 }

@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import type { Metering } from '@retail/metering/api';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
+import { createClientJobApi } from './client-job-api.js';
 import { createClientWatchApi } from './client-watch-api.js';
 import { createConsole } from './console.js';
 import { loadConsoleConfig, type ConsoleConfig } from './config.js';
@@ -12,12 +13,15 @@ import type { ConsoleOptions, SignupMode } from './context.js';
 import { createMemoryUserStore } from './memory-store.js';
 import { createRedisUserStore } from './redis-store.js';
 import type { UserStore } from './store.js';
+import type { JobApi } from './job-api.js';
 import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
   readonly metering: Metering;
   /** The watch service for the Watches page; default: over gRPC to WATCHER_ADDRESS when it is set. */
   readonly watches?: WatchApi;
+  /** The job service for the Jobs page; default: over gRPC to WATCHER_ADDRESS when it is set. */
+  readonly jobs?: JobApi;
   readonly env?: NodeJS.ProcessEnv;
   /** Used when CONSOLE_SIGNUP_MODE is unset (the deployment's default is `closed`). */
   readonly defaultSignupMode?: SignupMode;
@@ -37,10 +41,10 @@ export interface ConsoleDeployment {
   close(): Promise<void>;
 }
 
-/** The WatchApi over gRPC to the watcher (the console calls no RetailService, so no core address). */
-function watcherApi(watcher: NonNullable<ConsoleConfig['watcher']>, metering: Metering): WatchApi {
+/** The WatchApi and JobApi over gRPC to the watcher (the console calls no RetailService, so no core address). */
+function watcherApis(watcher: NonNullable<ConsoleConfig['watcher']>, metering: Metering): { watches: WatchApi; jobs: JobApi } {
   const client = createCoreClient({ address: watcher.address, watcherAddress: watcher.address, serviceToken: watcher.serviceToken });
-  return createClientWatchApi({ client, meter: metering.meter });
+  return { watches: createClientWatchApi({ client, meter: metering.meter }), jobs: createClientJobApi({ client }) };
 }
 
 export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDeployment {
@@ -58,7 +62,9 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
   const users = config.redisUrl
     ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) })
     : createMemoryUserStore();
-  const watches = options.watches ?? (config.watcher ? watcherApi(config.watcher, options.metering) : undefined);
+  const fromWatcher = config.watcher ? watcherApis(config.watcher, options.metering) : undefined;
+  const watches = options.watches ?? fromWatcher?.watches;
+  const jobs = options.jobs ?? fromWatcher?.jobs;
   const router = createConsole({
     metering: options.metering,
     users,
@@ -68,6 +74,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
     invites: config.invites,
     log: (message, detail) => log('error', message, detail),
     ...(watches ? { watches } : {}),
+    ...(jobs ? { jobs } : {}),
     ...options.overrides,
   });
   return {

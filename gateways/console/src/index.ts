@@ -10,3 +10,5 @@ export { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 export type { CreateWatchBody, EventsQuery, HistoryQuery, PageQuery, UpdateWatchBody, WatchApi, WatchCondition, WireData } from './watch-api.js';
 export { ConsoleError } from './errors.js';
 export { createClientWatchApi, type ClientWatchApiOptions } from './client-watch-api.js';
+export { createClientJobApi, type ClientJobApiOptions } from './client-job-api.js';
+export type { CreateJobBody, JobApi } from './job-api.js';

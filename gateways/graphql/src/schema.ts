@@ -7,10 +7,11 @@
  * google.protobuf.Timestamp as the `DateTime` string the wire carries.
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
-import { BATCH_REGISTRY, type Operation, scalarKind } from '@retail/gateway-shared';
+import { BatchItemResultSchema } from '@retail/contract';
+import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type Operation, scalarKind } from '@retail/gateway-shared';
 import { KIND_SCALARS, createArgumentDerivation } from './arguments.js';
 import type { GraphqlContext } from './context.js';
-import { GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, getNullableType } from './graphql.js';
+import { GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNullableType } from './graphql.js';
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLOutputType } from './graphql.js';
 import { BATCH_FIELD, BATCH_LIST_PARAMETER, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { resolveRoot, resolveRootField } from './resolvers.js';
@@ -73,8 +74,39 @@ export function buildRetailSchema(): GraphQLSchema {
   }
 
   function objectType(desc: DescMessage): GraphQLObjectType {
+    if (desc.typeName === BatchItemResultSchema.typeName) return batchEntryType();
     if (!objects.has(desc.typeName)) objects.set(desc.typeName, new GraphQLObjectType({ name: typeName(desc), fields: () => objectFields(desc) }));
     return objects.get(desc.typeName) as GraphQLObjectType;
+  }
+
+  /**
+   * A bulk job's result renders as the batch entry on every interface (gateway-shared
+   * response-data.ts): `{index, status, data: {retailProduct}, errors}`. Every item operation's record
+   * is a part of RetailProduct (their graphql_fields say which), so `data.retailProduct` is one.
+   */
+  let entry: GraphQLObjectType | undefined;
+  function batchEntryType(): GraphQLObjectType {
+    const nonNull = <T extends GraphQLOutputType>(type: T) => new GraphQLNonNull(type);
+    entry ??= new GraphQLObjectType({
+      name: BATCH_ENTRY_DEF,
+      description: 'One item\'s outcome: status 200 with its data, or its error status with the envelope\'s errors.',
+      fields: () => ({
+        index: { type: nonNull(GraphQLInt), description: 'The item\'s position in the job, from 0.' },
+        status: { type: nonNull(GraphQLInt), description: 'HTTP status of the item: 200, or its error\'s.' },
+        data: {
+          type: new GraphQLObjectType({ name: `${BATCH_ENTRY_DEF}Data`, fields: () => ({ [PRODUCT_ROOT]: { type: getNullableType(fieldType(dataRootField(product))) } }) }),
+          description: 'The data the single call answers; null when the item failed.',
+        },
+        errors: {
+          type: new GraphQLList(nonNull(new GraphQLObjectType({
+            name: `${BATCH_ENTRY_DEF}Error`,
+            fields: { code: { type: nonNull(GraphQLInt) }, message: { type: nonNull(GraphQLString) }, path: { type: new GraphQLList(nonNull(GraphQLString)) } },
+          }))),
+          description: 'The item\'s errors as the REST envelope has them; null when it succeeded.',
+        },
+      }),
+    });
+    return entry;
   }
 
   /** A root field: nullable, as an operation that fails leaves its field null beside the others' data. */

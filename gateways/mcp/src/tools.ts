@@ -5,7 +5,7 @@
  * refused), the REST 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
+import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, carriesJobResults, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 
@@ -16,7 +16,8 @@ import { BATCH_TOOL } from './batch-tool.js';
  * so the body schema's `#/$defs/…` references still resolve.
  */
 export function outputSchema(op: Operation): JsonSchema {
-  const { $defs, ...body } = responseJsonSchema(op);
+  // A job's results carry item records, compact on MCP (response-data.ts); nothing else in such a response is a record.
+  const { $defs, ...body } = responseJsonSchema(op, { compact: carriesJobResults(op.response) });
   return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA], ...($defs ? { $defs } : {}) };
 }
 

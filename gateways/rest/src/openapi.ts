@@ -5,6 +5,8 @@
  * and every error status with the envelope schema.
  */
 import { batchPathItem } from './batch-openapi.js';
+import { jobPathItems } from './job-openapi.js';
+import { JOBS_PATH } from './job-routes.js';
 import { API_REGISTRY, BATCH_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
 import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
 
@@ -132,9 +134,9 @@ function requestBody(op: Operation) {
   return { requestBody: { required: fields.some((p) => p.required), content: { 'application/json': { schema, ...(body ? { example: body } : {}) } } } };
 }
 
-/** A watch operation's 404 is about the caller's own watch, never a marketplace item. */
-const NOT_FOUND_WATCH = {
-  description: 'No such watch (or delivery) for this account: another account\'s watch is not found either.',
+/** The 404 of a route naming a watch, a delivery or a job: about the caller's own, never a marketplace item. */
+const NOT_FOUND_OWN = {
+  description: 'No such watch, delivery or job for this account: another account\'s is not found either.',
   headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 };
@@ -143,9 +145,12 @@ const NOT_FOUND_WATCH = {
 function errorResponses(op: Operation) {
   const statuses = Object.keys(ERROR_STATUSES).filter((s) => !(s === '402' && op.billing === 'free'));
   const refs: Record<string, unknown> = errorRefs(statuses);
-  if (op.pathParameters.length > 0) refs['404'] = NOT_FOUND_WATCH;
+  if (op.pathParameters.length > 0) refs['404'] = NOT_FOUND_OWN;
   return refs;
 }
+
+/** Document tags by the service that serves an operation. */
+const TAGS: Record<string, string> = { 'retail.v1.WatchService': 'watches', 'retail.v1.JobService': 'jobs' };
 
 const BILLING = {
   metered: 'One unit on success; errors are free.',
@@ -159,7 +164,7 @@ function operationObject(op: Operation, schemas: MessageSchemas) {
     operationId: op.operationId,
     summary: op.summary,
     description: BILLING[op.billing],
-    tags: [op.service === 'retail.v1.WatchService' ? 'watches' : 'retail'],
+    tags: [TAGS[op.service] ?? 'retail'],
     parameters: parameters(op),
     ...requestBody(op),
     responses: {
@@ -231,6 +236,9 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     paths[path] = { ...paths[path], [op.httpMethod.toLowerCase()]: operationObject(op, schemas) };
   }
   paths[BATCH_REGISTRY.restPath] = withBatchExamples(batchPathItem({ schemas, successHeaders: successHeaders({ billing: 'metered' }), errorRefs }));
+  if (operations.some((op) => op.restPath === JOBS_PATH)) {
+    Object.assign(paths, jobPathItems({ schemas, freeHeaders: FREE_HEADERS, errorRefs, notFound: NOT_FOUND_OWN }, paths));
+  }
   paths['/api/account'] = {
     get: {
       operationId: 'get_Account',
@@ -256,11 +264,11 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
     info: {
       title: 'Retail product data API',
       version: '1.0.0',
-      description: 'Normalized product data from 13 regional marketplaces, and watches over products (history, events, signed webhooks). One unit per successful lookup or history read; managing watches and reading events is free; errors are free.',
+      description: 'Normalized product data from 13 regional marketplaces, watches over products (history, events, signed webhooks) and bulk jobs of up to 100,000 lookups. One unit per successful lookup, history read or job item; managing watches and jobs and reading events is free; errors are free.',
     },
     servers: [{ url: '/' }],
     security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
-    tags: [{ name: 'retail' }, { name: 'watches' }, { name: 'account' }, { name: 'meta' }],
+    tags: [{ name: 'retail' }, { name: 'watches' }, { name: 'jobs' }, { name: 'account' }, { name: 'meta' }],
     paths,
     components: {
       securitySchemes: {

@@ -14,6 +14,7 @@ import {
 } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
+import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH, createJobRoutes } from './job-routes.js';
 import { buildOpenApi } from './openapi.js';
 import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
@@ -49,7 +50,8 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const meter = options.metering.meter;
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
-  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH], [BATCH_REGISTRY.restPath]);
+  const servesJobs = operations.some((op) => op.restPath === JOBS_PATH);
+  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH, ...(servesJobs ? [JOB_RESULTS_PATH, JOB_EVENTS_PATH] : [])], [BATCH_REGISTRY.restPath]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
   router.use((req, res, next) => {
@@ -103,7 +105,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const respond = (res: Response, op: Operation | undefined, result: CallResult) => {
     if (!result.ok && result.status >= 500) {
       options.logger?.[result.status === 500 ? 'error' : 'warn'](
-        { requestId: result.requestId, operation: op?.name ?? 'BatchLookup', status: result.status, reason: ErrorReason[result.reason], err: result.cause },
+        { requestId: result.requestId, operation: op?.name ?? 'batch or job route', status: result.status, reason: ErrorReason[result.reason], err: result.cause },
         'operation failed',
       );
     }
@@ -135,7 +137,10 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
     },
     report: (requestId, failed) => options.logger?.warn({ requestId, operation: 'BatchLookup', failed: failed.map((f) => ({ index: f.index, status: f.status, reason: ErrorReason[f.reason], err: f.cause })) }, 'batch items failed'),
   }));
+  // Bulk jobs: the create (three body forms, 202), the results download and the progress events (job-routes.ts).
+  if (servesJobs) router.use(createJobRoutes({ core, meter, respond: (res, result) => respond(res, undefined, result) }));
   for (const op of routeOrder(operations)) {
+    if (op.httpMethod === 'POST' && op.restPath === JOBS_PATH) continue; // served by the job routes above
     const path = expressPath(op);
     if (op.httpMethod === 'GET') router.get(path, call(op));
     else router[op.httpMethod === 'POST' ? 'post' : op.httpMethod === 'PATCH' ? 'patch' : 'delete'](path, requireJson, readJsonBody, call(op));

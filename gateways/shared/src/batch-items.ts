@@ -25,7 +25,19 @@ const OPERATION_NAMES = BATCH_REGISTRY.items.map((item) => item.name);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function readItem(value: unknown, index: number, at: readonly string[], style: ParameterStyle): BatchItemInput {
+/** How an item's params are written: JSON values (a JSON body, MCP arguments), or text (a CSV row's cells). */
+export interface ItemReading {
+  readonly style: ParameterStyle;
+  /** Params as text, as a query string writes them (numbers and booleans spelled, lists comma-separated). */
+  readonly text?: boolean;
+}
+
+/**
+ * One item `{"operation", "params"}` as the client wrote it, at `[...at, index]`: runnable with its
+ * operation's request, or refused with the errors its operation's shape checks (or the item's own
+ * form) give. The one translation of an item for batches and bulk jobs (JSON, NDJSON and CSV bodies).
+ */
+export function readBatchItem(value: unknown, index: number, at: readonly string[], reading: ItemReading): BatchItemInput {
   const path = [...at, String(index)];
   const refuse = (message: string, ...where: string[]): BatchItemInput => ({ index, ok: false, errors: [{ message, path: [...path, ...where] }] });
   if (!isObject(value)) return refuse(RULE_MESSAGES.object(`items[${index}]`));
@@ -36,7 +48,7 @@ function readItem(value: unknown, index: number, at: readonly string[], style: P
   if (!item) return refuse(RULE_MESSAGES.enumValue('operation', OPERATION_NAMES), 'operation');
   const params = value.params ?? {};
   if (!isObject(params)) return refuse(RULE_MESSAGES.object('params'), 'params');
-  const parsed = parseParameters(item.op, params, style, () => ({ text: false, path: [...path, 'params'] }));
+  const parsed = parseParameters(item.op, params, reading.style, () => ({ text: reading.text === true, path: [...path, 'params'] }));
   return parsed.ok ? { index, ok: true, item, request: parsed.request } : { index, ok: false, errors: parsed.errors };
 }
 
@@ -51,7 +63,7 @@ export function readBatchBody(body: Readonly<Record<string, unknown>>, at: reado
   const path = [...at, 'items'];
   if (!Array.isArray(items)) return { ok: false, errors: [{ message: items === undefined ? RULE_MESSAGES.required('items') : RULE_MESSAGES.list('items'), path }] };
   if (items.length === 0 || items.length > maxItems) return { ok: false, errors: [{ message: RULE_MESSAGES.listLength('items', 1, maxItems), path }] };
-  return { ok: true, items: items.map((value, index) => readItem(value, index, path, style)) };
+  return { ok: true, items: items.map((value, index) => readBatchItem(value, index, path, { style })) };
 }
 
 /** The BatchItem message of a runnable item: its case, and its operation's request message. */

@@ -10,7 +10,7 @@ import type { BatchItemOperation } from './batch-registry.js';
 import { responseInfo } from './core-client.js';
 import { type ClientError, clientErrorOfDetail } from './errors.js';
 import type { ParameterError, ParameterStyle } from './parameters.js';
-import { type CallFailure, type CallSuccess, type EnvelopeError, failure, singleFailure } from './pipeline.js';
+import { type CallFailure, type CallSuccess, type EnvelopeError, failure, singleFailure } from './call-results.js';
 
 /** One item's outcome, as every interface needs it: the call's success (with the operation that answered) or failure, and its index. */
 export type BatchItemOutcome = ((CallSuccess & { readonly item: BatchItemOperation }) | CallFailure) & { readonly index: number };

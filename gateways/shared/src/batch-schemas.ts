@@ -5,7 +5,9 @@
  * operation, or `{index, status, errors}` with the envelope's entries).
  */
 import { BATCH_REGISTRY } from './batch-registry.js';
-import { ERROR_ENVELOPE_SCHEMA, type JsonSchema, type MessageSchemas, dataSchema, objectSchema } from './schemas.js';
+import { type JsonSchema, objectSchema } from './schemas.js';
+
+export { batchEntrySchema } from './schemas.js';
 
 /** The item a client writes: `{operation, params}`, params as the named operation takes them (JSON values). */
 export function batchItemRequestSchema(): JsonSchema {
@@ -26,21 +28,6 @@ export function batchBodySchema(item: JsonSchema, maxItems = BATCH_REGISTRY.maxI
     properties: { items: { type: 'array', minItems: 1, maxItems, items: item } },
     required: ['items'],
     additionalProperties: false,
-  };
-}
-
-const ERROR_ENTRIES = (ERROR_ENVELOPE_SCHEMA.properties as Record<string, JsonSchema>).errors as JsonSchema;
-const INDEX = { type: 'integer', minimum: 0 };
-
-/** One item's answer, message schemas collected in `schemas` (compact ones for the MCP tool). */
-export function batchEntrySchema(schemas: MessageSchemas): JsonSchema {
-  // anyOf, not oneOf: two operations may answer the same record (IdentifierPair).
-  const data = { anyOf: BATCH_REGISTRY.items.map((item) => dataSchema(item.op, schemas)) };
-  return {
-    oneOf: [
-      { type: 'object', properties: { index: INDEX, status: { const: 200 }, data }, required: ['index', 'status', 'data'], additionalProperties: false },
-      { type: 'object', properties: { index: INDEX, status: { type: 'integer', minimum: 400, maximum: 599 }, errors: ERROR_ENTRIES }, required: ['index', 'status', 'errors'], additionalProperties: false },
-    ],
   };
 }
 

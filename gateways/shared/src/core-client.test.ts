@@ -7,8 +7,8 @@
  */
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { CacheStatus, ErrorReason, type GetProductRequest, ProductSchema } from '@retail/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchItemSchema, CacheStatus, ErrorReason, type GetProductRequest, ProductSchema, RetailService } from '@retail/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCoreClient } from './core-client.js';
 import { errorDetailOf, mapCoreError } from './errors.js';
 import { registryOperation } from './registry.js';
@@ -18,18 +18,24 @@ const TOKEN = 'core-client-test-token';
 const product = registryOperation('GetProduct');
 const BIG = 'x'.repeat(300_000); // several stream windows (64 KiB by default)
 let core: StubCore;
+const cancelled: string[] = [];
 
 beforeAll(async () => {
   core = await startStubCore({
     serviceToken: TOKEN,
     handlers: {
-      GetProduct: async (req) => {
+      GetProduct: async (req, ctx) => {
         const { asin } = req as GetProductRequest;
         if (asin === 'B000000404') throw coreError(ErrorReason.NOT_FOUND, 'no product with this identifier');
         if (asin === 'B000000429') throw coreError(ErrorReason.UPSTREAM_BLOCKED, 'blocked: 50% of tries', [], 7);
         if (asin === 'B00000NEW1') throw coreError(ErrorReason.INVALID_ARGUMENT, 'asin is malformed', ['asin'], undefined, 'standard');
         if (asin === 'B00000OLD1') throw coreError(ErrorReason.INVALID_ARGUMENT, 'asin is malformed', ['asin'], undefined, 'legacy');
         if (asin === 'B0000SLOW1') await new Promise((resolve) => setTimeout(resolve, 400));
+        if (asin === 'B0000HANG1') {
+          // Held until the call is cancelled: what the client's leaving must do to the server's stream.
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+          cancelled.push(asin);
+        }
         const title = asin === 'B00000BIG1' ? BIG : 'Kettle';
         return { retailProduct: create(ProductSchema, { asin, title, ratingsTotal: 3n }), meta: { cache: CacheStatus.HIT } };
       },
@@ -122,5 +128,36 @@ describe('createCoreClient', () => {
       expect(error.code).toBe(Code.Unavailable);
       expect(mapCoreError(error, product, 'rest').status).toBe(503);
     }
+  });
+});
+
+describe('streamCall', () => {
+  const items = (...asins: string[]) => asins.map((asin) => create(BatchItemSchema, { request: { case: 'product', value: { asin } } }));
+
+  it('streams a server-streaming RPC with the service token and request id, each message as it comes', async () => {
+    const client = createCoreClient({ address: core.address, serviceToken: TOKEN });
+    const seen = [];
+    for await (const { result } of client.streamCall(RetailService.method.batchLookup, { items: items('B000000001', 'B000000404') }, { requestId: 'stream-1' })) seen.push([result?.index, result?.result.case]);
+    expect(seen).toEqual([[0, 'product'], [1, 'error']]);
+    expect(core.calls.filter((c) => c.headers.get('x-request-id') === 'stream-1').map((c) => c.headers.get('authorization'))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+  });
+
+  it('cancels the server\'s stream when the reader leaves the loop early', async () => {
+    const client = createCoreClient({ address: core.address, serviceToken: TOKEN });
+    for await (const message of client.streamCall(RetailService.method.batchLookup, { items: items('B000000001', 'B0000HANG1') }, { requestId: 'stream-2' })) {
+      expect(message.result?.index).toBe(0);
+      break;
+    }
+    await vi.waitFor(() => expect(cancelled).toContain('B0000HANG1'), { timeout: 5_000 });
+  });
+
+  it('fails as a whole past its own deadline, with the status the mapping reads as 504', async () => {
+    const client = createCoreClient({ address: core.address, serviceToken: TOKEN });
+    const read = async () => {
+      for await (const message of client.streamCall(RetailService.method.batchLookup, { items: items('B0000SLOW1') }, { requestId: 'stream-3', deadlineMs: 100 })) void message;
+    };
+    const error = await failure(read());
+    expect(error.code).toBe(Code.DeadlineExceeded);
+    expect(mapCoreError(error, undefined, 'rest').status).toBe(504);
   });
 });

@@ -54,12 +54,15 @@ export interface CallOptions {
   readonly deadlineMs?: number;
 }
 
+/** A server-streaming method of a backend service (BatchLookup, StreamJobResults, StreamJobProgress). */
+export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
+
+/** The longest deadline a call may have (a timer's limit, about 24.8 days). */
+export const MAX_DEADLINE_MS = 2 ** 31 - 1;
+
 /** Metadata key and value that mark a core call as background work (core/src/resilience/host-limits.ts). */
 export const PRIORITY_METADATA_KEY = 'x-retail-priority';
 export const BACKGROUND_PRIORITY = 'background';
-
-/** A server-streaming method of a backend service. */
-export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
 
 export interface CoreClient {
   /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
@@ -74,6 +77,14 @@ export interface CoreClient {
    * stream ends and rejects (as callOperation does) when it fails as a whole (deadline, core gone).
    */
   streamBatch(items: readonly BatchItem[], options: CallOptions, onResult: (result: BatchItemResult) => void): Promise<void>;
+  /**
+   * Calls a server-streaming RPC with the same routing, metadata (service token, request id,
+   * account, priority, trace context) and errors as callOperation; the deadline covers the whole
+   * stream (`deadlineMs`, else the client's). The signal, or leaving the loop early, cancels the
+   * call, so the backend stops its stream. The one place the gateways open a stream: streamBatch and
+   * the job downloads and progress streams all go through it.
+   */
+  streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
   /**
@@ -152,7 +163,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     },
     streamCall,
     async streamBatch(items, callOptions, onResult) {
-      const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
+      const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
       for await (const response of stream) if (response.result) onResult(response.result);
     },
     ping(signal) {

@@ -5,39 +5,17 @@
  * The steps are exported one by one so GraphQL can hold several operations in one request.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorReason, type WireObject, errorRow, renderData, retryAfterHeaderSeconds } from '@retail/contract';
+import { ErrorReason, errorRow, retryAfterHeaderSeconds } from '@retail/contract';
 import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, ResponseInfo } from './core-client.js';
 import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
 import { type ParameterError, type ParameterStyle, parseParameters, restSourceOf } from './parameters.js';
 import type { Operation } from './registry.js';
+import { renderResponseData } from './response-data.js';
+import { type CallFailure, type CallSuccess, failure, singleFailure } from './call-results.js';
 
-/** One entry of the error envelope. */
-export interface EnvelopeError {
-  readonly code: number;
-  readonly message: string;
-  readonly path?: string[];
-}
-
-/** A failure as every interface needs it: status, entries, and headers it implies. */
-export interface CallFailure {
-  readonly ok: false;
-  readonly status: number;
-  readonly errors: EnvelopeError[];
-  readonly retryAfterSeconds?: number;
-  readonly reason: ErrorReason;
-  /** Private: the underlying error, for logs only. */
-  readonly cause?: unknown;
-}
-
-export interface CallSuccess {
-  readonly ok: true;
-  readonly status: 200;
-  /** The `data` object (wire JSON). */
-  readonly data: WireObject;
-  readonly meta: ResponseInfo;
-}
+export * from './call-results.js';
 
 export type CallResult = (CallSuccess | CallFailure) & {
   /** Response metadata headers (X-Request-Id, RateLimit*, X-Units-*, X-Cache, Retry-After…). */
@@ -58,14 +36,6 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdFrom(headers: HeaderBag): string {
   const given = headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
-export function failure(status: number, reason: ErrorReason, errors: EnvelopeError[], retryAfterSeconds?: number): CallFailure {
-  return { ok: false, status, reason, errors, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
-}
-
-export function singleFailure(status: number, reason: ErrorReason, message: string, path?: string[], retryAfterSeconds?: number): CallFailure {
-  return failure(status, reason, [{ code: status, message, ...(path && path.length > 0 ? { path } : {}) }], retryAfterSeconds);
 }
 
 /** The meter's refusal (credentials, key, scope, rate limit, units) as a failure. */
@@ -162,7 +132,7 @@ export async function executeOperation(
 ): Promise<CallSuccess | CallFailure> {
   try {
     const { response, meta } = await core.callOperation(op, request, options);
-    return { ok: true, status: 200, data: renderData(op.response, response), meta };
+    return { ok: true, status: 200, data: renderResponseData(op.response, response, options.style), meta };
   } catch (err) {
     const mapped = mapCoreError(err, op, options.style);
     return { ...singleFailure(mapped.status, mapped.reason, mapped.message, mapped.path, mapped.retryAfterSeconds), cause: mapped.cause };

@@ -9,7 +9,8 @@
  */
 import { type DescField, type DescMessage, getOption } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
-import { isBulky, wire } from '@retail/contract';
+import { BatchItemResultSchema, isBulky, wire } from '@retail/contract';
+import { BATCH_REGISTRY } from './batch-registry.js';
 import { typedDefault } from './parameters.js';
 import { type Operation, type Parameter, scalarKind, wireEnumValues } from './registry.js';
 
@@ -77,6 +78,8 @@ export function parametersJsonSchema(op: Operation): JsonSchema {
 export interface SchemaOptions {
   /** Prefix of references to message schemas; `#/$defs/` (default) or `#/components/schemas/`. */
   readonly refBase?: string;
+  /** Records without their bulky fields (compactData): MCP's job results, as its batch tool's. */
+  readonly compact?: boolean;
 }
 
 /**
@@ -88,6 +91,7 @@ export class MessageSchemas {
   constructor(private readonly refBase = '#/$defs/', private readonly compact = false) {}
 
   static defName(desc: DescMessage): string {
+    if (desc.typeName === BatchItemResultSchema.typeName) return BATCH_ENTRY_DEF;
     return desc.typeName.replace(/^retail\.v1\./, '').replace(/\./g, '_');
   }
 
@@ -95,7 +99,8 @@ export class MessageSchemas {
     const name = MessageSchemas.defName(desc);
     if (!(name in this.defs)) {
       this.defs[name] = {}; // placeholder first: a recursive field refers back to it
-      this.defs[name] = this.messageSchema(desc);
+      // A job's result renders as the batch entry (response-data.ts), so it is described as one.
+      this.defs[name] = desc.typeName === BatchItemResultSchema.typeName ? batchEntrySchema(this) : this.messageSchema(desc);
     }
     return { $ref: `${this.refBase}${name}` };
   }
@@ -157,6 +162,24 @@ export class MessageSchemas {
   }
 }
 
+/** The schema name of a batch entry (`{index, status, data}` / `{index, status, errors}`), a job's result included. */
+export const BATCH_ENTRY_DEF = 'RetailBatchEntry';
+
+const errorEntries = () => (ERROR_ENVELOPE_SCHEMA.properties as Record<string, JsonSchema>).errors as JsonSchema;
+const INDEX = { type: 'integer', minimum: 0 };
+
+/** One item's answer, message schemas collected in `schemas` (compact ones for the MCP tool). */
+export function batchEntrySchema(schemas: MessageSchemas): JsonSchema {
+  // anyOf, not oneOf: two operations may answer the same record (IdentifierPair).
+  const data = { anyOf: BATCH_REGISTRY.items.map((item) => dataSchema(item.op, schemas)) };
+  return {
+    oneOf: [
+      { type: 'object', properties: { index: INDEX, status: { const: 200 }, data }, required: ['index', 'status', 'data'], additionalProperties: false },
+      { type: 'object', properties: { index: INDEX, status: { type: 'integer', minimum: 400, maximum: 599 }, errors: errorEntries() }, required: ['index', 'status', 'errors'], additionalProperties: false },
+    ],
+  };
+}
+
 /** Schema of the `data` object of an operation's response, references resolved by `schemas`. */
 export function dataSchema(op: Operation, schemas: MessageSchemas): JsonSchema {
   const root = op.response.fields.find((f) => f.jsonName === op.dataRoot);
@@ -172,7 +195,7 @@ export function dataSchema(op: Operation, schemas: MessageSchemas): JsonSchema {
 
 /** The REST 200 body `{ data: {...} }` (also the MCP outputSchema), self-contained with `$defs`. */
 export function responseJsonSchema(op: Operation, options: SchemaOptions = {}): JsonSchema {
-  const schemas = new MessageSchemas(options.refBase);
+  const schemas = new MessageSchemas(options.refBase, options.compact);
   const data = dataSchema(op, schemas);
   const body: JsonSchema = {
     type: 'object',

@@ -83,6 +83,12 @@ export async function* traceCoreStream<T>(method: TracedMethod, open: () => Asyn
   }
 }
 
+/** The RPC a core-client span is named after. */
+interface TracedMethod {
+  readonly name: string;
+  readonly parent: { readonly typeName: string };
+}
+
 /** Everything a gateway app mounts first: the request's span, its metrics and its access log line. */
 export function observeRequests(accessLog: GatewayLogger): RequestHandler[] {
   return [traceRequests(), measureRequests(), logAccess(accessLog)];

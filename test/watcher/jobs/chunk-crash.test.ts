@@ -74,7 +74,7 @@ const run = (jobId: string, attempt = 1): JobRun<{ jobId: string; chunk: number 
 
 function processor(meter: Meter) {
   const coreClient = createCoreClient({ address: core.address, serviceToken: TOKEN });
-  return createChunkProcessor({ store, meter, core: coreClient, jobEnds, itemConcurrency: 3, now: () => new Date(now) });
+  return createChunkProcessor({ store, meter, core: coreClient, jobEnds, now: () => new Date(now) });
 }
 
 const balance = async (accountId: string) => (await metering.admin.summary(accountId)).balance;
@@ -108,7 +108,7 @@ describe('a chunk run again after a crash', () => {
     // Attempt 1 writes its results, then dies before its SETTLING mark (the store fails under it).
     const broken = { ...store, jobChunks: { ...store.jobChunks, markSettling: async () => { throw new Crash('database gone'); } } } as WatchStore;
     const coreClient = createCoreClient({ address: core.address, serviceToken: TOKEN });
-    await expect(createChunkProcessor({ store: broken, meter: metering.meter, core: coreClient, jobEnds, itemConcurrency: 3 })(run(id, 1))).rejects.toThrow(Crash);
+    await expect(createChunkProcessor({ store: broken, meter: metering.meter, core: coreClient, jobEnds })(run(id, 1))).rejects.toThrow(Crash);
     const calls = core.calls.length;
     // Attempt 2 (the queue's retry): nothing left to ask the core; the three successes are charged now.
     await processor(metering.meter)(run(id, 2));

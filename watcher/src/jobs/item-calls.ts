@@ -1,15 +1,16 @@
 /**
- * One item of a bulk job through the core: a BatchItem's request case names its operation (the
- * registry operation whose request message the case carries), the call goes out as background work
- * (`x-retail-priority: background`, so the core's host caps serve waiting interactive calls first),
- * and its outcome becomes the item's BatchItemResult: the response in the case whose message is the
- * operation's response, or the error. Nothing here is a table: both cases are found by message type.
+ * A bulk job's items through the core: a chunk's items go out as one BatchLookup stream marked as
+ * background work (`x-retail-priority: background`, so the core's host caps serve waiting
+ * interactive calls first, and identical items are fetched once), and each streamed result becomes
+ * the item's BatchItemResult at its position in the job. A BatchItem's request case names its
+ * operation (the registry operation whose request message the case carries); nothing here is a
+ * table: the cases are found by message type.
  */
-import { create, type DescField, type Message } from '@bufbuild/protobuf';
+import { create, type DescField } from '@bufbuild/protobuf';
 import {
-  type BatchItem, BatchItemResultSchema, BatchItemSchema, type BatchItemResult, type ErrorDetail, ErrorDetailSchema, ErrorReason,
+  type BatchItem, BatchItemResultSchema, BatchItemSchema, type BatchItemResult, type ErrorDetail, ErrorDetailSchema, ErrorReason, RetailService,
 } from '@retail/contract';
-import { API_REGISTRY, type CoreClient, mapCoreError, type Operation } from '@retail/gateway-shared';
+import { API_REGISTRY, clientErrorOfDetail, type CoreClient, mapCoreError, type Operation } from '@retail/gateway-shared';
 
 const requestCases = BatchItemSchema.oneofs[0]!.fields;
 const resultCases = BatchItemResultSchema.fields.filter((f) => f.oneof !== undefined);
@@ -56,41 +57,62 @@ function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 503 || status === 504;
 }
 
-/** Client parameter names back to the request's proto field names (ErrorDetail.field_path). */
-function protoPath(op: Operation, path: readonly string[] | undefined): string[] {
-  return (path ?? []).map((name) => op.request.fields.find((f) => f.jsonName === name)?.name ?? name);
-}
-
 export interface ItemCallOptions {
   readonly jobId: string;
+  readonly chunk: number;
   /** The last attempt records a transient failure as the item's error instead of asking for a retry. */
   readonly lastAttempt: boolean;
+  /** Deadline of the chunk's BatchLookup stream (within the ledger hold's lifetime). */
+  readonly deadlineMs: number;
   readonly signal?: AbortSignal;
 }
 
-export async function runItem(core: Pick<CoreClient, 'callOperation'>, index: number, item: BatchItem, options: ItemCallOptions): Promise<ItemOutcome> {
-  const entry = item.request.case === undefined ? undefined : ITEM_OPERATIONS.get(item.request.case);
-  if (!entry) {
-    return { kind: 'result', result: errorResult(index, create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'the item names no operation' })) };
-  }
+/** One item to run: its position in the job and its request. */
+export interface PendingItem {
+  readonly index: number;
+  readonly item: BatchItem;
+}
+
+/** An error for an item: its result, or `retry` when its status is "not now" and attempts remain. */
+function outcomeOf(index: number, error: ErrorDetail, status: number, options: ItemCallOptions): ItemOutcome {
+  if (!options.lastAttempt && isRetryableStatus(status)) return { kind: 'retry', why: `${status} ${error.message}` };
+  return { kind: 'result', result: errorResult(index, error) };
+}
+
+const statusOf = (error: ErrorDetail) => clientErrorOfDetail(error, undefined, 'graphql').status;
+
+/**
+ * Runs a chunk's items as one BatchLookup stream, marked as background work: the core validates
+ * each as its unary call, fetches identical items once, runs them under its host caps, and streams
+ * each result as it completes. A result carries the item's position in the job; an item the core
+ * could not serve now asks for a retry. When the stream fails as a whole (deadline, core gone), the
+ * items it had not answered get the mapped failure (a retry, or on the last attempt their error).
+ */
+export async function runItems(core: Pick<CoreClient, 'streamCall'>, pending: readonly PendingItem[], options: ItemCallOptions): Promise<ItemOutcome[]> {
+  if (pending.length === 0) return [];
+  const outcomes = new Map<number, ItemOutcome>();
+  // What an item the stream never answered gets: a fault of the service, "not now" until the last attempt.
+  let unanswered = { error: create(ErrorDetailSchema, { reason: ErrorReason.INTERNAL, message: 'the batch stream ended without this item' }), status: 503 };
   try {
-    const { response } = await core.callOperation(entry.op, item.request.value as unknown as Record<string, unknown>, {
-      requestId: `job-${options.jobId}-${index}`,
+    const stream = core.streamCall(RetailService.method.batchLookup, { items: pending.map((p) => p.item) }, {
+      requestId: `job-${options.jobId}-c${options.chunk}`,
       background: true,
+      deadlineMs: options.deadlineMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const result = create(BatchItemResultSchema, { index });
-    (result.result as { case: string; value: Message }) = { case: entry.resultCase, value: response };
-    return { kind: 'result', result };
+    for await (const { result } of stream) {
+      const entry = result && pending[result.index];
+      if (!result || !entry || outcomes.has(result.index)) continue;
+      const answer = result.result;
+      if (answer.case === 'error') outcomes.set(result.index, outcomeOf(entry.index, answer.value, statusOf(answer.value), options));
+      else if (answer.case !== undefined) outcomes.set(result.index, { kind: 'result', result: create(BatchItemResultSchema, { index: entry.index, result: answer }) });
+    }
   } catch (error) {
-    const mapped = mapCoreError(error, entry.op, 'graphql');
-    if (!options.lastAttempt && isRetryableStatus(mapped.status)) return { kind: 'retry', why: `${mapped.status} ${mapped.message}` };
-    const detail = create(ErrorDetailSchema, {
-      reason: mapped.reason,
-      message: mapped.message,
-      fieldPath: protoPath(entry.op, mapped.path),
-      ...(mapped.retryAfterSeconds !== undefined && { retryAfterSeconds: mapped.retryAfterSeconds }),
-    });
-    return { kind: 'result', result: errorResult(index, detail) };
+    const mapped = mapCoreError(error, undefined, 'graphql');
+    unanswered = {
+      error: create(ErrorDetailSchema, { reason: mapped.reason, message: mapped.message, ...(mapped.retryAfterSeconds !== undefined && { retryAfterSeconds: mapped.retryAfterSeconds }) }),
+      status: mapped.status,
+    };
   }
+  return pending.map((p, position) => outcomes.get(position) ?? outcomeOf(p.index, unanswered.error, unanswered.status, options));
 }

@@ -23,26 +23,31 @@ import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { BatchItemResultSchema, BatchLookupRequestSchema, ErrorReason } from '@retail/contract';
 import type { CoreClient } from '@retail/gateway-shared';
 import type { Hold, Meter } from '@retail/metering';
-import pLimit from 'p-limit';
 import type { JobQueue, JobRun } from '../queue/index.js';
 import type { JobRecord, StoredResult, WatchStore } from '../store/index.js';
 import { chunkHold, chunkHoldId } from './chunk-hold.js';
-import { itemOperation, operationOfResult, runItem } from './item-calls.js';
+import { itemOperation, operationOfResult, runItems } from './item-calls.js';
 import { jobEndJobId, type ChunkJob, type JobEndJob } from './job-queues.js';
 
 export interface ChunkDependencies {
   readonly store: WatchStore;
   readonly meter: Pick<Meter, 'admitAccount' | 'settle'>;
-  readonly core: Pick<CoreClient, 'callOperation'>;
+  readonly core: Pick<CoreClient, 'streamCall'>;
   /** Where a job's end is queued when the job has a webhook. */
   readonly jobEnds: JobQueue<JobEndJob>;
-  /** Items of one chunk in flight at once. */
-  readonly itemConcurrency: number;
+  /** Deadline of a chunk's BatchLookup stream (default DEFAULT_CHUNK_DEADLINE_MS). */
+  readonly chunkDeadlineMs?: number;
   /** How long after the SETTLING mark a settle may be repeated (below the ledger's settle window + answer margin). */
   readonly resettleWithinMs?: number;
   readonly log?: (line: string) => void;
   readonly now?: () => Date;
 }
+
+/**
+ * A chunk's BatchLookup must end well within its hold's lifetime (the ledger's 60 s): 50 items at the
+ * marketplace's default pace of 5 requests a second per host take about 10 s.
+ */
+export const DEFAULT_CHUNK_DEADLINE_MS = 40_000;
 
 /** The ledger keeps a settle's answer for its settle window (15 s) plus 32 s; stay well inside. */
 export const DEFAULT_RESETTLE_WITHIN_MS = 30_000;
@@ -91,12 +96,12 @@ export function createChunkProcessor(deps: ChunkDependencies) {
   }
 
   /** Runs the items without a result; the results to write, and how many the core asked to retry later. */
-  async function runItems(run: JobRun<ChunkJob>, indexes: readonly number[], items: Uint8Array, answered: ReadonlySet<number>) {
+  async function runPending(run: JobRun<ChunkJob>, indexes: readonly number[], items: Uint8Array, answered: ReadonlySet<number>) {
     const list = fromBinary(BatchLookupRequestSchema, items).items;
-    const limit = pLimit(deps.itemConcurrency);
-    const lastAttempt = run.attempt >= run.maxAttempts;
     const pending = indexes.flatMap((index, i) => (answered.has(index) ? [] : [{ index, item: list[i]! }]));
-    const outcomes = await Promise.all(pending.map(({ index, item }) => limit(() => runItem(deps.core, index, item, { jobId: run.data.jobId, lastAttempt }))));
+    const outcomes = await runItems(deps.core, pending, {
+      jobId: run.data.jobId, chunk: run.data.chunk, lastAttempt: run.attempt >= run.maxAttempts, deadlineMs: deps.chunkDeadlineMs ?? DEFAULT_CHUNK_DEADLINE_MS,
+    });
     const results: StoredResult[] = [];
     let deferred = 0;
     for (const outcome of outcomes) {
@@ -126,7 +131,7 @@ export function createChunkProcessor(deps: ChunkDependencies) {
     }
     const hold: Hold = admitted.hold;
     try {
-      const { results, deferred } = await runItems(run, indexes, items, answered);
+      const { results, deferred } = await runPending(run, indexes, items, answered);
       await store.jobChunks.writeResults(jobId, results);
       if (deferred > 0) throw new RetryableChunkError(`job ${jobId} chunk ${chunk}: ${deferred} item(s) to run again later`);
     } catch (error) {

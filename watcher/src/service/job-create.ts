@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
   type BatchItem, BatchItemResultSchema, BatchLookupRequestSchema, type CreateJobRequest, CreateJobRequestSchema, type CreateJobResponse,
-  CreateJobResponseSchema, type ErrorDetail, ErrorDetailSchema, ErrorReason,
+  CreateJobResponseSchema, type ErrorDetail, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS,
 } from '@retail/contract';
 import { announceEnd, errorResult, itemOperation, jobMessage, queueChunks } from '../jobs/index.js';
 import type { JobChunkDraft, StoredResult } from '../store/index.js';
@@ -22,7 +22,7 @@ import type { JobParts } from './job-parts.js';
 import { checkDeclaredRules, webhookUrlOf } from './request-checks.js';
 
 /** The most items one job may have (the contract's limit; a gRPC message of that many is a few MB). */
-export const MAX_JOB_ITEMS = 100_000;
+export const MAX_JOB_ITEMS = JOB_MAX_ITEMS;
 /** A refused item's message is the gateway's rule message: a sentence, not a document. */
 const MAX_REJECTION_MESSAGE = 1000;
 

@@ -19,7 +19,10 @@ import type { SecretKeyring, WebhookSender } from '../webhooks/index.js';
 export interface JobWorkerSettings {
   /** Chunks a replica runs at once (JOB_CONCURRENCY). */
   readonly chunks: number;
-  /** Items of one chunk in flight at once (JOB_ITEM_CONCURRENCY). */
+  /**
+   * JOB_ITEM_CONCURRENCY, no longer used: a chunk is one BatchLookup whose distinct items the core
+   * runs BATCH_CONCURRENCY at a time. Still read, so deployments that set it keep starting.
+   */
   readonly items: number;
 }
 
@@ -33,7 +36,7 @@ export interface JobWorkerDependencies {
   readonly store: WatchStore;
   readonly jobs: JobSystem;
   readonly meter: Pick<Meter, 'admitAccount' | 'settle'>;
-  readonly core: Pick<CoreClient, 'callOperation'>;
+  readonly core: Pick<CoreClient, 'streamCall'>;
   readonly keyring: SecretKeyring;
   readonly sender: Pick<WebhookSender, 'deliverOnce'>;
   readonly settings: JobWorkerSettings;
@@ -46,7 +49,7 @@ export async function startJobWorkers(deps: JobWorkerDependencies): Promise<{ wo
   const { store, jobs, log } = deps;
   const chunks = jobs.queue(CHUNK_QUEUE);
   const jobEnds = jobs.queue(JOB_END_QUEUE);
-  const runChunk = createChunkProcessor({ store, meter: deps.meter, core: deps.core, jobEnds, itemConcurrency: deps.settings.items, log });
+  const runChunk = createChunkProcessor({ store, meter: deps.meter, core: deps.core, jobEnds, log });
   const jobEnd = createJobEndProcessor({ store, keyring: deps.keyring, sender: deps.sender });
   const workers = [
     jobs.work(CHUNK_QUEUE, async (run) => {

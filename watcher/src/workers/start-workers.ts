@@ -41,7 +41,7 @@ export interface WatcherWorkerDependencies {
   readonly accounts: Pick<AccountAdmin, 'summary'>;
   readonly reader: SnapshotReader;
   /** The core's client for bulk jobs' items; without it no bulk-job worker runs here. */
-  readonly core?: Pick<CoreClient, 'callOperation'>;
+  readonly core?: Pick<CoreClient, 'streamCall'>;
   readonly jobWorkers?: Partial<JobWorkerSettings>;
   readonly webhookConfig: WebhookConfig;
   /** The key that opens webhook secrets; default: loadSecretKeyring() (WEBHOOK_SECRET_KEY). */
@@ -104,7 +104,7 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   await jobs.queue(MAINTENANCE_QUEUE).upsertSchedule(MAINTENANCE_SCHEDULE.id, { everyMs: MAINTENANCE_SCHEDULE.everyMs }, {});
   await jobs.queue(RESUME_CHECK_QUEUE).upsertSchedule(RESUME_CHECK_SCHEDULE.id, { everyMs: RESUME_CHECK_SCHEDULE.everyMs }, {});
   log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), ${bulk.requeued} open bulk-job chunk(s), `
-    + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} × items ${jobSettings.items}`);
+    + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} (one BatchLookup each)`);
 
   return {
     async stop() {

@@ -1,11 +1,13 @@
 // The console page: plain DOM, no framework, no build. This module runs the session (sign in, sign
 // up, sign out), the account view (balance, API keys, usage) and switches to the Watches view
-// (watches.js) by the URL's hash.
+// (watches.js) and the Jobs view (jobs.js) by the URL's hash.
 
 import { $, api, button, complain, confirmWith, copyFrom, formatDate, labelColumns, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
+import { hideJobs, showJobs } from './jobs.js';
 import { hideWatches, showWatches } from './watches.js';
 
 let watchesOffered = false;
+let jobsOffered = false;
 
 // ---------------------------------------------------------------- session and views
 
@@ -15,15 +17,18 @@ async function loadSession() {
   $('loading').hidden = true;
   const signedIn = Boolean(session.user);
   watchesOffered = signedIn && session.watches === true;
+  jobsOffered = signedIn && session.jobs === true;
   $('signed-in').hidden = !signedIn;
   $('signed-out').hidden = signedIn;
   $('whoami').hidden = !signedIn;
-  $('views').hidden = !watchesOffered;
+  $('views').hidden = !watchesOffered && !jobsOffered;
+  $('jobs-link').hidden = !jobsOffered;
   if (signedIn) {
     $('user-email').textContent = session.user.email;
     await showView();
   } else {
     hideWatches();
+    hideJobs();
     const closed = session.signupMode === 'closed';
     $('signup-form').hidden = closed;
     $('signup-closed').hidden = !closed;
@@ -32,16 +37,19 @@ async function loadSession() {
 }
 whenSessionProblem(loadSession);
 
-/** `#watches` shows the Watches view (when the service offers it); anything else the account. */
+/** `#watches` and `#jobs` show their views (when the service offers them); anything else the account. */
 async function showView() {
-  const watches = watchesOffered && location.hash === '#watches';
-  $('account-view').hidden = watches;
-  $('watches-view').hidden = !watches;
+  const view = watchesOffered && location.hash === '#watches' ? '#watches' : jobsOffered && location.hash === '#jobs' ? '#jobs' : '#account';
+  $('account-view').hidden = view !== '#account';
+  $('watches-view').hidden = view !== '#watches';
+  $('jobs-view').hidden = view !== '#jobs';
   for (const link of $('views').querySelectorAll('a')) {
-    if (link.hash === (watches ? '#watches' : '#account')) link.setAttribute('aria-current', 'page');
+    if (link.hash === view) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  if (watches) await showWatches();
+  if (view !== '#jobs') hideJobs();
+  if (view === '#watches') await showWatches();
+  else if (view === '#jobs') await showJobs();
   else await Promise.all([loadKeys(), loadAccount()]);
 }
 
