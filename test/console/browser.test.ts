@@ -170,7 +170,10 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     const keyLabel = page.locator('#create-key-form').getByLabel('Label (optional)');
     await keyLabel.fill('a key with a rather long label for a narrow screen');
     await keyLabel.press('Enter');
-    const key = await page.getByLabel(/New API key/).inputValue();
+    // The field is in the page before the key is: wait for the value, not the element.
+    const keyInput = page.getByLabel(/New API key/);
+    await expect.poll(() => keyInput.inputValue()).toMatch(/^rk_/);
+    const key = await keyInput.inputValue();
     await page.getByRole('button', { name: 'I have copied it' }).click();
 
     // One call per interface, then the rest of the 100 units in one GraphQL request of 97 fields.

@@ -18,13 +18,17 @@ export async function collectJobExamples(source: ExampleSource, lookups: OpenApi
   const api = `${source.baseUrl}/api/retail/jobs`;
   const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const { status, body: answer } = await callDemo(`${api}${path}`, source.key, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    if (status !== 200) throw new Error(`${method} /jobs${path} answered ${status}: ${JSON.stringify(answer)}`);
+    // A create answers 202 (stored and queued), every other job route 200.
+    if (status !== (method === 'POST' ? 202 : 200)) throw new Error(`${method} /jobs${path} answered ${status}: ${JSON.stringify(answer)}`);
     return answer as Answer;
   };
-  const items = BATCH_REGISTRY.items.slice(0, JOB_EXAMPLE_ITEMS).map((item) => ({ [item.kind.itemField.jsonName]: lookups[item.op.operationId]!.request }));
+  // The REST body's items are batch items, {operation, params}, as POST /api/retail/batch takes them.
+  const items = BATCH_REGISTRY.items.slice(0, JOB_EXAMPLE_ITEMS).map((item) => ({ operation: item.name, params: lookups[item.op.operationId]!.request }));
+  // Ended, and its end webhook tried once (the closed port refuses it), so the example is the same every run.
   const ended = (id: string) => until(`job ${id} to end`, async () => {
     const answer = await call('GET', `/${id}`);
-    return answer.data.retailJob!.finishedAt ? answer : undefined;
+    const job = answer.data.retailJob as { finishedAt?: string | null; webhook?: { attemptCount: number } | null };
+    return job.finishedAt && (!job.webhook || job.webhook.attemptCount > 0) ? answer : undefined;
   });
   const createBody = { items, label, webhook: EXAMPLE_RECEIVER };
   const created = await call('POST', '', createBody);
@@ -37,12 +41,13 @@ export async function collectJobExamples(source: ExampleSource, lookups: OpenApi
   const cancelled = await call('DELETE', `/${id}`);
 
   const cursorOf = (answer: Answer) => Object.values(answer.data)[0]?.nextCursor;
-  const example = (operationId: string, request: Record<string, unknown>, response: unknown, extra: Record<string, unknown> = {}): OperationExample => {
+  const example = (operationId: string, request: Record<string, unknown>, response: unknown, extra: Record<string, unknown> = {}, queryOnly: Record<string, unknown> = {}): OperationExample => {
     const op = opOf(operationId);
-    return { parameters: Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)])), request, response };
+    return { parameters: { ...Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)])), ...queryOnly }, request, response };
   };
   return {
-    create_RetailJob: example('create_RetailJob', createBody, created),
+    // The request is the JSON body; the query's `operation` (CSV only) gets the first item's.
+    create_RetailJob: example('create_RetailJob', createBody, created, {}, { operation: items[0]!.operation }),
     get_RetailJob: example('get_RetailJob', { id }, read),
     list_RetailJobs: example('list_RetailJobs', { limit: 1 }, listed, { cursor: cursorOf(listed) }),
     cancel_RetailJob: example('cancel_RetailJob', { id }, cancelled),

@@ -10,6 +10,7 @@ import {
   parameterSchema, registryOperation,
 } from '@retail/gateway-shared';
 import { JOB_BODY_LIMIT_BYTES } from './job-body.js';
+import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
 import { CSV_PARAMETER_COLUMNS } from './job-csv-body.js';
 import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-routes.js';
 
@@ -30,20 +31,38 @@ const envelope = (description: string) => ({ description, content: { 'applicatio
 
 const CSV_DIALECT = 'RFC 4180 CSV, UTF-8 (a byte-order mark is tolerated), comma-separated, a header row first; fields with commas, quotes or line breaks in double quotes.';
 
+/** A schema with `example` as its `examples` (a value for explorers' forms; none when the demo gave none). */
+const withExamples = (schema: Record<string, unknown>, example: unknown) => (example === undefined ? schema : { ...schema, examples: [example] });
+
 function idParameter() {
   const id = GET_JOB.parameters.find((p) => p.name === 'id')!;
-  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: parameterSchema(id) };
+  const example = OPENAPI_EXAMPLES[GET_JOB.operationId]?.parameters.id;
+  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: withExamples(parameterSchema(id), example) };
 }
 
-const query = (name: string, schema: Record<string, unknown>, description: string) => ({ name, in: 'query', required: false, description, schema });
+/** The create's example value of a query parameter: the JSON body's, but the query's webhook is only its URL. */
+function queryExample(name: string): unknown {
+  const value = OPENAPI_EXAMPLES[CREATE_JOB.operationId]?.parameters[name];
+  return name === 'webhook' && value && typeof value === 'object' ? (value as { url?: unknown }).url : value;
+}
+
+/** A query parameter, its example in the schema (the create's from the demo: its working request is the JSON body). */
+const query = (name: string, schema: Record<string, unknown>, description: string, example = queryExample(name)) =>
+  ({ name, in: 'query', required: false, description, schema: withExamples(schema, example) });
 
 function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) {
   const item = { $ref: '#/components/schemas/RetailBatchItemRequest' };
   schemas.defs.RetailBatchItemRequest ??= batchItemRequestSchema();
   const options = objectSchema(CREATE_JOB.parameters.filter((p) => p.name !== 'items'));
+  const examples = OPENAPI_EXAMPLES[CREATE_JOB.operationId];
+  const withExample = (name: string, property: object) => ({ ...property, ...(examples?.parameters[name] === undefined ? {} : { examples: [examples.parameters[name]] }) });
+  const properties = {
+    items: { type: 'array', minItems: 1, maxItems: MAX_JOB_ITEMS, items: item, description: 'The lookups, each as a batch item {operation, params}.' },
+    ...(options.properties as Record<string, object>),
+  };
   const json = {
     ...options,
-    properties: { items: { type: 'array', minItems: 1, maxItems: MAX_JOB_ITEMS, items: item, description: 'The lookups, each as a batch item {operation, params}.' }, ...(options.properties as object) },
+    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, withExample(name, property)])),
     required: ['items'],
   };
   return {
@@ -64,7 +83,7 @@ function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) 
     requestBody: {
       required: true,
       content: {
-        'application/json': { schema: json },
+        'application/json': { schema: json, ...(examples ? { example: examples.request } : {}) },
         [NDJSON_TYPE]: { schema: { ...item, description: 'One line: one item.' } },
         [CSV_TYPE]: { schema: text(`${CSV_DIALECT} One row per item.`) },
       },
@@ -73,7 +92,12 @@ function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) 
       '202': {
         description: 'The job, stored and queued (status QUEUED; items refused at once already count in done and failed). Its webhook secret is shown in this answer only.',
         headers: { ...freeHeaders, Location: { description: 'The job: GET it for its progress.', schema: { type: 'string' } } },
-        content: { 'application/json': { schema: { type: 'object', properties: { data: dataSchema(CREATE_JOB, schemas) }, required: ['data'], additionalProperties: false } } },
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { data: dataSchema(CREATE_JOB, schemas) }, required: ['data'], additionalProperties: false },
+            ...(examples?.response === undefined ? {} : { example: examples.response }),
+          },
+        },
       },
       ...errorRefs(['400', '401', '403']),
       '413': envelope(`The body is over ${JOB_BODY_LIMIT_BYTES} bytes; split the job.`),
@@ -97,9 +121,9 @@ function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocu
     tags: ['jobs'],
     parameters: [
       idParameter(),
-      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson' }, 'ndjson (default) or csv.'),
-      query('cursor', { type: 'string', pattern: '^\\d{1,9}$' }, 'Resume after the item with this index.'),
-      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false' }, 'true: wait for the results of a running job until it has ended.'),
+      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson' }, 'ndjson (default) or csv.', 'csv'),
+      query('cursor', { type: 'string', pattern: '^\\d{1,9}$' }, 'Resume after the item with this index.', '0'),
+      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false' }, 'true: wait for the results of a running job until it has ended.', 'true'),
     ],
     responses: {
       '200': {
@@ -127,7 +151,7 @@ function eventsOperation({ freeHeaders, errorRefs, notFound }: JobDocumentParts)
       `A comment line every ${SSE_HEARTBEAT_MS / 1000} s keeps idle connections open.`,
     ].join(' '),
     tags: ['jobs'],
-    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: { type: 'string' } }],
+    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: { type: 'string', examples: ['RUNNING.40.2.38'] } }],
     responses: {
       '200': {
         description: 'The event stream.',
