@@ -1,7 +1,8 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
-import { addHealth, addReflection, createRetailImplementation, grpcServiceDefinition, serviceTokenInterceptor } from './grpc/index.js';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { addHealth, addReflection, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { ParsedPageSource } from './cache/parsed-pages.js';

@@ -4,7 +4,7 @@ import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GRPC_STATUS_
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
 import { createTokenCheck } from './auth.js';
-import { grpcServiceDefinition } from './service-definition.js';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { coreErrorStatus, toCoreError } from './status.js';
 
 describe('grpcServiceDefinition', () => {

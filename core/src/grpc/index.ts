@@ -1,4 +1,5 @@
-export { grpcServiceDefinition } from './service-definition.js';
+// Loaded with the server's gRPC parts: protobuf-es encodes strings through Buffer from then on.
+import './text-encoding.js';
 export { addReflection } from './reflection.js';
 export { addHealth, HEALTH_SERVICES, type HealthReporter } from './health.js';
 export { createTokenCheck, serviceTokenInterceptor } from './auth.js';

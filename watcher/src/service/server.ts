@@ -6,11 +6,11 @@
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { JobService, WatchService } from '@retail/contract';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
 import { addHealth, addReflection } from './health.js';
-import { grpcServiceDefinition } from './service-definition.js';
 import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
 
