@@ -2,6 +2,7 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { addHealth, addReflection, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
@@ -143,22 +144,8 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       }),
     stop: async ({ graceMs = 10_000 } = {}) => {
       health.setServing(false);
-      if (started) {
-        await new Promise<void>((resolve) => {
-          const force = setTimeout(() => {
-            logger.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
-            server.forceShutdown();
-            resolve();
-          }, graceMs);
-          force.unref();
-          server.tryShutdown(() => {
-            clearTimeout(force);
-            resolve();
-          });
-        });
-      } else {
-        server.forceShutdown();
-      }
+      const onForced = () => logger.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
+      await stopGrpcServer(server, { started, graceMs, onForced });
       stopping.abort();
       await probing;
       await owned?.close();

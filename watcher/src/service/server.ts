@@ -7,6 +7,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { JobService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
@@ -63,19 +64,8 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
     stop: async ({ graceMs = 10_000 } = {}) => {
       health.setServing(false);
       for (const stream of streams) stream.abort(SERVER_STOPPING);
-      if (!started) return server.forceShutdown();
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          options.log?.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        force.unref();
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      });
+      const onForced = () => options.log?.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
+      await stopGrpcServer(server, { started, graceMs, onForced });
     },
   };
 }
