@@ -2,8 +2,9 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
-import { addHealth, addReflection, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
+import { addHealth, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { ParsedPageSource } from './cache/parsed-pages.js';
@@ -121,7 +122,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   );
   const health = addHealth(server);
   reportMarketplace = health.setMarketplace;
-  addReflection(server);
+  addReflection(server, [RetailService]);
 
   let started = false;
   let probing: Promise<unknown> = Promise.resolve();

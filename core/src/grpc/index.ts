@@ -1,6 +1,5 @@
 // Loaded with the server's gRPC parts: protobuf-es encodes strings through Buffer from then on.
 import './text-encoding.js';
-export { addReflection } from './reflection.js';
 export { addHealth, HEALTH_SERVICES, type HealthReporter } from './health.js';
 export { serviceTokenInterceptor } from './auth.js';
 export { coreErrorStatus, errorDetailMetadata, toCoreError } from './status.js';

@@ -7,11 +7,12 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { JobService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
-import { addHealth, addReflection } from './health.js';
+import { addHealth } from './health.js';
 import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
 
@@ -49,7 +50,7 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
   server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, bind));
   if (options.jobs) server.addService(grpcServiceDefinition(JobService), grpcImplementation(JobService, options.jobs, bind));
   const health = addHealth(server);
-  addReflection(server);
+  addReflection(server, [WatchService, JobService]);
   let started = false;
 
   return {
