@@ -2,7 +2,7 @@
 // pause / resume and delete, and one watch's detail (watch-detail.js).
 
 import { oneTimeSecret } from './one-time-secret.js';
-import { $, api, button, complain, confirmWith, say, timeElement } from './page.js';
+import { $, api, button, complain, confirmWith, say, showListPage, timeElement } from './page.js';
 import { closeWatchDetail, openWatchDetail } from './watch-detail.js';
 import { clearWatchFormErrors, fillWatchForm, showLookup, showWatchFormErrors, watchBody } from './watch-form.js';
 import { conditionText, intervalText, statusText } from './watch-text.js';
@@ -30,13 +30,8 @@ async function loadWatches(more = false) {
   const query = new URLSearchParams({ limit: '50', ...(more && nextCursor ? { cursor: nextCursor } : {}) });
   const { retailWatches } = await api('GET', `watches?${query}`);
   const items = retailWatches.watches.map(watchItem);
-  if (more) $('watch-list').append(...items);
-  else $('watch-list').replaceChildren(...items);
   nextCursor = retailWatches.nextCursor;
-  $('watches-more').hidden = !nextCursor;
-  const empty = $('watch-list').children.length === 0;
-  $('watch-list').hidden = empty;
-  $('watches-empty').hidden = !empty;
+  showListPage({ list: 'watch-list', more: 'watches-more', empty: 'watches-empty' }, items, more, nextCursor);
 }
 
 function watchItem(watch) {
