@@ -27,7 +27,8 @@ import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { RetailService, renderData } from '@retail/contract';
-import { grpcServiceDefinition } from '../core/src/grpc/service-definition.js';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import '../core/src/grpc/text-encoding.js'; // the core's string encoding, as before this moved to the contract
 import { createCoreClient, registryOperation } from '@retail/gateway-shared';
 import { traceCoreCall } from '@retail/gateway-shared/tracing';
 import { SERVICE_TOKEN, startStack } from '../test/harness/stack.js';

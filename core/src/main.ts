@@ -1,3 +1,4 @@
+import { stopOnSignals } from '@retail/contract/stop-signals';
 import { ConfigError, loadCoreConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createCoreServer } from './server.js';
@@ -31,21 +32,11 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    core.stop({ graceMs: 10_000 }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    await core.stop({ graceMs: 10_000 });
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals(stop, (error) => logger.error({ err: error }, 'shutdown failed'));
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,10 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
-import { addHealth, addReflection, createRetailImplementation, grpcServiceDefinition, serviceTokenInterceptor } from './grpc/index.js';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { addReflection } from '@retail/contract/grpc-reflection';
+import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
+import { addHealth, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { ParsedPageSource } from './cache/parsed-pages.js';
@@ -119,7 +122,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   );
   const health = addHealth(server);
   reportMarketplace = health.setMarketplace;
-  addReflection(server);
+  addReflection(server, [RetailService]);
 
   let started = false;
   let probing: Promise<unknown> = Promise.resolve();
@@ -142,22 +145,8 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       }),
     stop: async ({ graceMs = 10_000 } = {}) => {
       health.setServing(false);
-      if (started) {
-        await new Promise<void>((resolve) => {
-          const force = setTimeout(() => {
-            logger.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
-            server.forceShutdown();
-            resolve();
-          }, graceMs);
-          force.unref();
-          server.tryShutdown(() => {
-            clearTimeout(force);
-            resolve();
-          });
-        });
-      } else {
-        server.forceShutdown();
-      }
+      const onForced = () => logger.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
+      await stopGrpcServer(server, { started, graceMs, onForced });
       stopping.abort();
       await probing;
       await owned?.close();

@@ -6,6 +6,7 @@
  * WATCHER_SHUTDOWN_GRACE_MS to finish (a job cut short runs again elsewhere: every job is idempotent),
  * then the queues, the ledger and the store close.
  */
+import { stopOnSignals } from '@retail/contract/stop-signals';
 import { loadWatcherConfig, WatcherConfigError } from './config.js';
 import { startHealthServer, startWatcher } from './workers/index.js';
 
@@ -27,27 +28,15 @@ async function main(): Promise<void> {
   const health = await startHealthServer({ host: config.healthHost, port: config.healthPort, ready: () => watcher.ready() });
   log(`watcher started (role ${config.role}${watcher.grpcAddress ? `, WatchService on ${watcher.grpcAddress}` : ''}, probes on :${health.port})`);
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  const stop = async (signal: string) => {
     log(`${signal}: shutting down`);
     health.draining();
     const grace = new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), config.shutdownGraceMs).unref());
-    Promise.race([watcher.stop().then(() => 'stopped' as const), grace]).then(
-      async (outcome) => {
-        if (outcome === 'grace') log('grace period over: exiting with jobs still running (they run again elsewhere)');
-        await health.close();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        log(`shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
+    const outcome = await Promise.race([watcher.stop().then(() => 'stopped' as const), grace]);
+    if (outcome === 'grace') log('grace period over: exiting with jobs still running (they run again elsewhere)');
+    await health.close();
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals(stop, (error) => log(`shutdown failed: ${(error as Error).message}`));
 }
 
 main().catch((error: unknown) => {

@@ -1,24 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Metadata, ResponderBuilder, ServerInterceptingCall, type ServerInterceptor, ServerListenerBuilder } from '@grpc/grpc-js';
+import { ResponderBuilder, ServerInterceptingCall, type ServerInterceptor, ServerListenerBuilder } from '@grpc/grpc-js';
 import { ErrorReason } from '@retail/contract';
+import { TOKEN_EXEMPT_PREFIX, createTokenCheck } from '@retail/contract/service-token';
 import { CoreError } from '../errors.js';
 import { coreErrorStatus } from './status.js';
-
-/** Calls that need no token: Kubernetes probes and load balancers call health without one. */
-const EXEMPT_PREFIX = '/grpc.health.v1.Health/';
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
-/** `authorization: Bearer <token>` compared in constant time (hashes make the lengths equal). */
-export function createTokenCheck(token: string): (metadata: Metadata) => boolean {
-  const expected = digest(token);
-  return (metadata) => {
-    const values = metadata.get('authorization');
-    if (values.length !== 1 || typeof values[0] !== 'string') return false;
-    const match = /^Bearer (\S+)$/i.exec(values[0].trim());
-    return match !== null && timingSafeEqual(digest(match[1]!), expected);
-  };
-}
 
 /**
  * A server interceptor that refuses every call but health without the service token, before the
@@ -30,7 +14,7 @@ export function serviceTokenInterceptor(token: string): ServerInterceptor {
   return (method, call) => {
     const listener = new ServerListenerBuilder()
       .withOnReceiveMetadata((metadata, next) => {
-        if (method.path.startsWith(EXEMPT_PREFIX) || isValid(metadata)) {
+        if (method.path.startsWith(TOKEN_EXEMPT_PREFIX) || isValid(metadata)) {
           next(metadata);
           return;
         }

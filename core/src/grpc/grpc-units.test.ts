@@ -3,8 +3,8 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ERROR_DETAIL_METADATA_KEY, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, GetProductRequestSchema, GrpcCode, RetailService, decodeErrorStatus } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../errors.js';
-import { createTokenCheck } from './auth.js';
-import { grpcServiceDefinition } from './service-definition.js';
+import { createTokenCheck } from '@retail/contract/service-token';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { coreErrorStatus, toCoreError } from './status.js';
 
 describe('grpcServiceDefinition', () => {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Router, type RequestHandler } from 'express';
-import { type FixedFiles, serveFixedFiles } from '@retail/gateway-shared';
+import { type FixedFiles, pageHead, pageHeaders, serveFixedFiles } from '@retail/gateway-shared';
 
 /** Where the page's files are served, under the GraphQL path the Ingress routes to this gateway. */
 export const GRAPHIQL_ASSETS_PATH = '/api/graphql/graphiql';
@@ -30,24 +30,11 @@ const ASSETS: FixedFiles = {
   'page.css': join(publicDir, 'graphiql-page.css'),
 };
 
-/** Self only; `data:` for the fonts and icons graphiql's stylesheet inlines. */
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const asset = (name: string) => `${GRAPHIQL_ASSETS_PATH}/${name}`;
 
 const PAGE = `<!doctype html>
 <html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>GraphiQL · Retail Data API</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="${GRAPHIQL_ASSETS_PATH}/graphiql.css">
-  <link rel="stylesheet" href="${GRAPHIQL_ASSETS_PATH}/page.css">
-  <script src="${GRAPHIQL_ASSETS_PATH}/react.js" defer></script>
-  <script src="${GRAPHIQL_ASSETS_PATH}/react-dom.js" defer></script>
-  <script src="${GRAPHIQL_ASSETS_PATH}/graphiql.js" defer></script>
-  <script src="${GRAPHIQL_ASSETS_PATH}/start.js" defer></script>
-</head>
+${pageHead('GraphiQL · Retail Data API', [asset('graphiql.css'), asset('page.css')], [asset('react.js'), asset('react-dom.js'), asset('graphiql.js'), asset('start.js')])}
 <body>
   <div id="graphiql" data-endpoint="/api/graphql">Loading GraphiQL…</div>
 </body>
@@ -63,13 +50,13 @@ export function graphiqlLandingPage(): ApolloServerPlugin {
   };
 }
 
-/** Headers of the page: Apollo sets only its content type, so the CSP is set before Apollo answers. */
-export const graphiqlPageHeaders: RequestHandler = (_req, res, next) => {
-  res.set({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' });
-  next();
+/** Headers of the page (the gateways' page headers): Apollo sets only its content type, so they are set before Apollo answers. */
+export const graphiqlPageHeaders: RequestHandler = (req, res, next) => {
+  res.set('Cache-Control', 'no-cache');
+  pageHeaders(req, res, next);
 };
 
 /** `GET /api/graphql/graphiql/<name>`: the page's scripts and styles. */
 export function createGraphiqlAssets(): Router {
-  return Router().get(`${GRAPHIQL_ASSETS_PATH}/:name`, serveFixedFiles(ASSETS, { 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' }));
+  return Router().get(`${GRAPHIQL_ASSETS_PATH}/:name`, pageHeaders, serveFixedFiles(ASSETS));
 }

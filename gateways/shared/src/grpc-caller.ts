@@ -1,7 +1,7 @@
 /**
  * Calls of protoc-gen-es methods over @grpc/grpc-js, one channel per backend address. Messages
  * cross as toBinary/fromBinary of @bufbuild/protobuf, as on the core's side
- * (core/src/grpc/service-definition.ts), so gateways and core share one message type system.
+ * (proto/src/grpc-service-definition.ts), so gateways and core share one message type system.
  * grpc-js rather than Connect's gRPC transport: about 0.13 ms less CPU per call on the gateway
  * (docs/rest.md, Benchmark), the largest single cost of a metered call.
  *

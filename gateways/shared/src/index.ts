@@ -21,6 +21,7 @@ export * from './batch-results.js';
 export * from './batch-call.js';
 export * from './batch-schemas.js';
 export * from './fixed-files.js';
+export * from './browser-page.js';
 export * from './job-items.js';
 export * from './job-results.js';
 export * from './response-data.js';

@@ -1,13 +1,18 @@
 /**
  * The watcher's gRPC server itself: health answers without the token (probes carry none), a watcher
  * without a core refuses url keys as UNIMPLEMENTED, and stopping ends open event streams with
- * UNAVAILABLE at once (clients resume from their last cursor) instead of waiting out the grace period.
+ * UNAVAILABLE at once (clients resume from their last cursor) instead of waiting out the grace period,
+ * and server reflection (the contract's grpc-reflection.ts) lists its services.
  */
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { credentials, Client as GrpcClient, status } from '@grpc/grpc-js';
+import { credentials, Client as GrpcClient, Metadata, loadPackageDefinition, status } from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import { ErrorReason } from '@retail/contract';
-import { as, failureOf, newAccount, newAsin, startTestService, type TestService } from './fixtures.js';
+import { SERVICE_TOKEN, as, failureOf, newAccount, newAsin, startTestService, type TestService } from './fixtures.js';
 
 let t: TestService;
 
@@ -31,7 +36,41 @@ function healthCheck(port: number): Promise<Buffer> {
   });
 }
 
+type ReflectionClient = GrpcClient & { ServerReflectionInfo(metadata: Metadata): NodeJS.ReadWriteStream & { write(request: object): boolean } };
+
+/** One server reflection request (grpc.reflection.v1) with the service token, its first answer. */
+function reflect(port: number, request: object): Promise<Record<string, unknown>> {
+  const proto = createRequire(import.meta.url).resolve('@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto');
+  const loaded = loadPackageDefinition(protoLoader.loadSync(proto, { keepCase: true, defaults: false, oneofs: true })) as unknown as {
+    grpc: { reflection: { v1: { ServerReflection: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => ReflectionClient } } };
+  };
+  const client = new loaded.grpc.reflection.v1.ServerReflection(`127.0.0.1:${port}`, credentials.createInsecure());
+  const metadata = new Metadata();
+  metadata.set('authorization', `Bearer ${SERVICE_TOKEN}`);
+  const stream = client.ServerReflectionInfo(metadata);
+  return new Promise((resolve, reject) => {
+    stream.on('data', (answer: Record<string, unknown>) => {
+      resolve(answer);
+      stream.end();
+      client.close();
+    });
+    stream.on('error', (error) => {
+      client.close();
+      reject(error);
+    });
+    stream.write(request);
+  });
+}
+
 describe('watcher gRPC server', () => {
+  it('answers server reflection for the WatchService, the JobService and health', async () => {
+    const listed = (await reflect(t.port, { list_services: '' })) as { list_services_response: { service: { name: string }[] } };
+    expect(listed.list_services_response.service.map((s) => s.name).sort()).toEqual(['grpc.health.v1.Health', 'retail.v1.JobService', 'retail.v1.WatchService']);
+    const files = (await reflect(t.port, { file_containing_symbol: 'retail.v1.WatchService' })) as { file_descriptor_response: { file_descriptor_proto: Buffer[] } };
+    const protos = files.file_descriptor_response.file_descriptor_proto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
+    expect(protos.find((p) => p.service.some((s) => s.name === 'WatchService'))?.package).toBe('retail.v1');
+  });
+
   it('answers health checks without the service token: SERVING', async () => {
     // HealthCheckResponse { status: SERVING (1) } is field 1, varint 1.
     expect([...await healthCheck(t.port)]).toEqual([0x08, 0x01]);

@@ -2,34 +2,18 @@
  * Who may call the WatchService: the gateways (and internal services), with the deployment's service
  * token in `authorization: Bearer <token>`, on behalf of the account in `x-retail-account` (set by
  * the gateway after it checked the client's key). The watcher may not import the core, so this is
- * the watcher's own copy of the core's idea (core/src/grpc/auth.ts): a constant-time token check in a
- * server interceptor that refuses before the request is read. Health stays open for probes.
+ * the core's idea (core/src/grpc/auth.ts) with the contract's constant-time token check
+ * (@retail/contract/service-token), in a server interceptor that refuses before the request is
+ * read. Health stays open for probes.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Metadata, ResponderBuilder, ServerInterceptingCall, type ServerInterceptor, ServerListenerBuilder } from '@grpc/grpc-js';
+import { TOKEN_EXEMPT_PREFIX, createTokenCheck } from '@retail/contract/service-token';
 import { grpcStatusOf, unauthenticated } from './errors.js';
 
 export const ACCOUNT_METADATA_KEY = 'x-retail-account';
 
-/** Calls that need no token: Kubernetes probes and load balancers call health without one. */
-const EXEMPT_PREFIX = '/grpc.health.v1.Health/';
-
 /** Account ids are opaque to the watcher; this only keeps garbage and huge values out of the database. */
 const ACCOUNT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
-/** `authorization: Bearer <token>` compared in constant time (hashes make the lengths equal). */
-export function createTokenCheck(token: string): (metadata: Metadata) => boolean {
-  if (token.length === 0) throw new Error('the service token must not be empty');
-  const expected = digest(token);
-  return (metadata) => {
-    const values = metadata.get('authorization');
-    if (values.length !== 1 || typeof values[0] !== 'string') return false;
-    const match = /^Bearer (\S+)$/i.exec(values[0].trim());
-    return match !== null && timingSafeEqual(digest(match[1]!), expected);
-  };
-}
 
 /** The calling account, or null when the metadata carries none (or more than one, or garbage). */
 export function accountOf(metadata: Metadata): string | null {
@@ -47,7 +31,7 @@ export function serviceAuthInterceptor(token: string, accountScopedPrefixes: rea
   return (method, call) => {
     const listener = new ServerListenerBuilder()
       .withOnReceiveMetadata((metadata, next) => {
-        if (method.path.startsWith(EXEMPT_PREFIX)) return next(metadata);
+        if (method.path.startsWith(TOKEN_EXEMPT_PREFIX)) return next(metadata);
         if (!isValid(metadata)) return call.sendStatus(grpcStatusOf(unauthenticated('service token missing or invalid')));
         if (accountScopedPrefixes.some((prefix) => method.path.startsWith(prefix)) && accountOf(metadata) === null) {
           return call.sendStatus(grpcStatusOf(unauthenticated(`${ACCOUNT_METADATA_KEY} metadata missing or malformed`)));

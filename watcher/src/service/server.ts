@@ -6,11 +6,13 @@
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { JobService, WatchService } from '@retail/contract';
+import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
+import { addReflection } from '@retail/contract/grpc-reflection';
+import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
-import { addHealth, addReflection } from './health.js';
-import { grpcServiceDefinition } from './service-definition.js';
+import { addHealth } from './health.js';
 import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
 
@@ -48,7 +50,7 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
   server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, bind));
   if (options.jobs) server.addService(grpcServiceDefinition(JobService), grpcImplementation(JobService, options.jobs, bind));
   const health = addHealth(server);
-  addReflection(server);
+  addReflection(server, [WatchService, JobService]);
   let started = false;
 
   return {
@@ -63,19 +65,8 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
     stop: async ({ graceMs = 10_000 } = {}) => {
       health.setServing(false);
       for (const stream of streams) stream.abort(SERVER_STOPPING);
-      if (!started) return server.forceShutdown();
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          options.log?.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        force.unref();
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      });
+      const onForced = () => options.log?.warn({ graceMs }, 'calls still running after the grace period; forcing shutdown');
+      await stopGrpcServer(server, { started, graceMs, onForced });
     },
   };
 }

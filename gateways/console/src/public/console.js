@@ -4,6 +4,7 @@
 
 import { $, api, button, complain, confirmWith, copyFrom, formatDate, labelColumns, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
 import { hideJobs, showJobs } from './jobs.js';
+import { oneTimeSecret } from './one-time-secret.js';
 import { hideWatches, showWatches } from './watches.js';
 
 let watchesOffered = false;
@@ -197,7 +198,7 @@ $('signout').addEventListener('click', async () => {
   try {
     await api('POST', 'signout');
   } finally {
-    hideNewKey();
+    newKey.hide();
     await loadSession().catch(complain);
     say('Signed out.');
   }
@@ -205,29 +206,12 @@ $('signout').addEventListener('click', async () => {
 
 // ---------------------------------------------------------------- the one-time key
 
+const newKey = oneTimeSecret({ panel: 'new-key', value: 'new-key-value', copy: 'copy-key', dismiss: 'dismiss-key', status: 'copy-status' }, 'key-label');
+
 function showNewKey(created) {
-  $('new-key-value').value = created.key;
   $('new-key-label').textContent = created.info.label ? ` (${created.info.label})` : '';
-  $('copy-status').textContent = '';
-  $('new-key').hidden = false;
-  $('new-key-value').focus();
-  $('new-key-value').select();
+  newKey.show(created.key);
 }
-
-function hideNewKey() {
-  // Drop the value from the page: after this it exists only where the user pasted it.
-  $('new-key-value').value = '';
-  $('new-key').hidden = true;
-}
-
-$('copy-key').addEventListener('click', async () => {
-  $('copy-status').textContent = await copyFrom($('new-key-value'));
-});
-
-$('dismiss-key').addEventListener('click', () => {
-  hideNewKey();
-  $('key-label').focus();
-});
 
 // ---------------------------------------------------------------- revoke with confirmation
 

@@ -2,7 +2,7 @@
 // bar each (refreshed every two seconds while one runs), status, units charged, the results as
 // NDJSON and CSV (downloaded from the console's own streamed endpoint, with the session), and cancel.
 
-import { $, api, button, complain, confirmWith, say, timeElement } from './page.js';
+import { $, api, button, complain, confirmWith, say, showListPage, timeElement } from './page.js';
 
 const REFRESH_MS = 2_000;
 let optionsLoaded = false;
@@ -40,13 +40,8 @@ async function loadJobs(more = false) {
   const query = new URLSearchParams({ limit: '20', ...(more && nextCursor ? { cursor: nextCursor } : {}) });
   const { retailJobs } = await api('GET', `jobs?${query}`);
   const items = retailJobs.jobs.map(jobItem);
-  if (more) $('job-list').append(...items);
-  else $('job-list').replaceChildren(...items);
   nextCursor = retailJobs.nextCursor;
-  $('jobs-more').hidden = !nextCursor;
-  const empty = $('job-list').children.length === 0;
-  $('job-list').hidden = empty;
-  $('jobs-empty').hidden = !empty;
+  showListPage({ list: 'job-list', more: 'jobs-more', empty: 'jobs-empty' }, items, more, nextCursor);
   // Progress moves while a job runs: look again shortly (only the first page, only while this view shows).
   if (!more && retailJobs.jobs.some((job) => !job.expiresAt) && !$('jobs-view').hidden) {
     refreshTimer = setTimeout(() => loadJobs().catch(complain), REFRESH_MS);

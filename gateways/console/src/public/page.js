@@ -112,6 +112,20 @@ export function button(text, className, onClick, label) {
   return element;
 }
 
+/**
+ * One page of a cursor-paged list into its container: after the pages before it (`append`) or in
+ * their place. The "more" button shows while there is a next page; `ids.frame` (the container, or
+ * a table's wrapper) gives way to the empty note when nothing is listed.
+ */
+export function showListPage(ids, items, append, nextCursor) {
+  if (append) $(ids.list).append(...items);
+  else $(ids.list).replaceChildren(...items);
+  $(ids.more).hidden = !nextCursor;
+  const empty = $(ids.list).children.length === 0;
+  $(ids.frame ?? ids.list).hidden = empty;
+  $(ids.empty).hidden = !empty;
+}
+
 /** Copies a read-only input's value; returns the message to show beside it. */
 export async function copyFrom(input) {
   let copied = false;

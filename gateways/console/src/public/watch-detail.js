@@ -1,7 +1,7 @@
 // One watch in detail: its product's price / stock history (chart, summary and table), its events
 // and its webhook deliveries with Redeliver. Opening it reads the history once (one unit).
 
-import { $, api, button, complain, say, textCell, timeCell } from './page.js';
+import { $, api, button, complain, say, showListPage, textCell, timeCell } from './page.js';
 import { drawHistory, historySummary } from './watch-chart.js';
 import { changeText, deliveryStatusText, eventText, priceText } from './watch-text.js';
 
@@ -61,13 +61,8 @@ async function loadEvents(more = false) {
     row.append(timeCell(event.at, ''), textCell(eventText(event.type)), textCell(changeText(event.before, event.after)));
     return row;
   });
-  if (more) $('events-body').append(...rows);
-  else $('events-body').replaceChildren(...rows);
   eventsCursor = retailWatchEvents.nextCursor;
-  $('events-more').hidden = !eventsCursor;
-  const empty = $('events-body').children.length === 0;
-  $('events-table-wrap').hidden = empty;
-  $('events-empty').hidden = !empty;
+  showListPage({ list: 'events-body', frame: 'events-table-wrap', more: 'events-more', empty: 'events-empty' }, rows, more, eventsCursor);
 }
 
 async function loadDeliveries() {

@@ -1,7 +1,8 @@
 // The Watches view: create a watch (the webhook secret shown once), the list of watches with
 // pause / resume and delete, and one watch's detail (watch-detail.js).
 
-import { $, api, button, complain, confirmWith, copyFrom, say, timeElement } from './page.js';
+import { oneTimeSecret } from './one-time-secret.js';
+import { $, api, button, complain, confirmWith, say, showListPage, timeElement } from './page.js';
 import { closeWatchDetail, openWatchDetail } from './watch-detail.js';
 import { clearWatchFormErrors, fillWatchForm, showLookup, showWatchFormErrors, watchBody } from './watch-form.js';
 import { conditionText, intervalText, statusText } from './watch-text.js';
@@ -19,7 +20,7 @@ export async function showWatches() {
 
 /** Signed out: nothing of the last account stays on the page. */
 export function hideWatches() {
-  hideSecret();
+  secret.hide();
   closeWatchDetail();
   $('watch-list').replaceChildren();
   $('watch-form').reset();
@@ -29,13 +30,8 @@ async function loadWatches(more = false) {
   const query = new URLSearchParams({ limit: '50', ...(more && nextCursor ? { cursor: nextCursor } : {}) });
   const { retailWatches } = await api('GET', `watches?${query}`);
   const items = retailWatches.watches.map(watchItem);
-  if (more) $('watch-list').append(...items);
-  else $('watch-list').replaceChildren(...items);
   nextCursor = retailWatches.nextCursor;
-  $('watches-more').hidden = !nextCursor;
-  const empty = $('watch-list').children.length === 0;
-  $('watch-list').hidden = empty;
-  $('watches-empty').hidden = !empty;
+  showListPage({ list: 'watch-list', more: 'watches-more', empty: 'watches-empty' }, items, more, nextCursor);
 }
 
 function watchItem(watch) {
@@ -104,19 +100,7 @@ async function deleteWatch(watch, name, opener) {
 
 // ---------------------------------------------------------------- create, and the one-time secret
 
-function showSecret(watch) {
-  $('new-secret-value').value = watch.webhook.secret;
-  $('copy-secret-status').textContent = '';
-  $('new-secret').hidden = false;
-  $('new-secret-value').focus();
-  $('new-secret-value').select();
-}
-
-function hideSecret() {
-  // Drop the value from the page: after this it exists only where the user pasted it.
-  $('new-secret-value').value = '';
-  $('new-secret').hidden = true;
-}
+const secret = oneTimeSecret({ panel: 'new-secret', value: 'new-secret-value', copy: 'copy-secret', dismiss: 'dismiss-secret', status: 'copy-secret-status' }, 'watch-product');
 
 $('watch-form').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -130,7 +114,7 @@ $('watch-form').addEventListener('submit', async (event) => {
     for (const input of form.querySelectorAll('[data-condition-value]')) input.disabled = true;
     showLookup('asin');
     say(`Watching ${retailWatch.asin} on ${retailWatch.domain}; the first snapshot is being taken.`);
-    if (retailWatch.webhook?.secret) showSecret(retailWatch);
+    if (retailWatch.webhook?.secret) secret.show(retailWatch.webhook.secret);
     await loadWatches();
   } catch (error) {
     if (error.status === 401 || error.status === 403) complain(error);
@@ -141,14 +125,5 @@ $('watch-form').addEventListener('submit', async (event) => {
 });
 
 for (const radio of document.querySelectorAll('input[name="lookup"]')) radio.addEventListener('change', () => showLookup(radio.value));
-
-$('copy-secret').addEventListener('click', async () => {
-  $('copy-secret-status').textContent = await copyFrom($('new-secret-value'));
-});
-
-$('dismiss-secret').addEventListener('click', () => {
-  hideSecret();
-  $('watch-product').focus();
-});
 
 $('watches-more').addEventListener('click', () => loadWatches(true).catch(complain));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
 import { Marked } from 'marked';
-import { escapeHtml } from './page-headers.js';
+import { escapeHtml, pageHead } from '@retail/gateway-shared';
 
 export const DOCS_PATH = '/docs';
 const DOC_NAME = /^[a-z0-9][a-z0-9-]*\.md$/;
@@ -23,13 +23,7 @@ export function defaultDocsDirectory(): string | undefined {
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(title)} · Retail Data API</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/api/docs/site.css">
-</head>
+${pageHead(`${title} · Retail Data API`, ['/api/docs/site.css'])}
 <body class="page">
   <header class="site-header"><p class="brand"><a href="/">Retail Data API</a> <span><a href="${DOCS_PATH}/">Documentation</a></span></p></header>
   <main id="main" class="doc">

@@ -8,7 +8,7 @@ import { API_REFERENCE_PAGE, API_REFERENCE_PATH } from './api-reference.js';
 import { createAssetRoutes } from './assets.js';
 import { createDocsRoutes, defaultDocsDirectory, DOCS_PATH } from './docs.js';
 import { type LandingLink, renderLandingPage } from './landing.js';
-import { pageHeaders } from './page-headers.js';
+import { pageHeaders } from '@retail/gateway-shared';
 
 export type { LandingLink } from './landing.js';
 export { API_REFERENCE_PATH } from './api-reference.js';

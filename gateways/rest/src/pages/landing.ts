@@ -3,7 +3,7 @@
  * the service's address in a browser. Rendered once when the router is built; the links are the
  * pages this deployment (or `npm start`) serves, plus any the composition adds (the demo catalogue).
  */
-import { escapeHtml } from './page-headers.js';
+import { escapeHtml, pageHead } from '@retail/gateway-shared';
 
 export interface LandingLink {
   readonly href: string;
@@ -45,13 +45,7 @@ export function renderLandingPage(options: LandingOptions): string {
   );
   return `<!doctype html>
 <html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Retail Data API</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/api/docs/site.css">
-</head>
+${pageHead('Retail Data API', ['/api/docs/site.css'])}
 <body class="page">
   <header class="site-header"><p class="brand">Retail Data API</p></header>
   <main id="main">

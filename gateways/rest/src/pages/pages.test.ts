@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPages } from './index.js';
-import { PAGE_CONTENT_SECURITY_POLICY } from './page-headers.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '@retail/gateway-shared';
 
 let server: Server;
 let base: string;

@@ -1,10 +1,17 @@
+/**
+ * Server reflection (grpcurl and friends) for the retail.v1 services a server offers and for
+ * grpc.health.v1.Health, shared by the core and the watcher (the watcher may not import the core).
+ * @grpc/reflection reads only `fileDescriptorProtos` of the package definition's entries, so the
+ * entries are built from the protoc-gen-es descriptors (serialized FileDescriptorProtos) directly.
+ * Not exported from the package index: clients need no server code, and @grpc/reflection and
+ * grpc-health-check are optional peers of the contract that only the servers install.
+ */
 import { createRequire } from 'node:module';
-import type { DescFile } from '@bufbuild/protobuf';
-import { toBinary } from '@bufbuild/protobuf';
+import { type DescFile, type DescService, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
-import type { Server } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import { file_retail_v1_service } from '@retail/contract';
+
+const HEALTH_SERVICE = 'grpc.health.v1.Health';
 
 /** A file and everything it imports, dependencies first, each once. */
 function withDependencies(file: DescFile, seen = new Set<string>(), out: DescFile[] = []): DescFile[] {
@@ -21,8 +28,7 @@ function withDependencies(file: DescFile, seen = new Set<string>(), out: DescFil
  */
 function healthFileDescriptors(): Buffer[] {
   const require = createRequire(import.meta.url);
-  const healthEntry = require.resolve('grpc-health-check');
-  const fromHealth = createRequire(healthEntry);
+  const fromHealth = createRequire(require.resolve('grpc-health-check'));
   const { protoPath } = fromHealth('grpc-health-check') as { protoPath: string };
   const protoLoader = fromHealth('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
   const definition = protoLoader.loadSync(protoPath, { keepCase: true });
@@ -32,18 +38,14 @@ function healthFileDescriptors(): Buffer[] {
   return request.fileDescriptorProtos;
 }
 
-/**
- * Server reflection (grpcurl and friends) for retail.v1.RetailService and grpc.health.v1.Health.
- * @grpc/reflection reads only `fileDescriptorProtos` of the package definition's entries, so the
- * entries are built from the protoc-gen-es descriptors (serialized FileDescriptorProtos) directly.
- */
-export function addReflection(server: Pick<Server, 'addService'>): void {
-  const retailFiles = withDependencies(file_retail_v1_service).map((file) => Buffer.from(toBinary(FileDescriptorProtoSchema, file.proto)));
+/** Adds reflection for `services` (each with its file and that file's imports) and for health. */
+export function addReflection(server: Parameters<ReflectionService['addToServer']>[0], services: readonly DescService[]): void {
+  const descriptors = (file: DescFile) => withDependencies(file).map((f) => Buffer.from(toBinary(FileDescriptorProtoSchema, f.proto)));
   const packageDefinition = {
-    'retail.v1.RetailService': { fileDescriptorProtos: retailFiles },
-    'grpc.health.v1.Health': { fileDescriptorProtos: healthFileDescriptors() },
+    ...Object.fromEntries(services.map((service) => [service.typeName, { fileDescriptorProtos: descriptors(service.file) }])),
+    [HEALTH_SERVICE]: { fileDescriptorProtos: healthFileDescriptors() },
   };
   new ReflectionService(packageDefinition as unknown as ConstructorParameters<typeof ReflectionService>[0], {
-    services: ['retail.v1.RetailService', 'grpc.health.v1.Health'],
+    services: [...services.map((service) => service.typeName), HEALTH_SERVICE],
   }).addToServer(server);
 }
