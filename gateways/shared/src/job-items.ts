@@ -6,7 +6,7 @@
  * which the watcher stores as that item's result. A malformed item is never the call's error.
  */
 import { create } from '@bufbuild/protobuf';
-import { type BatchItem, type CreateJobRequest, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS, type JobRejectedItem, JobRejectedItemSchema } from '@retail/contract';
+import { type BatchItem, type CreateJobRequest, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS, type JobRejectedItem, JobRejectedItemSchema, RULE_MESSAGES } from '@retail/contract';
 import { type ItemReading, readBatchItem, toBatchItem } from './batch-items.js';
 import type { ParameterError } from './parameters.js';
 
@@ -64,3 +64,6 @@ export function createJobItems(): JobItems {
 
 /** Most items one job may carry (the contract's limit, with the refused ones). */
 export const MAX_JOB_ITEMS = JOB_MAX_ITEMS;
+
+/** The refusal of a job with no items or too many, on every interface. */
+export const jobItemCountMessage = (name = 'items'): string => `${RULE_MESSAGES.listLength(name, 1, MAX_JOB_ITEMS)}: a job has 1 to ${MAX_JOB_ITEMS.toLocaleString('en-US')} items`;
