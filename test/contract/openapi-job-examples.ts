@@ -18,10 +18,11 @@ export async function collectJobExamples(source: ExampleSource, lookups: OpenApi
   const api = `${source.baseUrl}/api/retail/jobs`;
   const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const { status, body: answer } = await callDemo(`${api}${path}`, source.key, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    if (status !== 200) throw new Error(`${method} /jobs${path} answered ${status}: ${JSON.stringify(answer)}`);
+    // 202 for a create (queued), 200 for the rest.
+    if (status !== 200 && status !== 202) throw new Error(`${method} /jobs${path} answered ${status}: ${JSON.stringify(answer)}`);
     return answer as Answer;
   };
-  const items = BATCH_REGISTRY.items.slice(0, JOB_EXAMPLE_ITEMS).map((item) => ({ [item.kind.itemField.jsonName]: lookups[item.op.operationId]!.request }));
+  const items = BATCH_REGISTRY.items.slice(0, JOB_EXAMPLE_ITEMS).map((item) => ({ operation: item.name, params: lookups[item.op.operationId]!.request }));
   const ended = (id: string) => until(`job ${id} to end`, async () => {
     const answer = await call('GET', `/${id}`);
     return answer.data.retailJob!.finishedAt ? answer : undefined;

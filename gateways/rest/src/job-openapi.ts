@@ -6,9 +6,11 @@
  */
 import { BatchItemResultSchema, JobService } from '@retail/contract';
 import {
-  BATCH_REGISTRY, CSV_TYPE, JOB_CSV_COLUMNS, MAX_JOB_ITEMS, type MessageSchemas, NDJSON_TYPE, SSE_HEARTBEAT_MS, batchItemRequestSchema, dataSchema, objectSchema,
-  parameterSchema, registryOperation,
+  BATCH_REGISTRY, CSV_TYPE, JOB_CSV_COLUMNS, MAX_JOB_ITEMS, type MessageSchemas, NDJSON_TYPE, SSE_HEARTBEAT_MS, dataSchema, objectSchema, parameterSchema,
+  registryOperation,
 } from '@retail/gateway-shared';
+import { documentedItemSchema } from './batch-openapi.js';
+import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
 import { JOB_BODY_LIMIT_BYTES } from './job-body.js';
 import { CSV_PARAMETER_COLUMNS } from './job-csv-body.js';
 import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-routes.js';
@@ -30,22 +32,37 @@ const envelope = (description: string) => ({ description, content: { 'applicatio
 
 const CSV_DIALECT = 'RFC 4180 CSV, UTF-8 (a byte-order mark is tolerated), comma-separated, a header row first; fields with commas, quotes or line breaks in double quotes.';
 
+/** A schema with an example in `examples` (a parameter's `example` is what explorers fill in: only the create's working request has them). */
+const withExample = (schema: Record<string, unknown>, value: unknown) => (value === undefined ? schema : { ...schema, examples: [value] });
+
+/** The demo's job, as GetJob answered it once ended (scripts/openapi-examples.ts). */
+const exampleJob = () => (OPENAPI_EXAMPLES[GET_JOB.operationId]?.response as { data?: { retailJob?: Record<string, unknown> } } | undefined)?.data?.retailJob;
+
 function idParameter() {
   const id = GET_JOB.parameters.find((p) => p.name === 'id')!;
-  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: parameterSchema(id) };
+  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: withExample(parameterSchema(id), exampleJob()?.id) };
+}
+
+/** The example job's last event id: `<status>.<done>.<failed>.<unitsCharged>`, as the stream writes it. */
+function lastEventExample(): string | undefined {
+  const job = exampleJob();
+  return job && ['status', 'done', 'failed', 'unitsCharged'].map((field) => String(job[field])).join('.');
 }
 
 const query = (name: string, schema: Record<string, unknown>, description: string) => ({ name, in: 'query', required: false, description, schema });
 
 function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) {
-  const item = { $ref: '#/components/schemas/RetailBatchItemRequest' };
-  schemas.defs.RetailBatchItemRequest ??= batchItemRequestSchema();
+  // The demo's job (scripts/openapi-examples.ts): a body and its 202, as the batch route shows its own.
+  const examples = OPENAPI_EXAMPLES[CREATE_JOB.operationId];
+  const given = (examples?.request ?? {}) as Record<string, unknown>;
+  // Only what refuses the call: items (1 to 100,000), label and webhook with their rules; an item's
+  // own form is documented, not validated (documentedItemSchema says why).
   const options = objectSchema(CREATE_JOB.parameters.filter((p) => p.name !== 'items'));
-  const json = {
-    ...options,
-    properties: { items: { type: 'array', minItems: 1, maxItems: MAX_JOB_ITEMS, items: item, description: 'The lookups, each as a batch item {operation, params}.' }, ...(options.properties as object) },
-    required: ['items'],
-  };
+  const optionProperties = Object.fromEntries(Object.entries(options.properties as Record<string, Record<string, unknown>>).map(([name, schema]) => [name, withExample(schema, given[name])]));
+  const items = { type: 'array', minItems: 1, maxItems: MAX_JOB_ITEMS, items: documentedItemSchema(schemas, 'One lookup.'), description: 'The lookups, each as a batch item {operation, params}.' };
+  const json = { ...options, properties: { items: withExample(items, given.items), ...optionProperties }, required: ['items'] };
+  const [firstItem] = (given.items ?? []) as { operation?: string }[];
+  const webhookUrl = (given.webhook as { url?: string } | undefined)?.url;
   return {
     operationId: CREATE_JOB.operationId,
     summary: CREATE_JOB.summary,
@@ -57,15 +74,16 @@ function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) 
     ].join(' '),
     tags: ['jobs'],
     parameters: [
-      query('operation', { type: 'string', enum: BATCH_REGISTRY.items.map((i) => i.name) }, 'CSV only: the operation of every row, instead of an "operation" column.'),
-      query('label', { type: 'string', maxLength: 200 }, 'NDJSON and CSV only: your label for the job.'),
-      query('webhook', { type: 'string', pattern: '^https://' }, 'NDJSON and CSV only: HTTPS URL told when the job ends (signed, Standard Webhooks).'),
+      // Examples in the schema only: an explorer filling them in beside a JSON body would be refused.
+      query('operation', withExample({ type: 'string', enum: BATCH_REGISTRY.items.map((i) => i.name) }, firstItem?.operation), 'CSV only: the operation of every row, instead of an "operation" column.'),
+      query('label', withExample({ type: 'string', maxLength: 200 }, given.label), 'NDJSON and CSV only: your label for the job.'),
+      query('webhook', withExample({ type: 'string', pattern: '^https://' }, webhookUrl), 'NDJSON and CSV only: HTTPS URL told when the job ends (signed, Standard Webhooks).'),
     ],
     requestBody: {
       required: true,
       content: {
-        'application/json': { schema: json },
-        [NDJSON_TYPE]: { schema: { ...item, description: 'One line: one item.' } },
+        'application/json': { schema: json, ...(examples && { example: examples.request }) },
+        [NDJSON_TYPE]: { schema: documentedItemSchema(schemas, 'One line: one item (a line that is not JSON is that item\'s 400).') },
         [CSV_TYPE]: { schema: text(`${CSV_DIALECT} One row per item.`) },
       },
     },
@@ -73,7 +91,9 @@ function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) 
       '202': {
         description: 'The job, stored and queued (status QUEUED; items refused at once already count in done and failed). Its webhook secret is shown in this answer only.',
         headers: { ...freeHeaders, Location: { description: 'The job: GET it for its progress.', schema: { type: 'string' } } },
-        content: { 'application/json': { schema: { type: 'object', properties: { data: dataSchema(CREATE_JOB, schemas) }, required: ['data'], additionalProperties: false } } },
+        content: {
+          'application/json': { schema: { type: 'object', properties: { data: dataSchema(CREATE_JOB, schemas) }, required: ['data'], additionalProperties: false }, ...(examples && { example: examples.response }) },
+        },
       },
       ...errorRefs(['400', '401', '403']),
       '413': envelope(`The body is over ${JOB_BODY_LIMIT_BYTES} bytes; split the job.`),
@@ -97,9 +117,9 @@ function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocu
     tags: ['jobs'],
     parameters: [
       idParameter(),
-      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson' }, 'ndjson (default) or csv.'),
-      query('cursor', { type: 'string', pattern: '^\\d{1,9}$' }, 'Resume after the item with this index.'),
-      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false' }, 'true: wait for the results of a running job until it has ended.'),
+      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson', examples: ['csv'] }, 'ndjson (default) or csv.'),
+      query('cursor', { type: 'string', pattern: '^\\d{1,9}$', examples: ['0'] }, 'Resume after the item with this index.'),
+      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false', examples: ['true'] }, 'true: wait for the results of a running job until it has ended.'),
     ],
     responses: {
       '200': {
@@ -127,7 +147,7 @@ function eventsOperation({ freeHeaders, errorRefs, notFound }: JobDocumentParts)
       `A comment line every ${SSE_HEARTBEAT_MS / 1000} s keeps idle connections open.`,
     ].join(' '),
     tags: ['jobs'],
-    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: { type: 'string' } }],
+    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: withExample({ type: 'string' }, lastEventExample()) }],
     responses: {
       '200': {
         description: 'The event stream.',

@@ -1565,19 +1565,22 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     parameters: {
       items: [
         {
-          product: {
+          operation: 'product',
+          params: {
             domain: 'US',
             asin: '0316769487',
           },
         },
         {
-          asinFromGtin: {
+          operation: 'product/asin-from-gtin',
+          params: {
             domain: 'US',
             gtin: '012345678905',
           },
         },
         {
-          gtinFromAsin: {
+          operation: 'product/gtin-from-asin',
+          params: {
             domain: 'US',
             asin: '0316769487',
           },
@@ -1591,19 +1594,22 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     request: {
       items: [
         {
-          product: {
+          operation: 'product',
+          params: {
             domain: 'US',
             asin: '0316769487',
           },
         },
         {
-          asinFromGtin: {
+          operation: 'product/asin-from-gtin',
+          params: {
             domain: 'US',
             gtin: '012345678905',
           },
         },
         {
-          gtinFromAsin: {
+          operation: 'product/gtin-from-asin',
+          params: {
             domain: 'US',
             asin: '0316769487',
           },
@@ -1662,9 +1668,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           expiresAt: '2026-01-01T12:00:09.000Z',
           webhook: {
             url: 'https://127.0.0.1:65535/retail-events',
-            deliveryStatus: 'FAILED',
-            attemptCount: 1,
-            lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
+            deliveryStatus: 'PENDING',
+            attemptCount: 0,
+            lastError: null,
           },
         },
       },
@@ -1749,7 +1755,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           results: [
             {
               index: 0,
-              product: {
+              status: 200,
+              data: {
                 retailProduct: {
                   title: 'The Catcher in the Rye',
                   subtitle: '– January 30, 2001',
@@ -1813,10 +1820,6 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
                   ],
                   coupon: null,
                   seller: null,
-                },
-                meta: {
-                  cache: 'HIT',
-                  retrievedAt: '2026-01-01T12:00:13.000Z',
                 },
               },
             },
