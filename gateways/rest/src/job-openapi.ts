@@ -43,6 +43,12 @@ function idParameter() {
   return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: withExample(parameterSchema(id), exampleJob()?.id) };
 }
 
+/** The cursor that resumes the example job's download at its last result (one NDJSON line). */
+function lastResultCursor(): string | undefined {
+  const total = exampleJob()?.total;
+  return typeof total === 'number' && total > 1 ? String(total - 2) : undefined;
+}
+
 /** The example job's last event id: `<status>.<done>.<failed>.<unitsCharged>`, as the stream writes it. */
 function lastEventExample(): string | undefined {
   const job = exampleJob();
@@ -118,7 +124,7 @@ function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocu
     parameters: [
       idParameter(),
       query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson', examples: ['csv'] }, 'ndjson (default) or csv.'),
-      query('cursor', { type: 'string', pattern: '^\\d{1,9}$', examples: ['0'] }, 'Resume after the item with this index.'),
+      query('cursor', withExample({ type: 'string', pattern: '^\\d{1,9}$' }, lastResultCursor()), 'Resume after the item with this index.'),
       query('follow', { type: 'string', enum: ['true', 'false'], default: 'false', examples: ['true'] }, 'true: wait for the results of a running job until it has ended.'),
     ],
     responses: {
