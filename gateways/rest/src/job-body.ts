@@ -41,7 +41,7 @@ export function countedItems(): JobItems {
   };
   return {
     add: (value, reading) => (check(), items.add(value, reading)),
-    refuse: (message, path) => (check(), items.refuse(message, path)),
+    refuse: (message, path, operation) => (check(), items.refuse(message, path, operation)),
     get count() {
       return items.count;
     },

@@ -18,6 +18,8 @@ describe('parseCallArguments', () => {
     expect(label).toBe('four');
     expect(items.map((i) => [i.request.case, i.request.value.asin])).toEqual([['product', 'B0FXTUS001']]);
     expect(rejectedItems.map((r) => [r.index, r.error.fieldPath])).toEqual([[1, ['operation']], [2, ['params', 'asin']], [3, []]]);
+    // The operation an item named stays with its refusal (the CSV download names it); none for the others.
+    expect(rejectedItems.map((r) => (r as unknown as { operation: string }).operation)).toEqual(['', 'offers', '']);
     expect(rejectedItems[0]?.error.message).toMatch(/^operation must be one of product, /);
     // The proto form is no client's: an item written that way is refused as an unknown key.
     expect(rejectedItems[2]?.error.message).toBe('unknown parameter items[3].product');
