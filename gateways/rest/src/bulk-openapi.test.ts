@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { BATCH_REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from './openapi.js';
-import { JOBS_PATH } from './job-routes.js';
+import { JOBS_PATH } from './job-paths.js';
 
 const doc = buildOpenApi() as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
 const ID = 'https://retail.invalid/openapi.json';
