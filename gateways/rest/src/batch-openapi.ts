@@ -3,7 +3,7 @@
  * batch-schemas.ts): the request body, and both answers of a 200, the JSON document in item order
  * and the NDJSON stream, one entry per line, whose charge arrives in trailers.
  */
-import { BATCH_REGISTRY, type MessageSchemas, batchBodySchema, batchEntrySchema, batchItemRequestSchema, batchResponseSchema } from '@retail/gateway-shared';
+import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type MessageSchemas, batchBodySchema, batchEntrySchema, batchItemRequestSchema, batchResponseSchema } from '@retail/gateway-shared';
 
 const header = (description: string) => ({ description, schema: { type: 'string' } });
 
@@ -32,6 +32,16 @@ export interface BatchDocumentParts {
   /** The headers of every metered 200 (X-Request-Id, RateLimit, X-Units-*, X-Cache, X-Retrieved-At). */
   readonly successHeaders: Record<string, unknown>;
   readonly errorRefs: (statuses: readonly string[]) => Record<string, unknown>;
+}
+
+/**
+ * An NDJSON body of entries (the batch's stream, a job's download), one entry per line. In OpenAPI
+ * 3.1 a media type's schema describes the whole body, and several lines are no JSON value (Prism
+ * reads such a body as text); a schema per line is 3.2's `itemSchema`. So, as for an item, the schema
+ * validates nothing and its description names the line's schema, the RetailBatchEntry component.
+ */
+export function ndjsonEntriesSchema(order: string): Record<string, unknown> {
+  return { description: `NDJSON: one line per item, ${order}, each a [${BATCH_ENTRY_DEF}](#/components/schemas/${BATCH_ENTRY_DEF}) ({index, status: 200, data} or {index, status, errors}).` };
 }
 
 /** The path item of `POST /api/retail/batch`; its item and entry schemas join the components. */
@@ -63,8 +73,7 @@ export function batchPathItem({ schemas, successHeaders, errorRefs }: BatchDocum
           },
           content: {
             'application/json': { schema: batchResponseSchema(entry) },
-            // Each line is one entry, in the order the items completed.
-            'application/x-ndjson': { schema: entry },
+            'application/x-ndjson': { schema: ndjsonEntriesSchema('in the order the items completed') },
           },
         },
         ...errorRefs(['400', '401', '402', '403', '429', '500', '503']),

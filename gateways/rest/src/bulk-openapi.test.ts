@@ -52,3 +52,14 @@ describe('the bodies of lookup items', () => {
     expect(doc.paths[JOBS_PATH]!.post.responses['202'].content['application/json'].example.data.retailJob.status).toBe('QUEUED');
   });
 });
+
+describe('the NDJSON answers of entries', () => {
+  it('validate nothing as a whole body (several lines are no JSON value) and name the line\'s schema', () => {
+    const answers = [doc.paths[BATCH_REGISTRY.restPath]!.post.responses['200'].content['application/x-ndjson'], doc.paths[`${JOBS_PATH}/{id}/results`]!.get.responses['200'].content['application/x-ndjson']];
+    for (const answer of answers) {
+      expect(Object.keys(answer.schema)).toEqual(['description']);
+      expect(answer.schema.description).toContain('(#/components/schemas/RetailBatchEntry)');
+    }
+    expect(doc.components.schemas.RetailBatchEntry).toBeDefined();
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { BatchItemResultSchema } from '@retail/contract';
 import { CSV_TYPE, JOB_CSV_COLUMNS, NDJSON_TYPE, SSE_HEARTBEAT_MS, parameterSchema } from '@retail/gateway-shared';
+import { ndjsonEntriesSchema } from './batch-openapi.js';
 import { createOperation } from './job-create-openapi.js';
 import { CSV_DIALECT, type JobDocumentParts, exampleJob, query, text, withExample } from './job-openapi-parts.js';
 import { GET_JOB, JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-paths.js';
@@ -30,8 +31,9 @@ function lastEventExample(): string | undefined {
 }
 
 function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocumentParts) {
-  // A line is a batch entry, as a job's result renders everywhere (gateway-shared response-data.ts).
-  const entry = schemas.ref(BatchItemResultSchema);
+  // A line is a batch entry, as a job's result renders everywhere (gateway-shared response-data.ts):
+  // its schema joins the components, where the NDJSON's description points.
+  schemas.ref(BatchItemResultSchema);
   return {
     operationId: 'download_RetailJobResults',
     summary: 'A bulk job\'s results, streamed from storage: NDJSON (each line one item\'s batch entry) or CSV.',
@@ -52,7 +54,7 @@ function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocu
         description: 'The results, streamed.',
         headers: { ...freeHeaders, 'Content-Disposition': { description: 'attachment; filename="job-<id>.ndjson" (or .csv).', schema: { type: 'string' } } },
         content: {
-          [NDJSON_TYPE]: { schema: entry },
+          [NDJSON_TYPE]: { schema: ndjsonEntriesSchema('in item order') },
           [CSV_TYPE]: { schema: text(`${CSV_DIALECT} Columns: ${JOB_CSV_COLUMNS.join(', ')}.`) },
         },
       },
