@@ -1,9 +1,9 @@
 /**
  * Bulk jobs through the registry-derived surfaces of `npm start` (one process: PGlite, the in-memory
  * job system, the memory ledger, the core reading the replay server): REST's JSON routes, GraphQL's
- * fields and MCP's tools of the JobService's unary RPCs, with the printed key. REST items are batch
- * items (`{operation, params}`), GraphQL's and MCP's BatchItems (`{product: {...}}`); results are
- * batch entries on all three. test/app/jobs-rest.test.ts covers the REST routes on Redis and
+ * fields and MCP's tools of the JobService's unary RPCs, with the printed key. Items are batch items
+ * (`{operation, params}`) on all three, a malformed one that item's 400 result; results are batch
+ * entries on all three. test/app/jobs-rest.test.ts covers the REST routes on Redis and
  * PostgreSQL (NDJSON and CSV bodies, downloads, Server-Sent Events).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,20 +61,47 @@ describe('bulk jobs on npm start', () => {
 
   it('GraphQL and MCP: create, read and cancel through the derived mutation, fields and tools', async () => {
     const gql = await json<{ data: { createRetailJob: WireJob } }>(await call('POST', '/api/graphql', {
-      query: 'mutation { createRetailJob(items: [{ product: { asin: "B0FXTUS001", domain: US } }]) { id status total } }',
+      query: 'mutation($items: [RetailJobItemInput!]!) { createRetailJob(items: $items) { id status total done failed } }',
+      variables: { items: [{ operation: 'product', params: { asin: 'B0FXTUS001', domain: 'US' } }, { operation: 'nosuch', params: { asin: 'B0FXTUS001' } }] },
     }));
     const { id } = gql.data.createRetailJob;
-    expect(gql.data.createRetailJob).toMatchObject({ status: 'QUEUED', total: 1 });
+    // The malformed item is counted at once, as on REST: done and failed before anything ran.
+    expect(gql.data.createRetailJob).toMatchObject({ status: 'QUEUED', total: 2, done: 1, failed: 1 });
     await ended(id);
     const read = await json<{ data: { retailJob: WireJob; retailJobs: { jobs: Array<{ id: string }> } } }>(await call('POST', '/api/graphql', {
       query: `{ retailJob(id: "${id}") { status done unitsCharged } retailJobs(limit: 5) { jobs { id } } }`,
     }));
-    expect(read.data.retailJob).toEqual({ status: 'DONE', done: 1, unitsCharged: 1 });
+    expect(read.data.retailJob).toEqual({ status: 'DONE', done: 2, unitsCharged: 1 });
     expect(read.data.retailJobs.jobs.map((j) => j.id)).toContain(id);
-    const results = await json<{ data: { retailJobResults: { results: Array<{ index: number; status: number; data: { retailProduct: { asin: string } } | null; errors: null }> } } }>(await call('POST', '/api/graphql', {
-      query: `{ retailJobResults(id: "${id}") { results { index status data { retailProduct { asin title } } errors { code } } } }`,
+    const results = await json<{ data: { retailJobResults: { results: Array<{ index: number; status: number; data: { retailProduct: { asin: string } } | null; errors: Array<{ code: number; message: string }> | null }> } } }>(await call('POST', '/api/graphql', {
+      query: `{ retailJobResults(id: "${id}") { results { index status data { retailProduct { asin title } } errors { code message } } } }`,
     }));
-    expect(results.data.retailJobResults.results).toEqual([{ index: 0, status: 200, data: { retailProduct: { asin: 'B0FXTUS001', title: expect.any(String) } }, errors: null }]);
+    expect(results.data.retailJobResults.results).toEqual([
+      { index: 0, status: 200, data: { retailProduct: { asin: 'B0FXTUS001', title: expect.any(String) } }, errors: null },
+      { index: 1, status: 400, data: null, errors: [{ code: 400, message: expect.stringMatching(/^operation must be one of product, /) }] },
+    ]);
+
+    // A literal item, params written inline: the same item form.
+    const literal = await json<{ data: { createRetailJob: WireJob } }>(await call('POST', '/api/graphql', {
+      query: 'mutation { createRetailJob(items: [{ operation: "product", params: { asin: "bad" } }], label: "inline") { total done failed } }',
+    }));
+    expect(literal.data.createRetailJob).toEqual({ total: 1, done: 1, failed: 1 });
+    // No item at all is the call's refusal, before any work, in the envelope.
+    const empty = await json<{ errors: Array<{ code: number; message: string; path: string[] }> }>(await call('POST', '/api/graphql', {
+      query: 'mutation { createRetailJob(items: []) { id } }',
+    }));
+    expect(empty.errors).toEqual([{ code: 400, message: 'items must hold between 1 and 100000 entries: a job has 1 to 100,000 items', path: ['items'] }]);
+
+    const created = await json<{ result: { structuredContent: { data: { retailJob: WireJob } } } }>(await call('POST', '/api/mcp', {
+      jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'retail_job_create', arguments: { items: [{ operation: 'product', params: { asin: 'B0FXTUS001' } }, { operation: 'product', params: { asin: 7 } }] } },
+    }));
+    expect(created.result.structuredContent.data.retailJob).toMatchObject({ status: 'QUEUED', total: 2, done: 1, failed: 1 });
+    const mcpResults = await json<{ result: { structuredContent: { data: { retailJobResults: { results: Array<{ index: number; status: number }> } } } } }>(await call('POST', '/api/mcp', {
+      jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retail_job_results', arguments: { id: created.result.structuredContent.data.retailJob.id } },
+    }));
+    // Its refused item has its result at once (the other may still be running).
+    expect(mcpResults.result.structuredContent.data.retailJobResults.results.find((r) => r.index === 1)).toMatchObject({ status: 400 });
 
     const mcp = await json<{ result: { structuredContent: { data: { retailJob: WireJob } } } }>(await call('POST', '/api/mcp', {
       jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retail_job_get', arguments: { id } },

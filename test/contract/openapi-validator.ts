@@ -13,7 +13,8 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').r
 export interface ResponseValidator {
   /**
    * Errors (empty when valid) of a body for `method path` (default GET; path as the document writes
-   * it) answering `status` as `mediaType` (default application/json; one NDJSON line for application/x-ndjson).
+   * it) answering `status` as `mediaType` (default application/json). An NDJSON line is checked
+   * against its component (`RetailBatchEntry`): the NDJSON media types' schemas validate nothing.
    */
   check(path: string, status: number, body: unknown, method?: string, mediaType?: string): string[];
   /** Errors (empty when valid) of a value against one of the document's component schemas (`RetailBatchEntry`). */

@@ -27,6 +27,12 @@ describe('the Portman happy-path configuration', () => {
       { key: 'deliveryId', value: '{{deliveriesId}}', overwrite: true },
     ]);
     expect(overwrite('get_RetailJob')?.overwriteRequestPathVariables).toEqual([{ key: 'id', value: '{{retailJobId}}', overwrite: true }]);
+    // The job routes beyond the registry name the same job.
+    for (const id of ['download_RetailJobResults', 'stream_RetailJobProgress']) {
+      expect(overwrite(id)?.overwriteRequestPathVariables).toEqual([{ key: 'id', value: '{{retailJobId}}', overwrite: true }]);
+    }
+    // The download resumes at the example job's last result: one NDJSON line, one JSON document.
+    expect(overwrite('download_RetailJobResults')?.overwriteRequestQueryParams).toEqual([{ key: 'cursor', value: '1', overwrite: true, disable: false }]);
   });
 
   it('creates first, deletes last, and keeps the runner\'s own settings', () => {

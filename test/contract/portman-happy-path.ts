@@ -10,7 +10,7 @@
  */
 import { API_REGISTRY } from '@retail/gateway-shared';
 import { OPENAPI_EXAMPLES } from '../../gateways/rest/src/openapi-examples.generated.js';
-import { openApiPath } from '../../gateways/rest/src/openapi.js';
+import { buildOpenApi, openApiPath } from '../../gateways/rest/src/openapi.js';
 
 /** `data.retailWebhookDeliveries.deliveries[0].id` → `deliveriesId`, `data.retailWatch.id` → `retailWatchId`. */
 function variableOf(path: string): string {
@@ -72,10 +72,25 @@ export function happyPathConfig(base: PortmanConfig): PortmanConfig {
       ...(path.length > 0 ? { overwriteRequestPathVariables: path } : {}),
     }].filter((o) => Object.keys(o).length > 1);
   });
+  // Routes beyond the registry (a job's download and its events) name their job by the example in
+  // their path parameter's schema: the same job, read from the same answer.
+  // newman and Prism read a body as one JSON document, which an NDJSON download is only when it is
+  // one line: the download resumes at the last result (its `cursor` example), so both can check it.
+  const registered = new Set(API_REGISTRY.map((op) => op.operationId));
+  const documented = Object.values(buildOpenApi().paths as Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema?: { examples?: unknown[] } }[] }>>)
+    .flatMap((methods) => Object.values(methods))
+    .filter((op) => !registered.has(op.operationId))
+    .flatMap((op) => {
+      const example = (p: { schema?: { examples?: unknown[] } }) => p.schema?.examples?.[0];
+      const path = (op.parameters ?? []).filter((p) => p.in === 'path' && assigned.has(example(p) as string)).map((p) => ({ key: p.name, value: value(example(p)), overwrite: true }));
+      const cursor = (op.parameters ?? []).filter((p) => p.in === 'query' && p.name === 'cursor' && example(p) !== undefined).map((p) => ({ key: p.name, value: String(example(p)), overwrite: true, disable: false }));
+      if (path.length === 0) return [];
+      return [{ openApiOperationId: op.operationId, overwriteRequestPathVariables: path, ...(cursor.length > 0 ? { overwriteRequestQueryParams: cursor } : {}) }];
+    });
   const assignVariables = [...assigned.values()].map(({ variable, from, path }) => ({ openApiOperationId: from.operationId, collectionVariables: [{ responseBodyProp: path, name: variable }] }));
   return {
     ...base,
-    overwrites: [...(base.overwrites ?? []), ...overwrites],
+    overwrites: [...(base.overwrites ?? []), ...overwrites, ...documented],
     assignVariables: [...(base.assignVariables ?? []), ...assignVariables],
     globals: { ...base.globals, orderOfOperations: order.map((op) => `${op.httpMethod}::${openApiPath(op)}`) },
   };

@@ -6,9 +6,10 @@
  * as the rule table says (variable-errors.ts), at any depth.
  */
 import type { DescEnum, DescMessage } from '@bufbuild/protobuf';
-import { type Parameter, typedDefault } from '@retail/gateway-shared';
+import { JOB_ITEM_FORM, type Parameter, isJobItemsParameter, typedDefault } from '@retail/gateway-shared';
 import { GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from './graphql.js';
 import type { GraphQLArgumentConfig, GraphQLEnumType, GraphQLFieldConfigArgumentMap, GraphQLInputFieldConfigMap, GraphQLInputType } from './graphql.js';
+import { JsonValue } from './scalars.js';
 
 /** GraphQL scalars by the registry's kind of a proto scalar. */
 export const KIND_SCALARS = { string: GraphQLString, integer: GraphQLInt, number: GraphQLFloat, boolean: GraphQLBoolean } as const;
@@ -32,6 +33,24 @@ export function createArgumentDerivation(enumType: (desc: DescEnum) => GraphQLEn
     return type;
   }
 
+  /**
+   * A job's item in the item form of every interface (gateway-shared job-arguments.ts): the
+   * operation's name and its params as one JSON value, read by the batch's item translation, so a
+   * wrong operation name or a malformed params is that item's 400 result, not the document's.
+   */
+  let jobItem: GraphQLInputObjectType | undefined;
+  function jobItemInput(): GraphQLInputObjectType {
+    jobItem ??= new GraphQLInputObjectType({
+      name: 'RetailJobItemInput',
+      description: 'One lookup of a job, as a batch item and a REST job body write it.',
+      fields: {
+        operation: { type: new GraphQLNonNull(GraphQLString), description: 'The lookup: its REST path after /api/retail/ (product, product/offers, product/reviews, …).' },
+        params: { type: JsonValue, description: 'That lookup\'s arguments as a JSON object, e.g. {"asin": "B0CX23V2ZK", "domain": "US"}.' },
+      },
+    });
+    return jobItem;
+  }
+
   function itemType(p: Parameter): GraphQLInputType {
     switch (p.kind) {
       case 'object':
@@ -50,6 +69,8 @@ export function createArgumentDerivation(enumType: (desc: DescEnum) => GraphQLEn
 
   /** One argument or input field (GraphQL configures both alike). */
   function configOf(p: Parameter): GraphQLArgumentConfig {
+    // No `parameter` extension: the registry's item (the proto form) is not what a variable carries here.
+    if (isJobItemsParameter(p)) return { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(jobItemInput()))), description: JOB_ITEM_FORM };
     const item = itemType(p);
     const type = p.kind.endsWith('-list') ? new GraphQLList(new GraphQLNonNull(item)) : item;
     const defaultValue = p.kind === 'enum' || p.kind === 'integer' || p.kind === 'number' ? typedDefault(p) : undefined;

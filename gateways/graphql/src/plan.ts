@@ -6,7 +6,7 @@
  */
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
-import { BATCH_REGISTRY, type Operation, type Parameter, type ParameterError, parseParameters } from '@retail/gateway-shared';
+import { BATCH_REGISTRY, type Operation, type Parameter, type ParameterError, parseCallArguments } from '@retail/gateway-shared';
 import { BATCH_FIELD, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
@@ -77,7 +77,7 @@ class Planner {
 
   private addCall(op: Operation, input: Args, root: RootPlan): PlannedCall | undefined {
     (root.errors ? this.batchItems : this.operations).push(op);
-    const parsed = parseParameters(op, input, 'graphql');
+    const parsed = parseCallArguments(op, input, 'graphql');
     if (!parsed.ok) return void (root.errors ?? this.errors).push(...parsed.errors);
     const call: PlannedCall = { operation: op, request: parsed.request, ...(root.errors ? { batched: true as const } : {}) };
     root.calls.push(call);

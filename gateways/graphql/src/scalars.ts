@@ -3,6 +3,7 @@
  * int64 in the proto and JSON numbers on the wire. `SafeInt` carries any integer JavaScript can
  * hold exactly (|n| ≤ 2^53 − 1), so a count never overflows or turns into a string.
  */
+import { GraphQLJSON } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from './graphql.js';
 
 function coerce(value: unknown): number {
@@ -51,3 +52,9 @@ export const DateTime = new GraphQLScalarType({
     return dateTime(node.value);
   },
 });
+
+/**
+ * Any JSON value (graphql-scalars' JSON): a job item's `params`, whose shape depends on the item's
+ * operation, so no one input type can state it; the batch's item translation checks it instead.
+ */
+export const JsonValue = GraphQLJSON;

@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorReason } from '@retail/contract';
-import { API_REGISTRY, REGISTRY, createCoreClient } from '@retail/gateway-shared';
+import { API_REGISTRY, JOB_ITEM_FORM, REGISTRY, createCoreClient, jobItemsParameter } from '@retail/gateway-shared';
 import { type StubCore, coreError, startStubCore } from '../../../test/harness/stub-core.js';
 import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +84,8 @@ describe('MCP gateway', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch'].sort());
     for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
-      expect(tool.description).toBe(op.summary);
+      // The summary; a job's create adds its item form (tools.test.ts).
+      expect(tool.description).toBe(jobItemsParameter(op) ? `${op.summary} ${JOB_ITEM_FORM}` : op.summary);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
       expect(tool.annotations).toEqual(annotationsOf(op));

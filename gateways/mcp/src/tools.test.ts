@@ -41,6 +41,16 @@ describe('MCP tools', () => {
     expect(get.inputSchema.required).toEqual(['id']);
     expect(JSON.stringify(get.outputSchema)).toContain('"format":"date-time"');
   });
+
+  it('say a job\'s item form, {operation, params} as on REST, in the create tool\'s description and input schema', () => {
+    const create = TOOLS.find((t) => t.name === 'retail_job_create')!;
+    expect(create.description).toContain('Each item is {"operation", "params"}');
+    expect(create.description).toContain('A malformed item does not refuse the call');
+    const items = (create.inputSchema.properties as Record<string, any>).items;
+    expect(items.items.oneOf.map((s: any) => s.properties.operation.const)).toContain('product');
+    expect(JSON.stringify(items)).not.toContain('asinFromGtin');
+    expect(create.inputSchema.required).toEqual(['items']);
+  });
 });
 
 describe('server instructions', () => {

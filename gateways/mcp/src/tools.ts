@@ -1,11 +1,14 @@
 /**
  * The MCP tools, one per operation of the registry (the 17 lookups and the watch operations): name
  * from `mcp_tool`, description from the proto summary only (marketplace text never reaches a
- * description), `inputSchema` = parametersJsonSchema (nested objects included, unknown arguments
- * refused), the REST 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
+ * description; a job's create adds the item form), `inputSchema` = argumentsJsonSchema (nested
+ * objects included, a job's items as `{operation, params}`, unknown arguments refused), the REST
+ * 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { API_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, type Operation, carriesJobResults, parametersJsonSchema, responseJsonSchema } from '@retail/gateway-shared';
+import {
+  API_REGISTRY, ERROR_ENVELOPE_SCHEMA, JOB_ITEM_FORM, type JsonSchema, type Operation, argumentsJsonSchema, carriesJobResults, jobItemsParameter, responseJsonSchema,
+} from '@retail/gateway-shared';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 
@@ -24,8 +27,8 @@ export function outputSchema(op: Operation): JsonSchema {
 export function toolOf(op: Operation): Tool {
   return {
     name: op.mcpTool,
-    description: op.summary,
-    inputSchema: parametersJsonSchema(op) as Tool['inputSchema'],
+    description: jobItemsParameter(op) ? `${op.summary} ${JOB_ITEM_FORM}` : op.summary,
+    inputSchema: argumentsJsonSchema(op) as Tool['inputSchema'],
     outputSchema: outputSchema(op) as Tool['outputSchema'],
     annotations: annotationsOf(op),
   };

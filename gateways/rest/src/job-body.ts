@@ -9,8 +9,8 @@
  */
 import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
-import { type CreateJobRequest, RULE_MESSAGES } from '@retail/contract';
-import { MAX_JOB_ITEMS, type JobItems, createJobItems } from '@retail/gateway-shared';
+import type { CreateJobRequest } from '@retail/contract';
+import { MAX_JOB_ITEMS, type JobItems, createJobItems, jobItemCountMessage } from '@retail/gateway-shared';
 import { BodyRefusal } from './job-body-refusal.js';
 import { readCsvItems } from './job-csv-body.js';
 import { readJsonJob } from './job-json-body.js';
@@ -31,7 +31,7 @@ export type JobBody =
   | { readonly ok: false; readonly status: 400 | 413 | 415; readonly message: string; readonly path: string[] };
 
 /** The refusal of a job with no items or too many. */
-export const itemCountRefusal = () => new BodyRefusal(400, `${RULE_MESSAGES.listLength('items', 1, MAX_JOB_ITEMS)}: a job has 1 to ${MAX_JOB_ITEMS.toLocaleString('en-US')} items`, ['body', 'items']);
+export const itemCountRefusal = () => new BodyRefusal(400, jobItemCountMessage(), ['body', 'items']);
 
 /** Counts a job's items as they are read: past the limit, the call is refused at once (the rest is not read). */
 export function countedItems(): JobItems {
@@ -41,7 +41,7 @@ export function countedItems(): JobItems {
   };
   return {
     add: (value, reading) => (check(), items.add(value, reading)),
-    refuse: (message, path) => (check(), items.refuse(message, path)),
+    refuse: (message, path, operation) => (check(), items.refuse(message, path, operation)),
     get count() {
       return items.count;
     },

@@ -46,7 +46,8 @@ export async function readCsvItems(body: Readable, items: JobItems, operation: s
         continue;
       }
       if (row.length !== header.length) {
-        items.refuse(`row ${items.count + 1} has ${row.length} cells; the header has ${header.length}`);
+        // Its operation is known only from ?operation= (a row that does not fit has no trusted operation cell).
+        items.refuse(`row ${items.count + 1} has ${row.length} cells; the header has ${header.length}`, [], operation);
         continue;
       }
       const params: Record<string, string> = {};

@@ -1,115 +1,39 @@
 /**
- * The bulk-job routes of job-routes.ts in the OpenAPI document: the create with its three body media
- * types and its 202, the results download (NDJSON lines, each a batch entry, or CSV) and the
+ * The bulk-job routes of job-routes.ts in the OpenAPI document: the create (job-create-openapi.ts),
+ * the results download (NDJSON lines, each a batch entry, or CSV) and the
  * progress stream (Server-Sent Events), from the registry's CreateJob and GetJob and the shared
  * schemas, so they say what the other routes say of the same things.
  */
-import { BatchItemResultSchema, JobService } from '@retail/contract';
-import {
-  BATCH_REGISTRY, CSV_TYPE, JOB_CSV_COLUMNS, MAX_JOB_ITEMS, type MessageSchemas, NDJSON_TYPE, SSE_HEARTBEAT_MS, batchItemRequestSchema, dataSchema, objectSchema,
-  parameterSchema, registryOperation,
-} from '@retail/gateway-shared';
-import { JOB_BODY_LIMIT_BYTES } from './job-body.js';
-import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
-import { CSV_PARAMETER_COLUMNS } from './job-csv-body.js';
-import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-routes.js';
+import { BatchItemResultSchema } from '@retail/contract';
+import { CSV_TYPE, JOB_CSV_COLUMNS, NDJSON_TYPE, SSE_HEARTBEAT_MS, parameterSchema } from '@retail/gateway-shared';
+import { ndjsonEntriesSchema } from './batch-openapi.js';
+import { createOperation } from './job-create-openapi.js';
+import { CSV_DIALECT, type JobDocumentParts, exampleJob, query, text, withExample } from './job-openapi-parts.js';
+import { GET_JOB, JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-paths.js';
 
-const CREATE_JOB = registryOperation(JobService.method.createJob.name);
-const GET_JOB = registryOperation(JobService.method.getJob.name);
-
-export interface JobDocumentParts {
-  readonly schemas: MessageSchemas;
-  /** The headers of a free call's answer (X-Request-Id, RateLimit, X-Units-Charged: 0, X-Units-Remaining). */
-  readonly freeHeaders: Record<string, unknown>;
-  readonly errorRefs: (statuses: readonly string[]) => Record<string, unknown>;
-  /** The 404 of a route naming a job: "no such job for this account". */
-  readonly notFound: Record<string, unknown>;
-}
-
-const text = (description: string) => ({ type: 'string', description });
-const envelope = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
-
-const CSV_DIALECT = 'RFC 4180 CSV, UTF-8 (a byte-order mark is tolerated), comma-separated, a header row first; fields with commas, quotes or line breaks in double quotes.';
-
-/** A schema with `example` as its `examples` (a value for explorers' forms; none when the demo gave none). */
-const withExamples = (schema: Record<string, unknown>, example: unknown) => (example === undefined ? schema : { ...schema, examples: [example] });
+export type { JobDocumentParts } from './job-openapi-parts.js';
 
 function idParameter() {
   const id = GET_JOB.parameters.find((p) => p.name === 'id')!;
-  const example = OPENAPI_EXAMPLES[GET_JOB.operationId]?.parameters.id;
-  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: withExamples(parameterSchema(id), example) };
+  return { name: 'id', in: 'path', required: true, description: 'Job id.', schema: withExample(parameterSchema(id), exampleJob()?.id) };
 }
 
-/** The create's example value of a query parameter: the JSON body's, but the query's webhook is only its URL. */
-function queryExample(name: string): unknown {
-  const value = OPENAPI_EXAMPLES[CREATE_JOB.operationId]?.parameters[name];
-  return name === 'webhook' && value && typeof value === 'object' ? (value as { url?: unknown }).url : value;
+/** The cursor that resumes the example job's download at its last result (one NDJSON line). */
+function lastResultCursor(): string | undefined {
+  const total = exampleJob()?.total;
+  return typeof total === 'number' && total > 1 ? String(total - 2) : undefined;
 }
 
-/** A query parameter, its example in the schema (the create's from the demo: its working request is the JSON body). */
-const query = (name: string, schema: Record<string, unknown>, description: string, example = queryExample(name)) =>
-  ({ name, in: 'query', required: false, description, schema: withExamples(schema, example) });
-
-function createOperation({ schemas, freeHeaders, errorRefs }: JobDocumentParts) {
-  const item = { $ref: '#/components/schemas/RetailBatchItemRequest' };
-  schemas.defs.RetailBatchItemRequest ??= batchItemRequestSchema();
-  const options = objectSchema(CREATE_JOB.parameters.filter((p) => p.name !== 'items'));
-  const examples = OPENAPI_EXAMPLES[CREATE_JOB.operationId];
-  const withExample = (name: string, property: object) => ({ ...property, ...(examples?.parameters[name] === undefined ? {} : { examples: [examples.parameters[name]] }) });
-  const properties = {
-    items: { type: 'array', minItems: 1, maxItems: MAX_JOB_ITEMS, items: item, description: 'The lookups, each as a batch item {operation, params}.' },
-    ...(options.properties as Record<string, object>),
-  };
-  const json = {
-    ...options,
-    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, withExample(name, property)])),
-    required: ['items'],
-  };
-  return {
-    operationId: CREATE_JOB.operationId,
-    summary: CREATE_JOB.summary,
-    description: [
-      `Up to ${MAX_JOB_ITEMS.toLocaleString('en-US')} lookups, run in the background. Free to create: each item that succeeds is charged one unit as the job runs.`,
-      'A malformed item (or NDJSON line, or CSV row) becomes that item\'s 400 result; only what no item can answer for refuses the call.',
-      `Body (at most ${JOB_BODY_LIMIT_BYTES / 1024 / 1024} MiB, read as it arrives): JSON {items, label?, webhook?}; NDJSON, one item per line; or CSV (${CSV_DIALECT}) whose columns are "operation" (or ?operation= for every row) and parameters of the item operations (${[...CSV_PARAMETER_COLUMNS].join(', ')}), an empty cell not given.`,
-      'With NDJSON and CSV, label and webhook come from the query string.',
-    ].join(' '),
-    tags: ['jobs'],
-    parameters: [
-      query('operation', { type: 'string', enum: BATCH_REGISTRY.items.map((i) => i.name) }, 'CSV only: the operation of every row, instead of an "operation" column.'),
-      query('label', { type: 'string', maxLength: 200 }, 'NDJSON and CSV only: your label for the job.'),
-      query('webhook', { type: 'string', pattern: '^https://' }, 'NDJSON and CSV only: HTTPS URL told when the job ends (signed, Standard Webhooks).'),
-    ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': { schema: json, ...(examples ? { example: examples.request } : {}) },
-        [NDJSON_TYPE]: { schema: { ...item, description: 'One line: one item.' } },
-        [CSV_TYPE]: { schema: text(`${CSV_DIALECT} One row per item.`) },
-      },
-    },
-    responses: {
-      '202': {
-        description: 'The job, stored and queued (status QUEUED; items refused at once already count in done and failed). Its webhook secret is shown in this answer only.',
-        headers: { ...freeHeaders, Location: { description: 'The job: GET it for its progress.', schema: { type: 'string' } } },
-        content: {
-          'application/json': {
-            schema: { type: 'object', properties: { data: dataSchema(CREATE_JOB, schemas) }, required: ['data'], additionalProperties: false },
-            ...(examples?.response === undefined ? {} : { example: examples.response }),
-          },
-        },
-      },
-      ...errorRefs(['400', '401', '403']),
-      '413': envelope(`The body is over ${JOB_BODY_LIMIT_BYTES} bytes; split the job.`),
-      '415': envelope('The body is not JSON, NDJSON or CSV, or is compressed.'),
-      ...errorRefs(['429', '500', '501', '503']),
-    },
-  };
+/** The example job's last event id: `<status>.<done>.<failed>.<unitsCharged>`, as the stream writes it. */
+function lastEventExample(): string | undefined {
+  const job = exampleJob();
+  return job && ['status', 'done', 'failed', 'unitsCharged'].map((field) => String(job[field])).join('.');
 }
 
 function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocumentParts) {
-  // A line is a batch entry, as a job's result renders everywhere (gateway-shared response-data.ts).
-  const entry = schemas.ref(BatchItemResultSchema);
+  // A line is a batch entry, as a job's result renders everywhere (gateway-shared response-data.ts):
+  // its schema joins the components, where the NDJSON's description points.
+  schemas.ref(BatchItemResultSchema);
   return {
     operationId: 'download_RetailJobResults',
     summary: 'A bulk job\'s results, streamed from storage: NDJSON (each line one item\'s batch entry) or CSV.',
@@ -121,16 +45,16 @@ function resultsOperation({ schemas, freeHeaders, errorRefs, notFound }: JobDocu
     tags: ['jobs'],
     parameters: [
       idParameter(),
-      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson' }, 'ndjson (default) or csv.', 'csv'),
-      query('cursor', { type: 'string', pattern: '^\\d{1,9}$' }, 'Resume after the item with this index.', '0'),
-      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false' }, 'true: wait for the results of a running job until it has ended.', 'true'),
+      query('format', { type: 'string', enum: ['ndjson', 'csv'], default: 'ndjson', examples: ['csv'] }, 'ndjson (default) or csv.'),
+      query('cursor', withExample({ type: 'string', pattern: '^\\d{1,9}$' }, lastResultCursor()), 'Resume after the item with this index.'),
+      query('follow', { type: 'string', enum: ['true', 'false'], default: 'false', examples: ['true'] }, 'true: wait for the results of a running job until it has ended.'),
     ],
     responses: {
       '200': {
         description: 'The results, streamed.',
         headers: { ...freeHeaders, 'Content-Disposition': { description: 'attachment; filename="job-<id>.ndjson" (or .csv).', schema: { type: 'string' } } },
         content: {
-          [NDJSON_TYPE]: { schema: entry },
+          [NDJSON_TYPE]: { schema: ndjsonEntriesSchema('in item order') },
           [CSV_TYPE]: { schema: text(`${CSV_DIALECT} Columns: ${JOB_CSV_COLUMNS.join(', ')}.`) },
         },
       },
@@ -151,7 +75,7 @@ function eventsOperation({ freeHeaders, errorRefs, notFound }: JobDocumentParts)
       `A comment line every ${SSE_HEARTBEAT_MS / 1000} s keeps idle connections open.`,
     ].join(' '),
     tags: ['jobs'],
-    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: { type: 'string', examples: ['RUNNING.40.2.38'] } }],
+    parameters: [idParameter(), { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received.', schema: withExample({ type: 'string' }, lastEventExample()) }],
     responses: {
       '200': {
         description: 'The event stream.',

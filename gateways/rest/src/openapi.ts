@@ -6,7 +6,7 @@
  */
 import { batchPathItem } from './batch-openapi.js';
 import { jobPathItems } from './job-openapi.js';
-import { JOBS_PATH } from './job-routes.js';
+import { JOBS_PATH } from './job-paths.js';
 import { API_REGISTRY, BATCH_REGISTRY, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, type Operation, type Parameter, dataSchema, objectSchema, parameterSchema } from '@retail/gateway-shared';
 import { OPENAPI_EXAMPLES } from './openapi-examples.generated.js';
 

@@ -14,7 +14,8 @@ import {
 } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
-import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH, createJobRoutes } from './job-routes.js';
+import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-paths.js';
+import { createJobRoutes } from './job-routes.js';
 import { buildOpenApi } from './openapi.js';
 import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';

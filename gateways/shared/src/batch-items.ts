@@ -14,7 +14,8 @@ import { type ParameterError, type ParameterStyle, displayName, parseParameters 
 /** One item as the client wrote it: runnable, or refused with its parameter errors. */
 export type BatchItemInput =
   | { readonly index: number; readonly ok: true; readonly item: BatchItemOperation; readonly request: Record<string, unknown> }
-  | { readonly index: number; readonly ok: false; readonly errors: ParameterError[] };
+  /** `item`: the operation the refused item named, when only its params were at fault. */
+  | { readonly index: number; readonly ok: false; readonly errors: ParameterError[]; readonly item?: BatchItemOperation };
 
 export type BatchItemsResult =
   | { readonly ok: true; readonly items: readonly BatchItemInput[] }
@@ -47,9 +48,9 @@ export function readBatchItem(value: unknown, index: number, at: readonly string
   const item = typeof value.operation === 'string' ? batchItemNamed(value.operation) : undefined;
   if (!item) return refuse(RULE_MESSAGES.enumValue('operation', OPERATION_NAMES), 'operation');
   const params = value.params ?? {};
-  if (!isObject(params)) return refuse(RULE_MESSAGES.object('params'), 'params');
+  if (!isObject(params)) return { ...refuse(RULE_MESSAGES.object('params'), 'params'), item };
   const parsed = parseParameters(item.op, params, reading.style, () => ({ text: reading.text === true, path: [...path, 'params'] }));
-  return parsed.ok ? { index, ok: true, item, request: parsed.request } : { index, ok: false, errors: parsed.errors };
+  return parsed.ok ? { index, ok: true, item, request: parsed.request } : { index, ok: false, errors: parsed.errors, item };
 }
 
 /**

@@ -23,6 +23,7 @@ export * from './batch-schemas.js';
 export * from './fixed-files.js';
 export * from './browser-page.js';
 export * from './job-items.js';
+export * from './job-arguments.js';
 export * from './job-results.js';
 export * from './response-data.js';
 export * from './job-csv.js';

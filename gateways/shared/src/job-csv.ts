@@ -2,8 +2,8 @@
  * A bulk job's results as CSV rows (RFC 4180, UTF-8, written by csv-stringify): one row per item,
  * the columns fixed for every job so a file reads the same whatever operations it mixes:
  *
- * - `index`, `status` (200 or the item's error status), `operation` (the item's operation on a
- *   success, `product/offers`…; empty for an error: a stored error does not name it);
+ * - `index`, `status` (200 or the item's error status), `operation` (the item's operation,
+ *   `product/offers`…, an error's too; empty only when the item named no operation the job runs);
  * - the key fields of every item operation's record, derived from the proto (the record's own
  *   scalar and enum fields, and the scalar and enum fields of its nested messages as
  *   `parent.child`, e.g. `price.value`, `stockEstimate.estimate`); lists (images, offers, reviews,
@@ -16,7 +16,7 @@ import type { DescField, DescMessage } from '@bufbuild/protobuf';
 import { type BatchItemResult, isBulky, type WireObject, type WireValue } from '@retail/contract';
 import { stringify } from 'csv-stringify/sync';
 import { BATCH_REGISTRY } from './batch-registry.js';
-import { jobResultEntry, resultOperation } from './job-results.js';
+import { jobResultEntry, resultItemOperation } from './job-results.js';
 
 const TIMESTAMP = 'google.protobuf.Timestamp';
 
@@ -69,9 +69,9 @@ export function jobCsvHeader(): string {
 /** One result as a CSV line (with its CRLF). */
 export function jobCsvRow(result: BatchItemResult): string {
   const entry = jobResultEntry(result, 'rest');
-  const item = resultOperation(result);
+  const item = resultItemOperation(result);
   const record = 'data' in entry ? entry.data[item?.op.dataRoot ?? ''] : undefined;
   const fields = RECORD_COLUMNS.map((c) => (record && typeof record === 'object' && !Array.isArray(record) ? cell(read(record, c.path)) : ''));
   const error = 'errors' in entry ? entry.errors.map((e) => e.message).join('; ') : '';
-  return stringify([[String(entry.index), String(entry.status), 'data' in entry ? (item?.name ?? '') : '', ...fields, error]], { record_delimiter: 'windows' });
+  return stringify([[String(entry.index), String(entry.status), item?.name ?? '', ...fields, error]], { record_delimiter: 'windows' });
 }

@@ -6,8 +6,9 @@
  * which the watcher stores as that item's result. A malformed item is never the call's error.
  */
 import { create } from '@bufbuild/protobuf';
-import { type BatchItem, type CreateJobRequest, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS, type JobRejectedItem, JobRejectedItemSchema } from '@retail/contract';
+import { type BatchItem, type CreateJobRequest, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS, type JobRejectedItem, JobRejectedItemSchema, RULE_MESSAGES } from '@retail/contract';
 import { type ItemReading, readBatchItem, toBatchItem } from './batch-items.js';
+import { type BatchItemOperation, batchItemNamed } from './batch-registry.js';
 import type { ParameterError } from './parameters.js';
 
 /** The watcher keeps a refused item's message to a sentence (job-create.ts): the errors joined, cut there. */
@@ -19,8 +20,8 @@ const ITEM_PLACES = new Set(['operation', 'params']);
 export interface JobItems {
   /** Reads the item at the next position. */
   add(value: unknown, reading: ItemReading): void;
-  /** Refuses the next position with `message` (a line that is not JSON, a CSV row that names no operation). */
-  refuse(message: string, path?: readonly string[]): void;
+  /** Refuses the next position with `message` (a line that is not JSON, a CSV row that does not fit); `operation`: the one it names, if known. */
+  refuse(message: string, path?: readonly string[], operation?: string): void;
   /** Items read so far, refused ones included. */
   readonly count: number;
   /** The CreateJob fields: the runnable items in order, the refused ones with their positions. */
@@ -33,11 +34,13 @@ function insideItem(path: readonly string[]): string[] {
   return place !== undefined && ITEM_PLACES.has(place) ? [...path] : [];
 }
 
-function rejection(index: number, errors: readonly Pick<ParameterError, 'message' | 'path'>[]): JobRejectedItem {
+/** `item`: the operation the refused item named (kept with its result, so a results file names it). */
+function rejection(index: number, errors: readonly Pick<ParameterError, 'message' | 'path'>[], item?: BatchItemOperation): JobRejectedItem {
   const message = errors.map((e) => e.message).join('; ').slice(0, MAX_REJECTION_MESSAGE);
   // readBatchItem's paths start at the item's position (read with `at` = []): drop it.
   const fieldPath = insideItem((errors[0]?.path ?? []).slice(1));
-  return create(JobRejectedItemSchema, { index, error: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message, fieldPath }) });
+  const error = create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message, fieldPath });
+  return create(JobRejectedItemSchema, { index, error, operation: item?.kind.itemField.name ?? '' });
 }
 
 export function createJobItems(): JobItems {
@@ -48,11 +51,11 @@ export function createJobItems(): JobItems {
     add(value, reading) {
       const read = readBatchItem(value, count, [], reading);
       if (read.ok) items.push(toBatchItem(read.item, read.request));
-      else rejectedItems.push(rejection(count, read.errors));
+      else rejectedItems.push(rejection(count, read.errors, read.item));
       count++;
     },
-    refuse(message, path = []) {
-      rejectedItems.push(rejection(count, [{ message, path: [String(count), ...path] }]));
+    refuse(message, path = [], operation) {
+      rejectedItems.push(rejection(count, [{ message, path: [String(count), ...path] }], operation === undefined ? undefined : batchItemNamed(operation)));
       count++;
     },
     get count() {
@@ -64,3 +67,6 @@ export function createJobItems(): JobItems {
 
 /** Most items one job may carry (the contract's limit, with the refused ones). */
 export const MAX_JOB_ITEMS = JOB_MAX_ITEMS;
+
+/** The refusal of a job with no items or too many, on every interface. */
+export const jobItemCountMessage = (name = 'items'): string => `${RULE_MESSAGES.listLength(name, 1, MAX_JOB_ITEMS)}: a job has 1 to ${MAX_JOB_ITEMS.toLocaleString('en-US')} items`;

@@ -66,4 +66,13 @@ describe('a job result as a CSV row', () => {
     expect(JOB_CSV_COLUMNS).not.toContain('imageUrls');
     expect(cells(jobCsvRow(failed(1, ErrorReason.NOT_FOUND, 'no such product')))).toBe(`1,404,${','.repeat(JOB_CSV_COLUMNS.length - 4)},no such product`);
   });
+
+  it('names an error\'s operation where its item named one, by the name a batch item gives it', () => {
+    const named = (itemOperation: string) => create(BatchItemResultSchema, { ...failed(2, ErrorReason.NOT_FOUND, 'no such product'), itemOperation });
+    expect(jobCsvRow(named('asin_from_gtin')).startsWith('2,404,product/asin-from-gtin,')).toBe(true);
+    expect(jobCsvRow(named('offers')).startsWith('2,404,product/offers,')).toBe(true);
+    // An item that named no operation the job runs (or a name no item operation has) leaves the cell empty.
+    expect(jobCsvRow(named('')).startsWith('2,404,,')).toBe(true);
+    expect(jobCsvRow(named('nosuch')).startsWith('2,404,,')).toBe(true);
+  });
 });

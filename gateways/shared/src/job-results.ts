@@ -5,9 +5,9 @@
  * the wire override of response-data.ts for the paged reads), so a job's line reads exactly as the
  * batch's line for the same item.
  *
- * A stored error does not name its operation, so its field path (request field names, or a refused
- * item's path inside the item: `operation`, `params.<name>`) is placed under the item as the job's
- * JSON body wrote it: `["body", "items", "<index>", "params", "<name>"]` on REST, without "body" elsewhere.
+ * A stored error names its item's operation apart (`item_operation`, when the item named one), so its
+ * field path (request field names, or a refused item's path inside the item: `operation`,
+ * `params.<name>`) is placed under the item as the job's JSON body wrote it: `["body", "items", "<index>", "params", "<name>"]` on REST, without "body" elsewhere.
  */
 import type { BatchItemResult, ErrorDetail } from '@retail/contract';
 import { compactData, ErrorReason } from '@retail/contract';
@@ -17,6 +17,7 @@ import { clientErrorOfDetail } from './errors.js';
 import type { ParameterStyle } from './parameters.js';
 
 const BY_RESULT_CASE = new Map(BATCH_REGISTRY.items.map((item) => [item.kind.resultField.localName, item]));
+const BY_ITEM_FIELD = new Map(BATCH_REGISTRY.items.map((item) => [item.kind.itemField.name, item]));
 
 /** Request field names of every item operation → their client names (`only_verified_reviews` → `onlyVerifiedReviews`). */
 const CLIENT_NAMES = new Map(BATCH_REGISTRY.items.flatMap((item) => item.op.parameters.map((p) => [p.field.name, p.name] as const)));
@@ -39,6 +40,11 @@ function insideItem(detail: ErrorDetail): string[] {
 /** The operation whose response a successful result carries. */
 export function resultOperation(result: BatchItemResult): BatchItemOperation | undefined {
   return result.result.case === undefined ? undefined : BY_RESULT_CASE.get(result.result.case);
+}
+
+/** The operation a result's item named: the success's, or the one an error result keeps (none when the item named none). */
+export function resultItemOperation(result: BatchItemResult): BatchItemOperation | undefined {
+  return result.result.case === 'error' ? BY_ITEM_FIELD.get(result.itemOperation) : resultOperation(result);
 }
 
 /** The entry of one stored result for `style`; `compact` leaves the bulky fields out of records (MCP). */

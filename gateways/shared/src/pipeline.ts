@@ -10,6 +10,7 @@ import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '
 import type { CoreClient, ResponseInfo } from './core-client.js';
 import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
+import { parseCallArguments } from './job-arguments.js';
 import { type ParameterError, type ParameterStyle, parseParameters, restSourceOf } from './parameters.js';
 import type { Operation } from './registry.js';
 import { renderResponseData } from './response-data.js';
@@ -182,9 +183,12 @@ export function servedHeaders(
   return meteringHeaders(meter, { requestId, rateLimit, charged: settled.charged, remaining: settled.remaining, meta, retryAfterSeconds });
 }
 
-/** The parameters of one call as the client gave them (REST: query, or path and body, merged by name). */
+/**
+ * The parameters of one call as the client gave them (REST: query, or path and body, merged by name;
+ * GraphQL and MCP: arguments, a job's items in the item form of every interface).
+ */
 function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
-  return style === 'rest' ? parseParameters(op, params, style, restSourceOf(op)) : parseParameters(op, params, style);
+  return style === 'rest' ? parseParameters(op, params, style, restSourceOf(op)) : parseCallArguments(op, params, style);
 }
 
 /**

@@ -45,7 +45,7 @@ describe('a job of mixed items', () => {
       create(BatchItemSchema, { request: { case: 'product', value: { asin: 'short', domain: Domain.US } } }), // malformed: refused here
       productItem(BROKEN_ASIN), productItem('B0GOOD0003'), productItem(BLOCKED_ONCE_ASIN),
     ];
-    const rejected = { index: 1, error: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'operation must be one of …', fieldPath: ['operation'] }) };
+    const rejected = { index: 1, error: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'asin must be 10 letters or digits', fieldPath: ['params', 'asin'] }), operation: 'offers' };
     const created = (await world.client.createJob({ items, rejectedItems: [rejected], label: ' nightly ' }, as(account))).retailJob!;
     expect(created).toMatchObject({ status: JobStatus.QUEUED, total: 8, label: 'nightly', unitsCharged: 0 });
     expect(created.done).toBe(2);
@@ -61,6 +61,8 @@ describe('a job of mixed items', () => {
     const errors = results.flatMap((r) => (r.result.case === 'error' ? [[r.index, ErrorReason[r.result.value.reason]]] : []));
     expect(errors).toEqual([[1, 'INVALID_ARGUMENT'], [2, 'NOT_FOUND'], [4, 'INVALID_ARGUMENT'], [5, 'INTERNAL']]);
     expect(results[4]!.result.value).toMatchObject({ fieldPath: ['asin'] });
+    // Every error keeps the operation its item named: the refused one the gateway's, the others their BatchItem's.
+    expect(results.filter((r) => r.result.case === 'error').map((r) => [r.index, r.itemOperation])).toEqual([[1, 'offers'], [2, 'product'], [4, 'product'], [5, 'product']]);
     expect(results[3]!.result.case === 'product' && results[3]!.result.value.retailProduct?.asin).toBe('B0GOOD0002');
     // Each runnable item reached the core once, marked as background work; the malformed one never did.
     const asked = world.core.calls.filter((c) => c.headers.get('x-request-id')?.startsWith(`job-${created.id}`));
@@ -151,6 +153,7 @@ describe('bad input', () => {
     ['no items', { items: [] }, ['items']],
     ['a refused item outside the job', { items: [productItem('B0BADIN001')], rejectedItems: [{ index: 2, error: { reason: ErrorReason.INVALID_ARGUMENT, message: 'x' } }] }, ['rejected_items', '0', 'index']],
     ['a refused item twice', { items: [productItem('B0BADIN001')], rejectedItems: [0, 0].map((index) => ({ index, error: { reason: ErrorReason.INVALID_ARGUMENT, message: 'x' } })) }, ['rejected_items', '1', 'index']],
+    ['a refused item naming no BatchItem case', { items: [productItem('B0BADIN001')], rejectedItems: [{ index: 1, error: { reason: ErrorReason.INVALID_ARGUMENT, message: 'x' }, operation: 'product/offers' }] }, ['rejected_items', '0', 'operation']],
     ['a refused item that is not a 400', { items: [productItem('B0BADIN001')], rejectedItems: [{ index: 0, error: { reason: ErrorReason.INTERNAL, message: 'x' } }] }, ['rejected_items', '0', 'error']],
     ['a webhook that is not https', { items: [productItem('B0BADIN001')], webhook: { url: 'http://example.com/hook' } }, ['webhook', 'url']],
     ['a label too long', { items: [productItem('B0BADIN001')], label: 'x'.repeat(201) }, ['label']],

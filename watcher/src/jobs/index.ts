@@ -6,5 +6,5 @@ export { CHUNK_QUEUE, CHUNK_RETRY_DELAYS_MS, DEFAULT_JOB_CHUNK_SIZE, JOB_END_QUE
 export { announceEnd, createChunkProcessor, DEFAULT_CHUNK_DEADLINE_MS, DEFAULT_RESETTLE_WITHIN_MS, RetryableChunkError, type ChunkDependencies } from './run-chunk.js';
 export { createJobEndProcessor, type JobEndDependencies } from './job-end.js';
 export { chunkHoldId } from './chunk-hold.js';
-export { errorResult, itemOperation, operationOfResult, runItems, type ItemOutcome, type PendingItem } from './item-calls.js';
+export { errorResult, itemCaseName, itemOperation, operationOfResult, runItems, type ItemOutcome, type PendingItem } from './item-calls.js';
 export { jobEndMessage, jobMessage } from './job-message.js';

@@ -43,8 +43,14 @@ export function operationOfResult(result: BatchItemResult): string | undefined {
 /** An item's outcome, or `retry` when the core could not serve it now (unreachable, busy, blocked, slow). */
 export type ItemOutcome = { readonly kind: 'result'; readonly result: BatchItemResult } | { readonly kind: 'retry'; readonly why: string };
 
-export function errorResult(index: number, error: ErrorDetail): BatchItemResult {
-  return create(BatchItemResultSchema, { index, result: { case: 'error', value: error } });
+/** The BatchItem case an item names, by its proto name (`asin_from_gtin`); empty when it names none. */
+export function itemCaseName(item: BatchItem): string {
+  return requestCases.find((field) => field.localName === item.request.case)?.name ?? '';
+}
+
+/** An item's error as its result; `itemOperation`: the BatchItem case the item named, so a results file can say which lookup failed. */
+export function errorResult(index: number, error: ErrorDetail, itemOperation = ''): BatchItemResult {
+  return create(BatchItemResultSchema, { index, result: { case: 'error', value: error }, itemOperation });
 }
 
 /**
@@ -74,9 +80,9 @@ export interface PendingItem {
 }
 
 /** An error for an item: its result, or `retry` when its status is "not now" and attempts remain. */
-function outcomeOf(index: number, error: ErrorDetail, status: number, options: ItemCallOptions): ItemOutcome {
+function outcomeOf(entry: PendingItem, error: ErrorDetail, status: number, options: ItemCallOptions): ItemOutcome {
   if (!options.lastAttempt && isRetryableStatus(status)) return { kind: 'retry', why: `${status} ${error.message}` };
-  return { kind: 'result', result: errorResult(index, error) };
+  return { kind: 'result', result: errorResult(entry.index, error, itemCaseName(entry.item)) };
 }
 
 const statusOf = (error: ErrorDetail) => clientErrorOfDetail(error, undefined, 'graphql').status;
@@ -104,7 +110,7 @@ export async function runItems(core: Pick<CoreClient, 'streamCall'>, pending: re
       const entry = result && pending[result.index];
       if (!result || !entry || outcomes.has(result.index)) continue;
       const answer = result.result;
-      if (answer.case === 'error') outcomes.set(result.index, outcomeOf(entry.index, answer.value, statusOf(answer.value), options));
+      if (answer.case === 'error') outcomes.set(result.index, outcomeOf(entry, answer.value, statusOf(answer.value), options));
       else if (answer.case !== undefined) outcomes.set(result.index, { kind: 'result', result: create(BatchItemResultSchema, { index: entry.index, result: answer }) });
     }
   } catch (error) {
@@ -114,5 +120,5 @@ export async function runItems(core: Pick<CoreClient, 'streamCall'>, pending: re
       status: mapped.status,
     };
   }
-  return pending.map((p, position) => outcomes.get(position) ?? outcomeOf(p.index, unanswered.error, unanswered.status, options));
+  return pending.map((p, position) => outcomes.get(position) ?? outcomeOf(p, unanswered.error, unanswered.status, options));
 }

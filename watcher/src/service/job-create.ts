@@ -10,10 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
-  type BatchItem, BatchItemResultSchema, BatchLookupRequestSchema, type CreateJobRequest, CreateJobRequestSchema, type CreateJobResponse,
+  type BatchItem, BatchItemResultSchema, BatchItemSchema, BatchLookupRequestSchema, type CreateJobRequest, CreateJobRequestSchema, type CreateJobResponse,
   CreateJobResponseSchema, type ErrorDetail, ErrorDetailSchema, ErrorReason, JOB_MAX_ITEMS,
 } from '@retail/contract';
-import { announceEnd, errorResult, itemOperation, jobMessage, queueChunks } from '../jobs/index.js';
+import { announceEnd, errorResult, itemCaseName, itemOperation, jobMessage, queueChunks } from '../jobs/index.js';
 import type { JobChunkDraft, StoredResult } from '../store/index.js';
 import { generateWebhookSecret, sealSecret } from '../webhooks/index.js';
 import type { CallContext } from './deps.js';
@@ -39,12 +39,16 @@ function itemProblem(item: BatchItem): ErrorDetail | null {
   }
 }
 
-const refusedResult = (index: number, error: ErrorDetail): StoredResult =>
-  ({ index, ok: false, result: toBinary(BatchItemResultSchema, errorResult(index, error)) });
+/** A refused item's stored result; `operation`: the BatchItem case it named, if any. */
+const refusedResult = (index: number, { error, operation }: Rejection): StoredResult =>
+  ({ index, ok: false, result: toBinary(BatchItemResultSchema, errorResult(index, error, operation)) });
 
-/** The refused items, checked: their positions and errors as the gateway gave them. */
-function checkedRejections(request: CreateJobRequest, total: number): Map<number, ErrorDetail> {
-  const rejected = new Map<number, ErrorDetail>();
+type Rejection = { readonly error: ErrorDetail; readonly operation: string };
+const ITEM_CASES = new Set(BatchItemSchema.oneofs[0]!.fields.map((field) => field.name));
+
+/** The refused items, checked: their positions, errors and named operations as the gateway gave them. */
+function checkedRejections(request: CreateJobRequest, total: number): Map<number, Rejection> {
+  const rejected = new Map<number, Rejection>();
   request.rejectedItems.forEach((item, i) => {
     const at = (field: string) => ['rejected_items', String(i), field];
     if (item.index >= total) throw invalidArgument(`rejectedItems[${i}].index must be below the number of items (${total})`, ...at('index'));
@@ -53,7 +57,8 @@ function checkedRejections(request: CreateJobRequest, total: number): Map<number
     if (!error || error.reason !== ErrorReason.INVALID_ARGUMENT || error.message.length === 0 || error.message.length > MAX_REJECTION_MESSAGE) {
       throw invalidArgument(`rejectedItems[${i}].error must be an INVALID_ARGUMENT error with a message of at most ${MAX_REJECTION_MESSAGE} characters`, ...at('error'));
     }
-    rejected.set(item.index, create(ErrorDetailSchema, { reason: error.reason, message: error.message, fieldPath: [...error.fieldPath] }));
+    if (item.operation !== '' && !ITEM_CASES.has(item.operation)) throw invalidArgument(`rejectedItems[${i}].operation must name a BatchItem case or be empty`, ...at('operation'));
+    rejected.set(item.index, { error: create(ErrorDetailSchema, { reason: error.reason, message: error.message, fieldPath: [...error.fieldPath] }), operation: item.operation });
   });
   return rejected;
 }
@@ -67,13 +72,13 @@ export function createJobHandler(parts: JobParts) {
     const webhookUrl = request.webhook ? webhookUrlOf(request.webhook.url, parts.webhooks.policy) : undefined;
 
     // The items fill the positions the refused ones leave, in order; a malformed one is refused here.
-    const refused: StoredResult[] = [...rejected].map(([index, error]) => refusedResult(index, error));
+    const refused: StoredResult[] = [...rejected].map(([index, rejection]) => refusedResult(index, rejection));
     const runnable: Array<{ index: number; item: BatchItem }> = [];
     let next = 0;
     for (const item of request.items) {
       while (rejected.has(next)) next++;
       const problem = itemProblem(item);
-      if (problem) refused.push(refusedResult(next, problem));
+      if (problem) refused.push(refusedResult(next, { error: problem, operation: itemCaseName(item) }));
       else runnable.push({ index: next, item });
       next++;
     }
