@@ -66,8 +66,9 @@ RUN set -eux; \
                gateways/rest gateways/graphql gateways/mcp gateways/console watcher; do \
       npx tsc -p "$pkg/tsconfig.build.json"; \
     done; \
-    # The console, the REST gateway's pages and GraphiQL serve static files beside their compiled code.
-    for served in gateways/console gateways/rest gateways/graphql; do \
+    # The console, the REST gateway's pages and GraphiQL serve static files beside their compiled code
+    # (gateways/shared: the pages' shared theme).
+    for served in gateways/shared gateways/console gateways/rest gateways/graphql; do \
       if [ -d "$served/src/public" ]; then cp -R "$served/src/public" "$served/dist/public"; fi; \
     done; \
     cp -R docs gateways/rest/dist/docs

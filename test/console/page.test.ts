@@ -42,6 +42,10 @@ describe('the page', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect((await fetch(`${server.base}/console.css`)).headers.get('content-type')).toMatch(/^text\/css/);
+    // The shared theme (gateways/shared) holds the colours; the page loads it before its own stylesheet.
+    const theme = await fetch(`${server.base}/theme.css`);
+    expect(theme.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await theme.text()).toContain('--accent:');
   });
 
   it('has no inline scripts, styles or handlers, and every input has a label', async () => {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errorEnvelope } from '@retail/contract';
+import { THEME_STYLESHEET, serveFixedFiles } from '@retail/gateway-shared';
 import { createAccountRoutes } from './account-routes.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { createAuthRoutes, hashInvite, sessionOf } from './auth-routes.js';
@@ -126,6 +127,8 @@ export function createConsole(options: ConsoleOptions): Router {
   });
   router.use('/api', api);
   router.use('/vendor', createVendorRoutes());
+  // The look the service's pages share (gateways/shared), beside the page's own files.
+  router.get('/:name', serveFixedFiles({ 'theme.css': THEME_STYLESHEET }));
   router.use(express.static(publicDirectory(), { index: 'index.html', redirect: false, maxAge: 0 }));
   return router;
 }

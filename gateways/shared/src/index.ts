@@ -22,6 +22,7 @@ export * from './batch-call.js';
 export * from './batch-schemas.js';
 export * from './fixed-files.js';
 export * from './browser-page.js';
+export * from './theme.js';
 export * from './job-items.js';
 export * from './job-arguments.js';
 export * from './job-results.js';

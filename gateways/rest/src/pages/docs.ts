@@ -23,7 +23,7 @@ export function defaultDocsDirectory(): string | undefined {
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
-${pageHead(`${title} · Retail Data API`, ['/api/docs/site.css'])}
+${pageHead(`${title} · Retail Data API`, ['/api/docs/theme.css', '/api/docs/site.css'])}
 <body class="page">
   <header class="site-header"><p class="brand"><a href="/">Retail Data API</a> <span><a href="${DOCS_PATH}/">Documentation</a></span></p></header>
   <main id="main" class="doc">

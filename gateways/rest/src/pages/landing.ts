@@ -45,7 +45,7 @@ export function renderLandingPage(options: LandingOptions): string {
   );
   return `<!doctype html>
 <html lang="en">
-${pageHead('Retail Data API', ['/api/docs/site.css'])}
+${pageHead('Retail Data API', ['/api/docs/theme.css', '/api/docs/site.css'])}
 <body class="page">
   <header class="site-header"><p class="brand">Retail Data API</p></header>
   <main id="main">

@@ -50,6 +50,10 @@ describe('the pages', () => {
       expect(file.status, asset).toBe(200);
       expect(file.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /^text\/css/ : /javascript/);
     }
+    // The shared theme (the colours the console uses too) comes before the page's own stylesheet.
+    const styles = loadedAssets(html).filter((a) => a.endsWith('.css'));
+    expect(styles.indexOf('/api/docs/theme.css')).toBeGreaterThan(-1);
+    expect(styles.indexOf('/api/docs/theme.css')).toBeLessThan(styles.indexOf('/api/docs/site.css'));
   });
 
   it('links the pages, the composition’s extra link, and escapes what it prints', async () => {
