@@ -64,8 +64,11 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
 
   const metering = await createMeteringFromEnv(env);
   registerMeteringMetrics(meteringCounters);
+  // The level comes from the environment this stack was given, as the core's does (loadCoreConfig
+  // above), not from this process's: a caller passing LOG_LEVEL=silent gets a silent stack.
+  const logLevel = env.LOG_LEVEL || 'info';
   // The watcher reads through the same core over gRPC and charges the same ledger.
-  const watcherLog = createGatewayLogger('watcher', env.LOG_LEVEL || 'info');
+  const watcherLog = createGatewayLogger('watcher', logLevel);
   const watcher = await startWatcher({
     config: { ...config.watcher, core: { address: coreAddress, deadlineMs: config.coreDeadlineMs } },
     env,
@@ -97,7 +100,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   // Behind the Ingress or a local proxy the client address is in X-Forwarded-For; the console's
   // sign-in limits count per client, not per proxy.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(observeRequests(createGatewayLogger('retail')));
+  app.use(observeRequests(createGatewayLogger('retail', logLevel)));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([coreClient.ping(), metering.ready(), console_.ready(), watcher.ready()].map((p) => p.catch(() => false)));

@@ -14,9 +14,6 @@ import { type DemoStack, startDemoStack } from '../../app/src/demo-stack.js';
 import { DEMO_CATALOGUE_JSON_PATH } from '../../app/src/demo-catalogue/paths.js';
 import { redisMissing, startRedis, type RedisServer } from '../harness/redis.js';
 
-// The stack's access log would print a line per call.
-process.env.LOG_LEVEL ??= 'silent';
-
 const missing = redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
 

@@ -75,20 +75,33 @@ const watcherDataDir = () => {
   return dir;
 };
 
+const DEMO_TOKEN = 'demo-token-kept-across-restarts';
+let npmStart: Started | undefined;
+let demo: Started | undefined;
+
 beforeAll(async () => {
   replay = await createReplayServer({ corpusDirs: [resolve(ROOT, 'test/fixtures/pages')], port: 0, host: '127.0.0.1' });
-});
+  // Both entry points start at once: each start is seconds of waiting (tsx, the core's parse workers,
+  // the watcher's PGlite), and one after the other doubles it. They share nothing but the replay server.
+  const [app, demoApp] = await Promise.allSettled([
+    start('app/src/main.ts', { MARKETPLACE_ORIGIN: replay.origin, WATCHER_DATA_DIR: watcherDataDir() }),
+    start('app/src/demo.ts', { RETAIL_CORPUS: join(tmpdir(), 'no-corpus-here'), SERVICE_TOKEN: DEMO_TOKEN, WATCHER_DATA_DIR: watcherDataDir() }),
+  ]);
+  if (app.status === 'fulfilled') npmStart = app.value;
+  if (demoApp.status === 'fulfilled') demo = demoApp.value;
+  for (const result of [app, demoApp]) if (result.status === 'rejected') throw result.reason;
+}, 90_000);
 afterAll(async () => {
+  await Promise.all([stop(npmStart), stop(demo)]);
   await replay?.close();
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('npm start', () => {
   let started: Started;
-  beforeAll(async () => {
-    started = await start('app/src/main.ts', { MARKETPLACE_ORIGIN: replay.origin, WATCHER_DATA_DIR: watcherDataDir() });
-  }, 90_000);
-  afterAll(() => stop(started));
+  beforeAll(() => {
+    started = npmStart!;
+  });
 
   it('prints the landing page first, and it answers', async () => {
     const url = started.rows.get('Start here')!;
@@ -139,11 +152,10 @@ describe('npm start', () => {
 
 describe('npm run demo', () => {
   let started: Started;
-  const token = 'demo-token-kept-across-restarts';
-  beforeAll(async () => {
-    started = await start('app/src/demo.ts', { RETAIL_CORPUS: join(tmpdir(), 'no-corpus-here'), SERVICE_TOKEN: token, WATCHER_DATA_DIR: watcherDataDir() });
-  }, 90_000);
-  afterAll(() => stop(started));
+  const token = DEMO_TOKEN;
+  beforeAll(() => {
+    started = demo!;
+  });
 
   it('prints the catalogue, the token it was given and the development plan, and links the catalogue from the landing page', async () => {
     const base = started.rows.get('HTTP')!;

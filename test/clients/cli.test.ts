@@ -14,8 +14,6 @@ let stack: CliStack;
 let open: { key: string; accountId: string };
 
 beforeAll(async () => {
-  // The stack's gateways log each request at info; the assertions here are on the CLI's output.
-  process.env.LOG_LEVEL ??= 'silent';
   stack = await startCliStack();
   open = await stack.key('cli-open', 1_000);
 });
@@ -26,13 +24,14 @@ afterAll(async () => {
 const as = (key: string) => ({ RETAIL_BASE_URL: stack.baseUrl, RETAIL_API_KEY: key });
 
 describe('retail help and usage', () => {
+  // These two go through cli/bin/retail.js as a user's shell runs it: its streams and exit codes pass through.
   it('lists every operation of the registry, and each command lists its parameters with their rules', async () => {
-    const general = await runRetail(['--help'], {});
+    const general = await runRetail(['--help'], {}, '', 'bin');
     expect(general.code).toBe(0);
     for (const command of COMMANDS) expect(general.stdout).toContain(`  ${command.name} `);
     expect(general.stdout).toContain('RETAIL_API_KEY');
 
-    const product = await runRetail(['product', '--help'], {});
+    const product = await runRetail(['product', '--help'], {}, '', 'bin');
     expect(product.code).toBe(0);
     for (const p of registryOperation('GetProduct').parameters) expect(product.stdout).toContain(`--${p.name} <value>`);
     expect(product.stdout).toMatch(/--domain <value>\s+Marketplace code\. \(one of US, UK, CA, DE/);
@@ -42,7 +41,7 @@ describe('retail help and usage', () => {
 
   it('refuses an unknown flag in one line with exit 2, sending nothing', async () => {
     const before = await stack.balance(open.accountId);
-    const run = await runRetail(['product', 'B0FXTDE001', '--domian', 'DE'], as(open.key));
+    const run = await runRetail(['product', 'B0FXTDE001', '--domian', 'DE'], as(open.key), '', 'bin');
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe("error: unknown option '--domian' (Did you mean --domain?)\n");

@@ -12,8 +12,6 @@ import { collectOpenApiExamples, type OpenApiExamples } from './openapi-examples
 export const EXAMPLES_MODULE = 'gateways/rest/src/openapi-examples.generated.ts';
 
 export async function runDemoForExamples(): Promise<OpenApiExamples> {
-  // The stack's access log reads the process's level.
-  process.env.LOG_LEVEL ??= 'silent';
   const dir = mkdtempSync(join(tmpdir(), 'openapi-examples-'));
   const demo = await startDemoStack({
     PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'silent', WATCHER_DATA_DIR: dir,
