@@ -58,7 +58,8 @@ describe.skipIf(missing !== null)('the Jobs page in chromium', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Jobs' }).click();
     await page.getByRole('heading', { name: 'Run a bulk job' }).waitFor();
-    expect(await page.locator('#jobs-empty').isVisible()).toBe(true);
+    // The list loads after the page: its empty note appears once the first page of jobs has come back.
+    await page.locator('#jobs-empty').waitFor({ state: 'visible' });
 
     const form = page.locator('#job-form');
     await form.getByLabel('Lookup').selectOption('product');
