@@ -43,22 +43,36 @@ function causeOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 
-export async function send(settings: ApiSettings, request: ApiRequest): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { 'API-KEY': settings.key, accept: 'application/json' };
+/** Sends a request and returns the response with its body unread; throws UnreachableError when no HTTP answer came. */
+export async function fetchApi(settings: ApiSettings, request: ApiRequest, accept = 'application/json'): Promise<Response> {
+  const headers: Record<string, string> = { 'API-KEY': settings.key, accept };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
   try {
-    response = await fetch(`${settings.base}${request.pathAndQuery}`, {
+    return await fetch(`${settings.base}${request.pathAndQuery}`, {
       method: request.method,
       headers,
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
       signal: AbortSignal.timeout(settings.timeoutMs),
     });
   } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${settings.timeoutMs} ms` : causeOf(error);
-    throw new UnreachableError(`cannot reach ${settings.base}: ${reason}`);
+    throw unreachable(settings, error);
   }
-  const text = await response.text();
+}
+
+/** The UnreachableError of a failed fetch or body read: a timeout, or the network's cause. */
+export function unreachable(settings: ApiSettings, error: unknown): UnreachableError {
+  const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${settings.timeoutMs} ms` : causeOf(error);
+  return new UnreachableError(`cannot reach ${settings.base}: ${reason}`);
+}
+
+/** A response as an answer: its JSON body, or the text when it is not JSON. */
+export async function readAnswer(settings: ApiSettings, response: Response): Promise<ApiAnswer> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw unreachable(settings, error);
+  }
   let body: unknown = text;
   try {
     body = text === '' ? null : (JSON.parse(text) as unknown);
@@ -66,4 +80,8 @@ export async function send(settings: ApiSettings, request: ApiRequest): Promise<
     // Not JSON (a proxy's error page): kept as text for the error output.
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+export async function send(settings: ApiSettings, request: ApiRequest): Promise<ApiAnswer> {
+  return readAnswer(settings, await fetchApi(settings, request));
 }

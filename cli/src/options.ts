@@ -17,11 +17,12 @@ export const COMMON_OPTIONS = [
   ['--many <file>', 'one call per line of <file> (- for stdin): ASINs, GTINs, search terms, ...'],
   ['--by <parameter>', 'the parameter each line of --many fills (default: the first argument of the command)'],
   ['--concurrency <n>', 'calls in flight in many mode, 1 to 16 (default 4)'],
+  ['--no-batch', 'many mode: one call per input even for a per-product lookup (default: batches of up to 100 through POST /api/retail/batch)'],
   ['--timeout <seconds>', 'longest wait for one answer, 1 to 600 (default 30)'],
 ] as const;
 
-/** Option names as commander stores them. */
-export const COMMON_OPTION_NAMES: ReadonlySet<string> = new Set(COMMON_OPTIONS.map(([flag]) => flag.slice(2).split(' ')[0]!));
+/** Option names as commander stores them (`--no-batch` as `batch`). */
+export const COMMON_OPTION_NAMES: ReadonlySet<string> = new Set(COMMON_OPTIONS.map(([flag]) => flag.slice(2).split(' ')[0]!.replace(/^no-/, '')));
 
 export interface CommonOptions {
   readonly key?: string;
@@ -31,6 +32,8 @@ export interface CommonOptions {
   readonly many?: string;
   readonly by?: string;
   readonly concurrency?: string;
+  /** false with --no-batch. */
+  readonly batch?: boolean;
   readonly timeout?: string;
 }
 

@@ -6,6 +6,7 @@
  * on stderr and exit 2.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { BATCH_SIZE, batchOperationName } from './batch.js';
 import { COMMANDS, type CliCommand, describeParameter, flagName } from './commands.js';
 import { EXIT, type ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -13,6 +14,9 @@ import { COMMON_OPTIONS, COMMON_OPTION_NAMES, type CommonOptions } from './optio
 import type { CliValues } from './request.js';
 
 export type RunCommand = (command: CliCommand, values: CliValues, options: CommonOptions) => Promise<ExitCode>;
+
+/** The commands many mode sends in batches. */
+const BATCHABLE = COMMANDS.filter((command) => batchOperationName(command.op) !== undefined).map((command) => command.name);
 
 const GENERAL_HELP = `
 Environment:
@@ -22,6 +26,11 @@ Environment:
 Exit codes: 0 success, 2 usage, 3 refused by the service (4xx), 4 failure of the service (5xx),
 5 no answer (refused connection, DNS, timeout). In many mode the worst item decides.
 
+Many mode sends the inputs of these commands in batches of up to ${BATCH_SIZE} through POST /api/retail/batch
+(one unit per success, as single calls):
+  ${BATCHABLE.join(', ')}
+The other commands, and any with --no-batch, make one call per input; output and exit codes are the same.
+
 Examples:
   retail product B0FXTDE001 --domain DE
   retail search "espresso machine" --domain US --json | jq '.data.retailProductSearchResults'
@@ -30,7 +39,8 @@ Examples:
 
 function usageLine(command: CliCommand): string {
   const op = command.op;
-  return `\nREST: ${op.httpMethod} ${op.restPath} (${op.billing === 'metered' ? 'one unit per successful call' : 'free'})`;
+  const batch = batchOperationName(op) !== undefined ? `\nMany mode: batches of up to ${BATCH_SIZE} inputs through POST /api/retail/batch (--no-batch: one call per input)` : '';
+  return `\nREST: ${op.httpMethod} ${op.restPath} (${op.billing === 'metered' ? 'one unit per successful call' : 'free'})${batch}`;
 }
 
 function addCommand(program: Command, command: CliCommand, run: RunCommand, setExit: (code: ExitCode) => void): void {

@@ -29,7 +29,7 @@ export function retryAfterSeconds(headers: Headers, now: number): number | undef
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Wraps a sender so that 429s wait for Retry-After (shared by every call made through it) and retry. */
-export function honourRateLimits<A extends unknown[]>(sendOnce: (...args: A) => Promise<ApiAnswer>, options: RateLimitOptions = {}): (...args: A) => Promise<ApiAnswer> {
+export function honourRateLimits<A extends unknown[], R extends ApiAnswer = ApiAnswer>(sendOnce: (...args: A) => Promise<R>, options: RateLimitOptions = {}): (...args: A) => Promise<R> {
   const maxAttempts = options.maxAttempts ?? 6;
   const maxWaitSeconds = options.maxWaitSeconds ?? 60;
   const now = options.now ?? Date.now;

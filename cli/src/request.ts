@@ -44,6 +44,16 @@ function bodyValue(p: Parameter, value: string | true): unknown {
   }
 }
 
+/** The given values of `parameters` as JSON typed by kind: a body, or a batch item's params. */
+function typedValues(parameters: readonly Parameter[], values: CliValues): Record<string, unknown> {
+  return Object.fromEntries(parameters.filter((p) => values[p.name] !== undefined).map((p) => [p.name, bodyValue(p, values[p.name]!)]));
+}
+
+/** A batch item's `params`: every given parameter, typed as a JSON body types it (docs/rest.md, Batch calls). */
+export function batchParams(op: Operation, values: CliValues): Record<string, unknown> {
+  return typedValues(op.parameters, values);
+}
+
 export function buildRequest(op: Operation, values: CliValues): ApiRequest {
   let path = op.restPath;
   for (const p of op.pathParameters) {
@@ -57,6 +67,6 @@ export function buildRequest(op: Operation, values: CliValues): ApiRequest {
     const search = query.toString();
     return { method: 'GET', pathAndQuery: search ? `${path}?${search}` : path };
   }
-  const body = Object.fromEntries(rest.map((p) => [p.name, bodyValue(p, values[p.name]!)]));
+  const body = typedValues(rest, values);
   return { method: op.httpMethod, pathAndQuery: path, ...(op.httpMethod === 'DELETE' && rest.length === 0 ? {} : { body }) };
 }

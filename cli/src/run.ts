@@ -1,13 +1,15 @@
 /**
- * Runs one command: one call, or one per input line in many mode, through the same sender (the
- * gateway's REST route, 429s honoured), and writes the answers as JSON or tables. Returns the exit code.
+ * Runs one command: one call, or in many mode one call per input line (or per batch of up to 100 for
+ * a per-product lookup, batch.ts), 429s honoured, and writes the answers as JSON or tables. Returns
+ * the exit code.
  */
 import { readFile } from 'node:fs/promises';
 import type { CliCommand } from './commands.js';
 import { EXIT, type ExitCode, UsageError, exitCodeOfStatus, worstExitCode } from './exit-codes.js';
 import { type ApiAnswer, UnreachableError, send } from './http.js';
 import { type CliIo, readAll } from './io.js';
-import { type ItemOutcome, inputLines, runMany } from './many.js';
+import { BATCH_SIZE, batchCall, batchOperationName } from './batch.js';
+import { type ItemOutcome, inputLines, perInput, runMany } from './many.js';
 import { type CommonOptions, apiSettings, concurrencyOf, outputFormat } from './options.js';
 import { createProgress } from './progress.js';
 import { honourRateLimits } from './rate-limit.js';
@@ -94,6 +96,7 @@ export async function runCommand(command: CliCommand, values: CliValues, options
   buildRequest(command.op, values); // refuses bad JSON values before anything is sent
   if (options.many === undefined) {
     if (options.by !== undefined) throw new UsageError('--by goes with --many');
+    if (options.batch === false) throw new UsageError('--no-batch goes with --many');
     const waits = waitCounter();
     const call = honourRateLimits(() => send(settings, buildRequest(command.op, values)), { onWait: waits.add });
     try {
@@ -117,9 +120,13 @@ export async function runCommand(command: CliCommand, values: CliValues, options
     waits.add(seconds);
     progress.waiting(seconds);
   };
-  const call = honourRateLimits((input: string) => send(settings, buildRequest(command.op, { ...values, [parameter]: input })), { onWait });
+  const batchOperation = options.batch === false ? undefined : batchOperationName(command.op);
+  const call = batchOperation
+    ? batchCall(settings, command.op, batchOperation, values, parameter, { onWait })
+    : perInput(honourRateLimits((input: string) => send(settings, buildRequest(command.op, { ...values, [parameter]: input })), { onWait }));
   const outcomes = await runMany(inputs, call, {
     concurrency,
+    chunkSize: batchOperation ? BATCH_SIZE : 1,
     progress,
     onResult: (outcome) => {
       if (format === 'json') io.stdout.write(`${ndjsonLine(command, outcome)}\n`);
