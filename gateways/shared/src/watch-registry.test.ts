@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { Domain, GetWatchResponseSchema, JobService, WatchConditionType, WatchSchema, WatchService, WatchStatus, renderData } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { parseParameters, restSourceOf } from './parameters.js';
@@ -8,7 +9,9 @@ import { chargedOperations } from './pipeline.js';
 import { API_REGISTRY, JOB_REGISTRY, REGISTRY, WATCH_REGISTRY, registryOperation } from './registry.js';
 import { parametersJsonSchema, responseJsonSchema } from './schemas.js';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// With the formats: "the schema says so" means `date-time` is checked, not ignored.
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 
 describe('watch operations in the registry', () => {
   it('holds every unary RPC of WatchService after the 17 lookups, with unique names on every interface', () => {
@@ -122,5 +125,7 @@ describe('watch responses', () => {
     expect(data.retailWatch).toMatchObject({ createdAt: '2026-11-25T10:00:00.250Z', lastRefreshAt: null, webhook: null, label: null, status: 'ACTIVE', conditions: [] });
     const validate = ajv.compile(responseJsonSchema(op));
     expect(validate({ data })).toBe(true);
+    // The format is enforced: a timestamp in another form is refused by the same schema.
+    expect(validate({ data: { ...data, retailWatch: { ...(data.retailWatch as object), createdAt: '25/11/2026 10:00' } } })).toBe(false);
   });
 });
