@@ -4,6 +4,7 @@
  * contract) is not documented as the call's 400, and the item's form stays documented as a component.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { BATCH_REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from './openapi.js';
@@ -11,7 +12,9 @@ import { JOBS_PATH } from './job-paths.js';
 
 const doc = buildOpenApi() as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
 const ID = 'https://retail.invalid/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// With the formats, so a `date-time` or `uri` in a schema is checked, not ignored.
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 ajv.addSchema({ ...doc, $id: ID });
 const bodyOf = (path: string, mediaType = 'application/json') => doc.paths[path]!.post.requestBody.content[mediaType];
 const escape = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');

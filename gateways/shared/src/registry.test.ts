@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import {
   Condition,
   GetAsinFromGtinResponseSchema,
@@ -16,7 +17,9 @@ import { parseParameters } from './parameters.js';
 import { REGISTRY, buildRegistry, registryOperation } from './registry.js';
 import { MAX_COUNT, parametersJsonSchema, responseJsonSchema } from './schemas.js';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// With the formats, so a `date-time` or `uri` in a schema is checked, not ignored.
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 
 describe('operation registry', () => {
   it('holds every RPC of RetailService with unique client-facing names', () => {
