@@ -28,5 +28,6 @@ export * from './job-arguments.js';
 export * from './job-results.js';
 export * from './response-data.js';
 export * from './job-csv.js';
+export * from './job-stream.js';
 export * from './job-download.js';
 export * from './job-progress.js';

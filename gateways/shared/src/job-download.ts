@@ -5,41 +5,29 @@
  * the socket's buffers, whatever the job's size. Each write waits for the previous one to drain,
  * so a slow reader slows the gRPC stream (its flow control) instead of filling memory. The REST
  * route and the console's download share it.
- *
- * The first message (or the stream's failure) is awaited before anything is written, so another
- * account's job, an unknown id or a watcher that is not there answers its error in the envelope.
+ * The stream is opened as the progress events' is (job-stream.ts): a refusal is an error in the envelope.
  */
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { JobService } from '@retail/contract';
 import type { CoreClient } from './core-client.js';
-import { type ClientError, mapCoreError } from './errors.js';
+import type { ClientError } from './errors.js';
 import { jobCsvHeader, jobCsvRow } from './job-csv.js';
 import { jobResultEntry } from './job-results.js';
-import type { ParameterStyle } from './parameters.js';
-import { registryOperation } from './registry.js';
+import { type JobStreamCaller, openJobStream } from './job-stream.js';
 
 export type JobDownloadFormat = 'ndjson' | 'csv';
 
 export const NDJSON_TYPE = 'application/x-ndjson';
 export const CSV_TYPE = 'text/csv';
 
-/** A download reads as long as its client does; the stream's deadline is only a backstop (24 h). */
-export const JOB_STREAM_DEADLINE_MS = 24 * 60 * 60 * 1000;
-
-export interface JobDownloadRequest {
+export interface JobDownloadRequest extends JobStreamCaller {
   readonly id: string;
-  readonly accountId: string;
-  readonly requestId: string;
   readonly format: JobDownloadFormat;
   /** Resume after this item index (the last line's `index`). */
   readonly cursor?: string;
   /** Wait for results still to come until the job has ended. */
   readonly follow?: boolean;
-  /** Error paths as this interface writes them. */
-  readonly style: ParameterStyle;
-  /** Aborted when the client leaves: the watcher's stream ends with it. */
-  readonly signal: AbortSignal;
 }
 
 export type JobDownload =
@@ -52,24 +40,15 @@ export type JobDownload =
     writeTo(res: ServerResponse): Promise<void>;
   };
 
-/** How an error of these streams maps: as GetJob's (its `id` in the path). */
-const GET_JOB = registryOperation(JobService.method.getJob.name);
-
 /** Writes `chunk`, waiting for the socket to drain first when its buffer is full. */
 async function send(res: ServerResponse, chunk: string, signal: AbortSignal): Promise<void> {
   if (!res.write(chunk)) await once(res, 'drain', { signal });
 }
 
 export async function openJobDownload(core: Pick<CoreClient, 'streamCall'>, request: JobDownloadRequest): Promise<JobDownload> {
-  const stream = core.streamCall(JobService.method.streamJobResults, { id: request.id, ...(request.cursor !== undefined && { cursor: request.cursor }), follow: request.follow === true }, {
-    requestId: request.requestId, accountId: request.accountId, deadlineMs: JOB_STREAM_DEADLINE_MS, signal: request.signal,
-  })[Symbol.asyncIterator]();
-  let first;
-  try {
-    first = await stream.next();
-  } catch (error) {
-    return { ok: false, error: mapCoreError(error, GET_JOB, request.style) };
-  }
+  const opened = await openJobStream(core, JobService.method.streamJobResults, { id: request.id, ...(request.cursor !== undefined && { cursor: request.cursor }), follow: request.follow === true }, request);
+  if (!opened.ok) return opened;
+  const { first, stream } = opened;
   const line = request.format === 'csv' ? jobCsvRow : (result: Parameters<typeof jobCsvRow>[0]) => `${JSON.stringify(jobResultEntry(result, request.style))}\n`;
   return {
     ok: true,

@@ -8,17 +8,16 @@
  * Resuming: an event's id names the state it carries (`<status>.<done>.<failed>.<unitsCharged>`).
  * A client that reconnects with `Last-Event-ID` is not sent the state it already has; one that
  * already has an ended job's final state gets `204 No Content`, which tells an EventSource to stop
- * reconnecting. The client leaving cancels the gRPC stream; the first message (or the stream's
- * failure) is awaited before the headers, so a job of another account is an error in the envelope.
+ * reconnecting. The client leaving cancels the gRPC stream, which is opened as the download's is
+ * (job-stream.ts): a job of another account is an error in the envelope, before any header.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Job, JobSchema, JobService, JobStatus, renderMessage } from '@retail/contract';
 import { createSession } from 'better-sse';
 import type { CoreClient } from './core-client.js';
-import { type ClientError, mapCoreError } from './errors.js';
-import { JOB_STREAM_DEADLINE_MS } from './job-download.js';
+import type { ClientError } from './errors.js';
+import { jobStreamError, openJobStream } from './job-stream.js';
 import type { ParameterStyle } from './parameters.js';
-import { registryOperation } from './registry.js';
 
 /** Milliseconds between heartbeat comments (below the idle timeouts of common proxies, 30–60 s). */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -45,8 +44,6 @@ export interface JobProgressRequest {
   readonly heartbeatMs?: number;
 }
 
-const GET_JOB = registryOperation(JobService.method.getJob.name);
-
 /**
  * Serves the events on `res`; resolves once the stream is over. A refusal before any event (the
  * job is not the account's, the watcher is not there) is handed to `refuse`, nothing written yet.
@@ -60,15 +57,10 @@ export async function serveJobProgress(
 ): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => controller.abort());
-  const stream = core.streamCall(JobService.method.streamJobProgress, { id: request.id }, {
-    requestId: request.requestId, accountId: request.accountId, deadlineMs: JOB_STREAM_DEADLINE_MS, signal: controller.signal,
-  })[Symbol.asyncIterator]();
-  let next;
-  try {
-    next = await stream.next();
-  } catch (error) {
-    return refuse(mapCoreError(error, GET_JOB, request.style));
-  }
+  const opened = await openJobStream(core, JobService.method.streamJobProgress, { id: request.id }, { ...request, signal: controller.signal });
+  if (!opened.ok) return refuse(opened.error);
+  const { stream } = opened;
+  let next = opened.first;
   const firstJob = next.done ? undefined : next.value.job;
   if (firstJob && hasEnded(firstJob) && request.lastEventId === progressEventId(firstJob)) {
     controller.abort();
@@ -93,7 +85,7 @@ export async function serveJobProgress(
     }
   } catch (error) {
     // After the headers an error is an event: the client sees why the stream stops.
-    const failure = mapCoreError(error, GET_JOB, request.style);
+    const failure = jobStreamError(error, request.style);
     if (session.isConnected) session.push({ errors: [{ code: failure.status, message: failure.message }] }, 'error');
   } finally {
     controller.abort();
