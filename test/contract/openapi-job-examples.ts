@@ -41,13 +41,13 @@ export async function collectJobExamples(source: ExampleSource, lookups: OpenApi
   const cancelled = await call('DELETE', `/${id}`);
 
   const cursorOf = (answer: Answer) => Object.values(answer.data)[0]?.nextCursor;
-  const example = (operationId: string, request: Record<string, unknown>, response: unknown, extra: Record<string, unknown> = {}, queryOnly: Record<string, unknown> = {}): OperationExample => {
+  const example = (operationId: string, request: Record<string, unknown>, response: unknown, extra: Record<string, unknown> = {}): OperationExample => {
     const op = opOf(operationId);
-    return { parameters: { ...Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)])), ...queryOnly }, request, response };
+    return { parameters: Object.fromEntries(op.parameters.map((p) => [p.name, request[p.name] ?? extra[p.name] ?? fromRules(p)])), request, response };
   };
   return {
-    // The request is the JSON body; the query's `operation` (CSV only) gets the first item's.
-    create_RetailJob: example('create_RetailJob', createBody, created, {}, { operation: items[0]!.operation }),
+    // The request is the JSON body (the query parameters' examples are taken from it: job-create-openapi.ts).
+    create_RetailJob: example('create_RetailJob', createBody, created),
     get_RetailJob: example('get_RetailJob', { id }, read),
     list_RetailJobs: example('list_RetailJobs', { limit: 1 }, listed, { cursor: cursorOf(listed) }),
     cancel_RetailJob: example('cancel_RetailJob', { id }, cancelled),

@@ -1590,7 +1590,6 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       webhook: {
         url: 'https://127.0.0.1:65535/retail-events',
       },
-      operation: 'product',
     },
     request: {
       items: [
