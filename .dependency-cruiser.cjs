@@ -47,7 +47,7 @@ const PACKAGE_RULES = [
   ['only-app-imports-watcher', 'The watcher is a deployable: only app/ (and the cross-cutting tests) import it.', '^(proto|telemetry|core|gateways)/', '^watcher/'],
   ['gateway-libraries-not-adapters', 'gateways/shared and gateways/metering sit below the protocol adapters and the console.', '^gateways/(shared|metering)/', '^gateways/(rest|graphql|mcp|console)/'],
   ['client-on-the-contract', 'The TypeScript client (clients/) imports only @retail/contract: an internal service installs it without server code.', '^clients/', '^(core|gateways|watcher|app|telemetry|cli)/'],
-  ['cli-on-the-registry', 'The CLI calls the REST API; of our code it imports only the operation registry (and the contract below it).', '^cli/', '^(core|watcher|app|telemetry|clients)/|^gateways/(?!shared/src/registry\\.ts$)'],
+  ['cli-on-the-registry', 'The CLI calls the REST API; of our code it imports only the operation and batch registries (and the contract below them).', '^cli/', '^(core|watcher|app|telemetry|clients)/|^gateways/(?!shared/src/(batch-)?registry\\.ts$)'],
   ['nothing-imports-the-clients', 'The clients and the CLI are leaves: no package imports them (the cross-cutting tests may).', '^(proto|telemetry|core|gateways|watcher|app)/', '^(clients|cli)/'],
 ].map(([name, comment, from, to]) => ({ name, severity: 'error', comment, from: { path: from }, to: { path: to } }));
 

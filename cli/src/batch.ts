@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { BATCH_MAX_ITEMS, BATCH_OPERATION, batchKindOfRpc } from '@retail/contract';
+import { BATCH_REGISTRY, batchItemOf } from '@retail/gateway-shared/batch-registry';
 import type { Operation } from '@retail/gateway-shared/registry';
 import { type ApiAnswer, type ApiSettings, UnreachableError, fetchApi, readAnswer, unreachable } from './http.js';
 import type { ChunkCall } from './many.js';
@@ -17,17 +17,12 @@ import { type RateLimitOptions, honourRateLimits } from './rate-limit.js';
 import { type CliValues, batchParams } from './request.js';
 
 /** Most inputs one batch call carries. */
-export const BATCH_SIZE = BATCH_MAX_ITEMS;
+export const BATCH_SIZE = BATCH_REGISTRY.maxItems;
 
 const NDJSON = 'application/x-ndjson';
-/** An item's `operation` is its single route's path after this prefix (`product/offers`). */
-const REST_PREFIX = '/api/retail/';
 
-/** The item operation name of `op` when a batch may run it (a per-product lookup), else undefined. */
-export function batchOperationName(op: Operation): string | undefined {
-  if (!batchKindOfRpc(op.name) || !op.restPath.startsWith(REST_PREFIX) || op.pathParameters.length > 0) return undefined;
-  return op.restPath.slice(REST_PREFIX.length);
-}
+/** The item operation name of `op` (`product/offers`) when a batch may run it (a per-product lookup), else undefined. */
+export const batchOperationName = (op: Operation): string | undefined => batchItemOf(op)?.name;
 
 /** One entry of the batch's answer (`{index, status, data}` or `{index, status, errors}`). */
 interface BatchEntry {
@@ -41,7 +36,7 @@ interface BatchEntry {
 type BatchOpening = ApiAnswer & { readonly entries?: AsyncIterable<string> };
 
 async function openBatch(settings: ApiSettings, items: readonly unknown[]): Promise<BatchOpening> {
-  const response = await fetchApi(settings, { method: 'POST', pathAndQuery: BATCH_OPERATION.options.restPath, body: { items } }, NDJSON);
+  const response = await fetchApi(settings, { method: 'POST', pathAndQuery: BATCH_REGISTRY.restPath, body: { items } }, NDJSON);
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || !type.startsWith(NDJSON) || !response.body) return readAnswer(settings, response);
   // readline splits the stream into lines (a line may span chunks) rather than a splitter of our own.
