@@ -18,8 +18,8 @@ export default defineConfig({
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     // Vitest's default runs one file at a time on a 2-core machine (cores - 1). Most files wait on real
     // servers, browsers and child processes rather than compute, so one per core and never fewer than
-    // two: on these 2-core machines the suite took 742 s one at a time on a quiet machine (CI) and
-    // 672 s two at a time with other work running beside it (load average 8).
+    // two: on these 2-core machines the suite took 742 s one at a time on a quiet machine (CI), and
+    // two at a time 362–422 s on a quiet machine (.ci/run, Node 20 and 22) and 672 s beside other work.
     maxWorkers: Math.max(2, availableParallelism()),
   },
 });
