@@ -1,7 +1,7 @@
 /**
  * Calls of protoc-gen-es methods over @grpc/grpc-js, one channel per backend address. Messages
  * cross as toBinary/fromBinary of @bufbuild/protobuf, as on the core's side
- * (proto/src/grpc-service-definition.ts), so gateways and core share one message type system.
+ * (the same @retail/contract/grpc-service-definition), so gateways and core share one message type system.
  * grpc-js rather than Connect's gRPC transport: about 0.13 ms less CPU per call on the gateway
  * (docs/rest.md, Benchmark), the largest single cost of a metered call.
  *
@@ -9,10 +9,11 @@
  * google.rpc.Status details of `grpc-status-details-bin`): the gateways keep one error model
  * (errors.ts reads it), whichever library carried the call.
  */
-import { type DescMethod, type Message, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { type DescMethod, type DescService, type Message, fromBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, encodeBinaryHeader } from '@connectrpc/connect';
 import { Client, Metadata, type ServiceError, credentials } from '@grpc/grpc-js';
 import { GRPC_STATUS_DETAILS_METADATA_KEY, RpcStatusSchema } from '@retail/contract';
+import { type GrpcMethodDefinition, grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 
 /** What every call carries besides its message. */
 export interface RpcOptions {
@@ -30,30 +31,19 @@ export interface GrpcCaller {
   close(): void;
 }
 
-interface Codec {
-  readonly path: string;
-  serialize(message: Message): Buffer;
-  deserialize(bytes: Buffer): Message;
-}
+/**
+ * The method as grpc-js frames it: its path and serializers from the same definition the core's and
+ * the watcher's servers are built from (@retail/contract/grpc-service-definition), built once per service.
+ */
+const definitions = new WeakMap<DescService, Record<string, GrpcMethodDefinition>>();
 
-const codecs = new WeakMap<DescMethod, Codec>();
-
-/** The bytes of a Uint8Array as a Buffer, without copying them (grpc-js frames Buffers). */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function codecOf(method: DescMethod): Codec {
-  let codec = codecs.get(method);
-  if (!codec) {
-    codec = {
-      path: `/${method.parent.typeName}/${method.name}`,
-      serialize: (message) => asBuffer(toBinary(method.input, message as never)),
-      deserialize: (bytes) => fromBinary(method.output, bytes),
-    };
-    codecs.set(method, codec);
+function definitionOf(method: DescMethod): GrpcMethodDefinition {
+  let definition = definitions.get(method.parent);
+  if (!definition) {
+    definition = grpcServiceDefinition(method.parent);
+    definitions.set(method.parent, definition);
   }
-  return codec;
+  return definition[method.name]!;
 }
 
 /**
@@ -108,9 +98,9 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
   return {
     unary(method, request, { metadata, timeoutMs, signal }) {
       if (signal?.aborted) return Promise.reject(canceled());
-      const codec = codecOf(method);
+      const { path, requestSerialize, responseDeserialize } = definitionOf(method);
       return new Promise((resolve, reject) => {
-        const call = client.makeUnaryRequest(codec.path, codec.serialize, codec.deserialize, request, metadata, { deadline: Date.now() + timeoutMs }, (err, response) => {
+        const call = client.makeUnaryRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs }, (err, response) => {
           signal?.removeEventListener('abort', cancel);
           if (err) reject(asConnectError(err));
           else resolve(response!);
@@ -124,8 +114,8 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
 
     async *serverStream(method, request, { metadata, timeoutMs, signal }) {
       if (signal?.aborted) throw canceled();
-      const codec = codecOf(method);
-      const call = client.makeServerStreamRequest(codec.path, codec.serialize, codec.deserialize, request, metadata, { deadline: Date.now() + timeoutMs });
+      const { path, requestSerialize, responseDeserialize } = definitionOf(method);
+      const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs });
       const cancel = () => call.cancel();
       signal?.addEventListener('abort', cancel, { once: true });
       let ended = false;
