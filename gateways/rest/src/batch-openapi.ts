@@ -3,7 +3,7 @@
  * batch-schemas.ts): the request body, and both answers of a 200, the JSON document in item order
  * and the NDJSON stream, one entry per line, whose charge arrives in trailers.
  */
-import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type MessageSchemas, batchBodySchema, batchEntrySchema, batchItemRequestSchema, batchResponseSchema } from '@retail/gateway-shared';
+import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type MessageSchemas, NDJSON_TYPE, batchBodySchema, batchEntrySchema, batchItemRequestSchema, batchResponseSchema } from '@retail/gateway-shared';
 
 const header = (description: string) => ({ description, schema: { type: 'string' } });
 
@@ -73,7 +73,7 @@ export function batchPathItem({ schemas, successHeaders, errorRefs }: BatchDocum
           },
           content: {
             'application/json': { schema: batchResponseSchema(entry) },
-            'application/x-ndjson': { schema: ndjsonEntriesSchema('in the order the items completed') },
+            [NDJSON_TYPE]: { schema: ndjsonEntriesSchema('in the order the items completed') },
           },
         },
         ...errorRefs(['400', '401', '402', '403', '429', '500', '503']),

@@ -7,9 +7,7 @@
  * in `Trailer`); the rule they repeat is documented: units charged = lines with status 200.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { type BatchAdmission, type BatchSettlement, type FailedBatchItem, type PipelineDeps, admitBatch, batchEntry } from '@retail/gateway-shared';
-
-export const NDJSON = 'application/x-ndjson';
+import { type BatchAdmission, type BatchSettlement, type FailedBatchItem, NDJSON_TYPE, type PipelineDeps, admitBatch, batchEntry } from '@retail/gateway-shared';
 
 /** The headers an NDJSON batch sends as trailers, once it has settled. */
 export const BATCH_TRAILERS = ['X-Units-Charged', 'X-Units-Remaining'] as const;
@@ -21,12 +19,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The client asks for NDJSON over JSON (plain `*\/*` or no Accept gets the JSON document). */
 export function wantsNdjson(req: Request): boolean {
-  return req.accepts(['application/json', NDJSON]) === NDJSON;
+  return req.accepts(['application/json', NDJSON_TYPE]) === NDJSON_TYPE;
 }
 
 function streamLines(res: Response, admission: Extract<BatchAdmission, { ok: true }>, signal: AbortSignal): Promise<BatchSettlement> {
   // no-transform: neither the compression middleware nor a proxy may hold lines back to compress them.
-  res.status(200).set(admission.headers).set({ 'Content-Type': `${NDJSON}; charset=utf-8`, 'Cache-Control': 'no-store, no-transform', Trailer: BATCH_TRAILERS.join(', ') });
+  res.status(200).set(admission.headers).set({ 'Content-Type': `${NDJSON_TYPE}; charset=utf-8`, 'Cache-Control': 'no-store, no-transform', Trailer: BATCH_TRAILERS.join(', ') });
   res.flushHeaders();
   return admission.run((outcome) => void res.write(`${JSON.stringify(batchEntry(outcome))}\n`), signal);
 }
