@@ -3,30 +3,19 @@
  * background work (`x-retail-priority: background`, so the core's host caps serve waiting
  * interactive calls first, and identical items are fetched once), and each streamed result becomes
  * the item's BatchItemResult at its position in the job. A BatchItem's request case names its
- * operation (the registry operation whose request message the case carries); nothing here is a
- * table: the cases are found by message type.
+ * operation (the gateways' batch registry says which).
  */
-import { create, type DescField } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import {
-  type BatchItem, BatchItemResultSchema, BatchItemSchema, type BatchItemResult, type ErrorDetail, ErrorDetailSchema, ErrorReason, RetailService,
+  type BatchItem, BatchItemResultSchema, type BatchItemResult, type ErrorDetail, ErrorDetailSchema, ErrorReason, RetailService,
 } from '@retail/contract';
-import { API_REGISTRY, clientErrorOfDetail, type CoreClient, mapCoreError, type Operation } from '@retail/gateway-shared';
+import { BATCH_REGISTRY, clientErrorOfDetail, type CoreClient, mapCoreError, type Operation } from '@retail/gateway-shared';
 
-const requestCases = BatchItemSchema.oneofs[0]!.fields;
-const resultCases = BatchItemResultSchema.fields.filter((f) => f.oneof !== undefined);
-
-function caseFor(fields: readonly DescField[], typeName: string): DescField {
-  const field = fields.find((f) => f.message?.typeName === typeName);
-  if (!field) throw new Error(`no case carries ${typeName}`);
-  return field;
-}
-
-/** Per request case: its operation and the result case that carries the operation's response. */
-const ITEM_OPERATIONS = new Map(requestCases.map((field) => {
-  const op = API_REGISTRY.find((o) => o.request.typeName === field.message!.typeName);
-  if (!op) throw new Error(`BatchItem.${field.name}: no operation takes ${field.message!.typeName}`);
-  return [field.localName, { op, resultCase: caseFor(resultCases, op.response.typeName).localName }] as const;
-}));
+/**
+ * Per request case (localName): its operation, its proto name, and the result case that carries the
+ * operation's response, as the gateways' batch registry matched them from @retail/contract's BATCH_ITEM_KINDS.
+ */
+const ITEM_OPERATIONS = new Map(BATCH_REGISTRY.items.map(({ op, kind }) => [kind.itemField.localName, { op, caseName: kind.itemField.name, resultCase: kind.resultField.localName }] as const));
 
 /** The operation an item runs; undefined for an item without a request (the service refuses those at create). */
 export function itemOperation(item: BatchItem): Operation | undefined {
@@ -45,7 +34,7 @@ export type ItemOutcome = { readonly kind: 'result'; readonly result: BatchItemR
 
 /** The BatchItem case an item names, by its proto name (`asin_from_gtin`); empty when it names none. */
 export function itemCaseName(item: BatchItem): string {
-  return requestCases.find((field) => field.localName === item.request.case)?.name ?? '';
+  return item.request.case === undefined ? '' : ITEM_OPERATIONS.get(item.request.case)?.caseName ?? '';
 }
 
 /** An item's error as its result; `itemOperation`: the BatchItem case the item named, so a results file can say which lookup failed. */
