@@ -20,13 +20,17 @@ if (missing) console.log(`chaos tier: ${missing}`);
 
 const START_UNITS = 100_000;
 const INTERFACES: InterfaceName[] = ['rest', 'graphql', 'mcp'];
-/** Generous for fixture pages on a busy machine; the hold TTL must exceed it. */
-const CORE_DEADLINE_MS = 4_000;
+/**
+ * Generous for fixture pages on a busy machine (at 4 s, a CI run with two test files beside this
+ * one once answered 504 for two calls: the core's deadline, not the ledger); the hold TTL must
+ * exceed it.
+ */
+const CORE_DEADLINE_MS = 8_000;
 /**
  * An admit that timed out (the client got 503) may still run when Redis resumes; its hold comes
- * back at expiry (docs/metering.md). Short, so the test can wait for it.
+ * back at expiry (docs/metering.md). As short as the deadline allows, so the test can wait for it.
  */
-const HOLD_TTL_MS = 5_000;
+const HOLD_TTL_MS = 9_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(missing)('a ledger outage under load', () => {
@@ -101,7 +105,7 @@ describe.skipIf(missing)('a ledger outage under load', () => {
       await redis.restart();
     });
     check('ledger kill + restart', result);
-  });
+  }, 60_000);
 
   it('keeps units spent equal to successes and charged headers through a 3 s Redis freeze', async () => {
     const result = await underLoad(6_000, async () => {
@@ -111,5 +115,5 @@ describe.skipIf(missing)('a ledger outage under load', () => {
       redis.thaw();
     });
     check('ledger freeze (SIGSTOP 3 s)', result);
-  });
+  }, 60_000);
 });

@@ -110,19 +110,20 @@ describe('retail --many in batches', () => {
   });
 
   it('waits out a batch the rate limit refuses (429) and sends it again', async () => {
-    // cli-tight holds 2 calls at 2/s: a batch counts as its 3 items, admitted on the full bucket,
-    // which leaves it in debt, so the next batch right after is refused until the debt is paid.
-    const { key, accountId } = await stack.key('cli-tight', 100);
-    const inputs = Array.from({ length: 3 }, () => 'B0FXTDE001').join('\n');
+    // cli-burst refills 50 calls/s in bursts of 2, and a batch counts as its items: the first batch
+    // of 100 is admitted on the full bucket and leaves it about 2 s in debt, so the second batch,
+    // sent by the same run right after, is refused until the debt is paid. One run, so that the
+    // refusal does not depend on how fast a second process starts.
+    const { key, accountId } = await stack.key('cli-burst', 200);
+    const inputs = Array.from({ length: 102 }, () => 'B0FXTDE001');
     calls.clear();
-    const first = await runRetail(['gtin-from-asin', '--many', '-', '--domain', 'DE'], as(key), inputs);
-    const second = await runRetail(['gtin-from-asin', '--many', '-', '--domain', 'DE'], as(key), inputs);
-    expect([first.code, second.code]).toEqual([0, 0]);
-    expect(second.stderr).toMatch(/rate limited \d+ times: held back \d+ s in all, as Retry-After asked/);
+    const run = await runRetail(['gtin-from-asin', '--many', '-', '--domain', 'DE', '--concurrency', '1'], as(key), inputs.join('\n'));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/rate limited \d+ times: held back \d+ s in all, as Retry-After asked/);
     expect(calls.get('/api/retail/batch')).toBeGreaterThanOrEqual(3);
     expect(calls.size).toBe(1);
-    expect(linesOf(second.stdout).map((l) => l.status)).toEqual([200, 200, 200]);
-    expect(await stack.balance(accountId)).toBe(100 - 6);
+    expect(linesOf(run.stdout).map((l) => l.status)).toEqual(inputs.map(() => 200));
+    expect(await stack.balance(accountId)).toBe(200 - 102);
   });
 
   it('keeps one call per input for an operation a batch cannot run', async () => {
