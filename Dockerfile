@@ -13,7 +13,9 @@
 # every package into <pkg>/dist) → `dist` (only package.json + dist of each package, plus the
 # watcher's migrations) and
 # `deps-<name>` (production dependencies of one workspace) → the runtime target `<name>`, which
-# copies its own node_modules and the dist of its package and of its workspace dependencies only.
+# holds its own node_modules and the dist of its package and of its workspace dependencies only (the
+# dist of the packages several deployables load comes from the shared stages `service` and
+# `gateway-libraries` it builds on).
 # Every deployable starts with the OpenTelemetry bootstrap (`--import @retail/telemetry/register`),
 # which stays off unless OTEL_* variables configure an exporter (docs/observability.md).
 # Runtime images: non-root numeric user, tini as PID 1, nothing written outside /tmp (so
@@ -133,67 +135,53 @@ USER 10001:10001
 ENTRYPOINT ["/usr/bin/tini", "--"]
 
 # ---------------------------------------------------------------------------------------------
-FROM runtime AS core
-COPY --from=deps-core /app/node_modules node_modules
+# The packages every deployable loads: the contract and the telemetry bootstrap. Each target then adds
+# its own node_modules and the dist of its package (the layers below are shared between the images).
+FROM runtime AS service
 COPY --from=dist /app/proto proto
 COPY --from=dist /app/telemetry telemetry
+
+FROM service AS core
+COPY --from=deps-core /app/node_modules node_modules
 COPY --from=dist /app/core core
 ENV GRPC_PORT=50051
 EXPOSE 50051
 CMD ["node", "--import", "@retail/telemetry/register", "core/dist/main.js"]
 
-FROM runtime AS rest
-COPY --from=deps-rest /app/node_modules node_modules
-COPY --from=dist /app/proto proto
-COPY --from=dist /app/telemetry telemetry
+# What the gateways and the watcher load besides: the metering library and gateways/shared (the core client).
+FROM service AS gateway-libraries
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/shared gateways/shared
-COPY --from=dist /app/gateways/rest gateways/rest
+
+# The HTTP gateways and the console, each on port 8080.
+FROM gateway-libraries AS http-gateway
 ENV PORT=8080
 EXPOSE 8080
+
+FROM http-gateway AS rest
+COPY --from=deps-rest /app/node_modules node_modules
+COPY --from=dist /app/gateways/rest gateways/rest
 CMD ["node", "--import", "@retail/telemetry/register", "gateways/rest/dist/main.js"]
 
-FROM runtime AS graphql
+FROM http-gateway AS graphql
 COPY --from=deps-graphql /app/node_modules node_modules
-COPY --from=dist /app/proto proto
-COPY --from=dist /app/telemetry telemetry
-COPY --from=dist /app/gateways/metering gateways/metering
-COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/graphql gateways/graphql
-ENV PORT=8080
-EXPOSE 8080
 CMD ["node", "--import", "@retail/telemetry/register", "gateways/graphql/dist/main.js"]
 
-FROM runtime AS mcp
+FROM http-gateway AS mcp
 COPY --from=deps-mcp /app/node_modules node_modules
-COPY --from=dist /app/proto proto
-COPY --from=dist /app/telemetry telemetry
-COPY --from=dist /app/gateways/metering gateways/metering
-COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/mcp gateways/mcp
-ENV PORT=8080
-EXPOSE 8080
 CMD ["node", "--import", "@retail/telemetry/register", "gateways/mcp/dist/main.js"]
 
-FROM runtime AS console
+FROM http-gateway AS console
 COPY --from=deps-console /app/node_modules node_modules
-COPY --from=dist /app/proto proto
-COPY --from=dist /app/telemetry telemetry
-COPY --from=dist /app/gateways/metering gateways/metering
-COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/gateways/console gateways/console
-ENV PORT=8080
-EXPOSE 8080
 CMD ["node", "--import", "@retail/telemetry/register", "gateways/console/dist/main.js"]
 
 # The watcher: WatchService on gRPC and the refresh/delivery workers (docs/watches.md). Its folder
 # from `dist` carries the migrations it applies at start, under an advisory lock.
-FROM runtime AS watcher
+FROM gateway-libraries AS watcher
 COPY --from=deps-watcher /app/node_modules node_modules
-COPY --from=dist /app/proto proto
-COPY --from=dist /app/telemetry telemetry
-COPY --from=dist /app/gateways/metering gateways/metering
-COPY --from=dist /app/gateways/shared gateways/shared
 COPY --from=dist /app/watcher watcher
 ENV GRPC_PORT=50052
 EXPOSE 50052

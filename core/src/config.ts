@@ -1,6 +1,6 @@
-import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
+import { blankToUndefined, EnvironmentError, readEnvironment } from '@retail/contract/environment';
 import { z } from 'zod';
-import { loadResilienceConfig, ResilienceConfigError, type ResilienceConfig } from './resilience/config.js';
+import { loadResilienceConfig, type ResilienceConfig } from './resilience/config.js';
 
 /**
  * The core's configuration, read once at start from the environment (names fixed by the
@@ -76,15 +76,9 @@ export class ConfigError extends EnvironmentError {}
 
 /** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
 export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
-  const parsed = EnvSchema.safeParse(env);
-  const resilience = resilienceOrProblems(env);
-  const problems = [
-    // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
-    ...(parsed.success ? [] : environmentProblems(parsed.error.issues)),
-    ...(Array.isArray(resilience) ? resilience : []),
-  ];
-  if (!parsed.success || Array.isArray(resilience)) throw new ConfigError('core', problems);
-  const e = parsed.data;
+  // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
+  const { variables: e, resilience } = readEnvironment(EnvSchema.safeParse(env), { resilience: () => loadResilienceConfig(env) },
+    (problems) => new ConfigError('core', problems));
   return Object.freeze({
     grpcHost: e.GRPC_HOST,
     grpcPort: e.GRPC_PORT,
@@ -98,14 +92,4 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
     batchConcurrency: e.BATCH_CONCURRENCY,
     resilience,
   });
-}
-
-/** The resilience settings, or their problems to list with the core's own (one ConfigError). */
-function resilienceOrProblems(env: Readonly<Record<string, string | undefined>>): ResilienceConfig | string[] {
-  try {
-    return loadResilienceConfig(env);
-  } catch (error) {
-    if (error instanceof ResilienceConfigError) return [...error.problems];
-    throw error;
-  }
 }

@@ -30,3 +30,37 @@ export class EnvironmentError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** A zod `safeParse` result, as far as reading an environment needs it (this package does not depend on zod). */
+export type SchemaResult<Variables> =
+  | { readonly success: true; readonly data: Variables }
+  | { readonly success: false; readonly error: { readonly issues: readonly EnvironmentIssue[] } };
+
+type Readers = Readonly<Record<string, () => unknown>>;
+
+/** What readEnvironment returns: the schema's variables, and each reader's settings under its name. */
+export type EnvironmentSettings<Variables, Read extends Readers> = { readonly variables: Variables } & { readonly [Name in keyof Read]: ReturnType<Read[Name]> };
+
+/**
+ * A deployable's settings: its own variables (its schema's result) and the settings of the modules
+ * that read their own variables (`readers`, each called once). Every problem of all of them goes into
+ * one error, `fail(problems)`, so a bad environment is fixed in one pass: a reader's EnvironmentError
+ * gives its list, any other error its message (those readers name their variable in it).
+ */
+export function readEnvironment<Variables, Read extends Readers>(
+  parsed: SchemaResult<Variables>,
+  readers: Read,
+  fail: (problems: string[]) => EnvironmentError,
+): EnvironmentSettings<Variables, Read> {
+  const problems = parsed.success ? [] : environmentProblems(parsed.error.issues);
+  const settings: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(readers)) {
+    try {
+      settings[name] = read();
+    } catch (error) {
+      problems.push(...(error instanceof EnvironmentError ? error.problems : [(error as Error).message]));
+    }
+  }
+  if (!parsed.success || problems.length > 0) throw fail(problems);
+  return { ...settings, variables: parsed.data } as EnvironmentSettings<Variables, Read>;
+}

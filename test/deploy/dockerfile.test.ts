@@ -63,11 +63,11 @@ describe('Dockerfile', () => {
     expect(exposed).toEqual([String(DEPLOYABLES[name].port)]);
   });
 
-  it.each(DEPLOYABLE_NAMES)('%s copies only its dependencies and the dist of its workspace closure', (name) => {
+  it.each(DEPLOYABLE_NAMES)('%s holds only its dependencies and the dist of its workspace closure', (name) => {
     const { packageName } = DEPLOYABLES[name];
     const needed = workspaceClosure(packageName);
-    const target = stageByName(stages, name)!;
-    const targetCopies = copies(target);
+    // What the image holds: the target's copies and those of the stages it builds on.
+    const targetCopies = stageChain(stages, name).flatMap(copies);
 
     // Nothing from the build context: only from the deps and dist stages.
     expect(targetCopies.every((copy) => copy.from !== undefined)).toBe(true);

@@ -4,7 +4,7 @@
  * variable, naming it and never echoing it. The parts that already read their own variables (store,
  * job system, webhooks, metering) keep doing so; their problems join the same list.
  */
-import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail/contract/environment';
+import { blankToUndefined, EnvironmentError, readEnvironment } from '@retail/contract/environment';
 import { z } from 'zod';
 import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
@@ -71,27 +71,12 @@ const WatcherEnvSchema = z.object({
 
 export class WatcherConfigError extends EnvironmentError {}
 
-/** The problem lines of a part that reads its own variables and throws a plain Error. */
-function problemsOf<T>(read: () => T): T | string[] {
-  try {
-    return read();
-  } catch (error) {
-    return [(error as Error).message];
-  }
-}
-
 /** Reads the watcher's settings; throws WatcherConfigError listing every bad variable. */
 export function loadWatcherConfig(env: Readonly<Record<string, string | undefined>> = process.env): WatcherConfig {
-  const parsed = WatcherEnvSchema.safeParse(env);
-  const store = problemsOf(() => storeSettingsFromEnv(env as NodeJS.ProcessEnv));
-  const webhooks = problemsOf(() => loadWebhookConfig(env as NodeJS.ProcessEnv));
-  const problems = [
-    ...(parsed.success ? [] : environmentProblems(parsed.error.issues)),
-    ...(Array.isArray(store) ? store : []),
-    ...(Array.isArray(webhooks) ? webhooks : []),
-  ];
-  if (!parsed.success || Array.isArray(store) || Array.isArray(webhooks)) throw new WatcherConfigError('watcher', problems);
-  const e = parsed.data;
+  const { variables: e, store, webhooks } = readEnvironment(WatcherEnvSchema.safeParse(env), {
+    store: () => storeSettingsFromEnv(env as NodeJS.ProcessEnv),
+    webhooks: () => loadWebhookConfig(env as NodeJS.ProcessEnv),
+  }, (problems) => new WatcherConfigError('watcher', problems));
   return Object.freeze({
     role: e.WATCHER_ROLE,
     grpcHost: e.GRPC_HOST,

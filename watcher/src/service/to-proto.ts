@@ -43,11 +43,9 @@ export function watchMessage(watch: Watch, secret?: string): WatchMessage {
   });
 }
 
-/** A before/after record of an event (snapshot fields, or a lifecycle change) as a WatchEventState. */
-function eventState(state: Readonly<Record<string, unknown>> | null) {
-  if (state === null) return undefined;
-  const s = state as Partial<Snapshot> & { status?: Watch['status']; pausedReason?: Watch['pausedReason'] };
-  return create(WatchEventStateSchema, {
+/** The fields a snapshot gives a history point, and an event's before/after state alike. */
+function snapshotFields(s: Partial<Snapshot>) {
+  return {
     price: priceOf(s.price),
     listPrice: priceOf(s.listPrice),
     ...(s.isInStock !== undefined && { isInStock: s.isInStock }),
@@ -55,8 +53,17 @@ function eventState(state: Readonly<Record<string, unknown>> | null) {
     ...(s.rating !== undefined && { rating: s.rating }),
     ...(s.ratingsTotal !== undefined && { ratingsTotal: int64(s.ratingsTotal) }),
     ...(s.bestSellersRank !== undefined && { bestSellersRank: int64(s.bestSellersRank) }),
-    ...(s.bestSellersCategory !== undefined && { bestSellersCategory: s.bestSellersCategory }),
     ...(s.offerCount !== undefined && { offerCount: int64(s.offerCount) }),
+  };
+}
+
+/** A before/after record of an event (snapshot fields, or a lifecycle change) as a WatchEventState. */
+function eventState(state: Readonly<Record<string, unknown>> | null) {
+  if (state === null) return undefined;
+  const s = state as Partial<Snapshot> & { status?: Watch['status']; pausedReason?: Watch['pausedReason'] };
+  return create(WatchEventStateSchema, {
+    ...snapshotFields(s),
+    ...(s.bestSellersCategory !== undefined && { bestSellersCategory: s.bestSellersCategory }),
     ...(s.status !== undefined && { status: WatchStatus[s.status] }),
     ...(s.pausedReason !== undefined && { pausedReason: WatchPausedReason[s.pausedReason] }),
   });
@@ -74,17 +81,7 @@ export function eventMessage(event: WatchEvent): WatchEventMessage {
 }
 
 export function historyPointMessage(snapshot: Snapshot): ProductHistoryPoint {
-  return create(ProductHistoryPointSchema, {
-    at: timestampFromDate(snapshot.at),
-    price: priceOf(snapshot.price),
-    listPrice: priceOf(snapshot.listPrice),
-    ...(snapshot.isInStock !== undefined && { isInStock: snapshot.isInStock }),
-    ...(snapshot.buyboxSellerId !== undefined && { buyboxSellerId: snapshot.buyboxSellerId }),
-    ...(snapshot.rating !== undefined && { rating: snapshot.rating }),
-    ...(snapshot.ratingsTotal !== undefined && { ratingsTotal: int64(snapshot.ratingsTotal) }),
-    ...(snapshot.bestSellersRank !== undefined && { bestSellersRank: int64(snapshot.bestSellersRank) }),
-    ...(snapshot.offerCount !== undefined && { offerCount: int64(snapshot.offerCount) }),
-  });
+  return create(ProductHistoryPointSchema, { at: timestampFromDate(snapshot.at), ...snapshotFields(snapshot) });
 }
 
 export function deliveryMessage(delivery: DeliveryRecord): WebhookDelivery {

@@ -10,6 +10,7 @@ import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { eventOf } from './events.js';
 import { isRowId, isWatchId } from './ids.js';
+import { recordOfRow } from './row-record.js';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
@@ -66,22 +67,7 @@ interface DeliveryRow {
 const DELIVERY_COLUMNS = `id, event_id, watch_id, account_id, url, attempt_count, status, last_response_status, last_error,
   next_attempt_at, delivered_at, created_at`;
 
-function deliveryOf(row: DeliveryRow): DeliveryRecord {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    watchId: row.watch_id,
-    accountId: row.account_id,
-    url: row.url,
-    attemptCount: row.attempt_count,
-    status: row.status,
-    ...(row.last_response_status !== null && { lastResponseStatus: row.last_response_status }),
-    ...(row.last_error !== null && { lastError: row.last_error }),
-    ...(row.next_attempt_at !== null && { nextAttemptAt: row.next_attempt_at }),
-    ...(row.delivered_at !== null && { deliveredAt: row.delivered_at }),
-    createdAt: row.created_at,
-  };
-}
+const deliveryOf = (row: DeliveryRow): DeliveryRecord => recordOfRow(row);
 
 /** The delivery and its event in one row: the event's columns carry an `event_` prefix. */
 const WORK_SELECT = `SELECT ${qualified(DELIVERY_COLUMNS, 'd')},
@@ -91,10 +77,10 @@ const WORK_SELECT = `SELECT ${qualified(DELIVERY_COLUMNS, 'd')},
 
 type WorkRow = DeliveryRow & { event_account_id: string; event_watch_id: string; event_type: WatchEvent['type']; event_before: WatchEvent['before']; event_after: WatchEvent['after']; event_at: Date };
 
-function workOf(row: WorkRow): DeliveryWork {
+function workOf({ event_account_id, event_watch_id, event_type, event_before, event_after, event_at, ...delivery }: WorkRow): DeliveryWork {
   return {
-    delivery: deliveryOf(row),
-    event: eventOf({ id: row.event_id, account_id: row.event_account_id, watch_id: row.event_watch_id, type: row.event_type, before: row.event_before, after: row.event_after, at: row.event_at }),
+    delivery: deliveryOf(delivery),
+    event: eventOf({ id: delivery.event_id, account_id: event_account_id, watch_id: event_watch_id, type: event_type, before: event_before, after: event_after, at: event_at }),
   };
 }
 

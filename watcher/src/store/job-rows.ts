@@ -5,6 +5,7 @@
  * set at once (visible at once); chunks already running still finish, so such a job ends a little later.
  */
 import type { Queryable } from './database.js';
+import { recordOfRow } from './row-record.js';
 
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'CANCELLED' | 'FAILED';
 export type JobStopReason = 'INSUFFICIENT_UNITS' | 'ACCOUNT_UNAVAILABLE' | 'INTERNAL';
@@ -70,31 +71,13 @@ export const JOB_COLUMNS = `id, account_id, label, status, stop_reason, total, d
   chunks_finished, webhook_url, webhook_secret, webhook_status, webhook_attempts, webhook_last_error, created_at,
   finished_at, expires_at`;
 
-export function jobOf(row: JobRow): JobRecord {
+/** The job's columns as its record; the webhook columns, when it has a webhook, as its `webhook`. */
+export function jobOf({ webhook_url: url, webhook_secret: secretCiphertext, webhook_status, webhook_attempts, webhook_last_error, ...job }: JobRow): JobRecord {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    ...(row.label !== null && { label: row.label }),
-    status: row.status,
-    ...(row.stop_reason !== null && { stopReason: row.stop_reason }),
-    total: row.total,
-    done: row.done,
-    failed: row.failed,
-    unitsCharged: row.units_charged,
-    chunkCount: row.chunk_count,
-    chunksFinished: row.chunks_finished,
-    ...(row.webhook_url !== null && row.webhook_secret !== null && {
-      webhook: {
-        url: row.webhook_url,
-        secretCiphertext: row.webhook_secret,
-        ...(row.webhook_status !== null && { status: row.webhook_status }),
-        attempts: row.webhook_attempts,
-        ...(row.webhook_last_error !== null && { lastError: row.webhook_last_error }),
-      },
+    ...recordOfRow(job),
+    ...(url !== null && secretCiphertext !== null && {
+      webhook: { url, secretCiphertext, ...recordOfRow({ status: webhook_status, attempts: webhook_attempts, last_error: webhook_last_error }) },
     }),
-    createdAt: row.created_at,
-    ...(row.finished_at !== null && { finishedAt: row.finished_at }),
-    ...(row.expires_at !== null && { expiresAt: row.expires_at }),
   };
 }
 

@@ -9,6 +9,7 @@ import { checkedPageSize, decodeTimeIdCursor, encodeTimeIdCursor, type Page, pag
 import { qualified } from './columns.js';
 import type { Queryable } from './database.js';
 import { isWatchId } from './ids.js';
+import { recordOfRow } from './row-record.js';
 
 /** A new watch: the owner's choices from the model, plus its webhook as the store keeps it. */
 export type WatchDraft = Pick<Watch, 'accountId' | 'domain' | 'asin' | 'label' | 'intervalSeconds' | 'conditions'> & {
@@ -60,23 +61,7 @@ interface WatchRow {
 const WATCH_COLUMNS = `id, account_id, domain, asin, label, interval_seconds, conditions, webhook_url, status, paused_reason,
   created_at, last_refresh_at, next_refresh_at`;
 
-function watchOf(row: WatchRow): Watch {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    domain: row.domain,
-    asin: row.asin,
-    ...(row.label !== null && { label: row.label }),
-    intervalSeconds: row.interval_seconds,
-    conditions: row.conditions,
-    ...(row.webhook_url !== null && { webhookUrl: row.webhook_url }),
-    status: row.status,
-    ...(row.paused_reason !== null && { pausedReason: row.paused_reason }),
-    createdAt: row.created_at,
-    ...(row.last_refresh_at !== null && { lastRefreshAt: row.last_refresh_at }),
-    nextRefreshAt: row.next_refresh_at,
-  };
-}
+const watchOf = (row: WatchRow): Watch => recordOfRow(row);
 
 export function createWatchRepository(db: Queryable, now: Clock) {
   return {

@@ -33,27 +33,33 @@ export interface TargetPolicy {
  */
 const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 
-const IPV4_RANGES: Record<string, AddressClass> = {
-  unicast: { kind: 'public', what: 'public' },
-  loopback: { kind: 'internal', what: 'loopback' },
-  private: { kind: 'internal', what: 'private (RFC 1918)' },
-  linkLocal: { kind: 'internal', what: 'link-local' },
-  carrierGradeNat: { kind: 'internal', what: 'shared address space (CGNAT, 100.64.0.0/10)' },
-  unspecified: { kind: 'never', what: 'unspecified (0.0.0.0/8)' },
-  broadcast: { kind: 'never', what: 'broadcast' },
-  multicast: { kind: 'never', what: 'multicast' },
-};
+/** ipaddr.js's range names by kind, each with what it is in a client's words. */
+type RangesByKind = { readonly [K in AddressKind]?: Readonly<Record<string, string>> };
 
-const IPV6_RANGES: Record<string, AddressClass> = {
-  loopback: { kind: 'internal', what: 'loopback' },
-  linkLocal: { kind: 'internal', what: 'link-local' },
-  uniqueLocal: { kind: 'internal', what: 'unique-local (fc00::/7)' },
-  deprecatedSiteLocal: { kind: 'internal', what: 'site-local (fec0::/10)' },
-  unspecified: { kind: 'never', what: 'unspecified (::)' },
-  multicast: { kind: 'never', what: 'multicast' },
-  teredo: { kind: 'never', what: 'a Teredo tunnel address' },
-};
+function classesByRange(kinds: RangesByKind): ReadonlyMap<string, AddressClass> {
+  return new Map(Object.entries(kinds).flatMap(([kind, ranges]) =>
+    Object.entries(ranges).map(([range, what]): [string, AddressClass] => [range, { kind: kind as AddressKind, what }])));
+}
 
+const IPV4_RANGES = classesByRange({
+  public: { unicast: 'public' },
+  internal: {
+    loopback: 'loopback', private: 'private (RFC 1918)', linkLocal: 'link-local',
+    carrierGradeNat: 'shared address space (CGNAT, 100.64.0.0/10)',
+  },
+  never: { unspecified: 'unspecified (0.0.0.0/8)', broadcast: 'broadcast', multicast: 'multicast' },
+});
+
+/** Public is not a range name here: ipaddr.js calls all of the rest `unicast`, of which only 2000::/3 is global. */
+const IPV6_RANGES = classesByRange({
+  internal: {
+    loopback: 'loopback', linkLocal: 'link-local', uniqueLocal: 'unique-local (fc00::/7)',
+    deprecatedSiteLocal: 'site-local (fec0::/10)',
+  },
+  never: { unspecified: 'unspecified (::)', multicast: 'multicast', teredo: 'a Teredo tunnel address' },
+});
+
+const PUBLIC: AddressClass = { kind: 'public', what: 'public' };
 const RESERVED: AddressClass = { kind: 'never', what: 'reserved or special-purpose' };
 
 /** Only 2000::/3 is allocated as global unicast; everything else outside the named ranges is special. */
@@ -62,17 +68,17 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
 
 function classifyV4(address: ipaddr.IPv4): AddressClass {
-  return IPV4_RANGES[address.range()] ?? RESERVED;
+  return IPV4_RANGES.get(address.range()) ?? RESERVED;
 }
 
 function classifyV6(address: ipaddr.IPv6): AddressClass {
   const range = address.range();
   if (range === 'rfc6052' && address.match(LOCAL_USE_NAT64)) return { kind: 'internal', what: 'local-use NAT64 (64:ff9b:1::/48)' };
-  const named = IPV6_RANGES[range];
+  const named = IPV6_RANGES.get(range);
   if (named) return named;
   // ::a.b.c.d (deprecated IPv4-compatible), ::ffff:0:a.b.c.d (RFC 6145) and unallocated space land here.
   if (range !== 'unicast' || !address.match(GLOBAL_UNICAST_V6)) return RESERVED;
-  return { kind: 'public', what: 'public' };
+  return PUBLIC;
 }
 
 /**

@@ -35,6 +35,7 @@ export const JOB_SWEEP_SCHEDULE = { id: 'bulk-job-sweep', everyMs: 5 * 60 * 1000
 export interface JobWorkerDependencies {
   readonly store: WatchStore;
   readonly jobs: JobSystem;
+  /** Holds and settles the units of a chunk (and of a refresh: the watches' workers share it), the gateways' ledger. */
   readonly meter: Pick<Meter, 'admitAccount' | 'settle'>;
   readonly core: Pick<CoreClient, 'streamCall'>;
   readonly keyring: SecretKeyring;

@@ -6,8 +6,8 @@
  * deliveries get their jobs back.
  */
 import type { CoreClient } from '@retail/gateway-shared';
-import type { AccountAdmin, Meter } from '@retail/metering';
-import type { JobSystem, JobWorker } from '../queue/index.js';
+import type { AccountAdmin } from '@retail/metering';
+import type { JobWorker } from '../queue/index.js';
 import {
   createDeliveryProcessor,
   createRefreshProcessor,
@@ -16,10 +16,9 @@ import {
   syncAllSchedules,
   type SnapshotReader,
 } from '../refresh/index.js';
-import type { WatchStore } from '../store/index.js';
 import { createWebhookSender, loadSecretKeyring, type SecretKeyring, type WebhookConfig, type WebhookSender } from '../webhooks/index.js';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
-import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerSettings } from './job-workers.js';
+import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerDependencies, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
 import { resumeFundedAccounts } from './resume-funded.js';
 
@@ -32,11 +31,8 @@ export interface WorkerConcurrency {
 
 export const DEFAULT_CONCURRENCY: WorkerConcurrency = { refresh: 4, delivery: 8 };
 
-export interface WatcherWorkerDependencies {
-  readonly store: WatchStore;
-  readonly jobs: JobSystem;
-  /** Holds and settles a refresh's units (the gateways' ledger). */
-  readonly meter: Pick<Meter, 'admitAccount' | 'settle'>;
+/** The store, job system, ledger and log, as the bulk-job workers take them, and what only the watches' workers need. */
+export interface WatcherWorkerDependencies extends Pick<JobWorkerDependencies, 'store' | 'jobs' | 'meter' | 'log'> {
   /** Balances, for the resume check. */
   readonly accounts: Pick<AccountAdmin, 'summary'>;
   readonly reader: SnapshotReader;
@@ -49,7 +45,6 @@ export interface WatcherWorkerDependencies {
   /** Tests only: a sender that trusts a self-signed receiver. Default: one built from webhookConfig. */
   readonly sender?: WebhookSender;
   readonly concurrency?: Partial<WorkerConcurrency>;
-  readonly log: (line: string) => void;
   readonly clock?: () => Date;
 }
 

@@ -217,7 +217,7 @@ function showNewKey(created) {
 
 async function confirmRevoke(key, name, opener) {
   const text = `“${name}” (${key.prefix}…) will stop working immediately for every client that uses it. This cannot be undone.`;
-  if (!(await confirmWith($('revoke-dialog'), text, opener))) return;
+  if (!(await confirmWith({ question: 'Revoke this key?', text, confirm: 'Revoke key' }, opener))) return;
   try {
     await api('DELETE', `keys/${encodeURIComponent(key.keyId)}`);
     say(`Key “${name}” revoked.`);

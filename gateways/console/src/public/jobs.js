@@ -98,7 +98,7 @@ function jobItem(job) {
 
 async function cancelJob(job, name, opener) {
   const text = `Items of “${name}” not started yet never run and cost nothing; the results so far stay.`;
-  if (!(await confirmWith($('cancel-job-dialog'), text, opener))) return;
+  if (!(await confirmWith({ question: 'Cancel this job?', text, confirm: 'Cancel job', keep: 'Keep running' }, opener))) return;
   try {
     await api('DELETE', `jobs/${encodeURIComponent(job.id)}`);
     say(`Job “${name}” cancelled.`);

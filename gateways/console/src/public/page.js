@@ -144,9 +144,17 @@ export async function copyFrom(input) {
   return copied ? 'Copied to the clipboard.' : 'Copy failed: the value is selected, press Ctrl+C (or ⌘C).';
 }
 
-/** A confirmation through a native <dialog> (keyboard usable, Cancel focused first); resolves true to go ahead. */
-export function confirmWith(dialog, text, opener) {
-  dialog.querySelector('.dialog-text').textContent = text;
+/**
+ * A confirmation through the page's one native <dialog> (keyboard usable, the keep button focused
+ * first): `question` its title, `text` what going ahead does, `confirm` the button that goes ahead,
+ * `keep` the one that does not. Focus returns to `opener` when it does not; resolves true to go ahead.
+ */
+export function confirmWith({ question, text, confirm, keep = 'Cancel' }, opener) {
+  const dialog = $('confirm-dialog');
+  $('confirm-title').textContent = question;
+  $('confirm-text').textContent = text;
+  $('confirm-go').textContent = confirm;
+  $('confirm-keep').textContent = keep;
   dialog.returnValue = '';
   return new Promise((resolve) => {
     dialog.addEventListener(

@@ -86,7 +86,7 @@ async function setStatus(watch, status, control) {
 
 async function deleteWatch(watch, name, opener) {
   const text = `“${name}” (${watch.asin}) stops refreshing, and its events and webhook deliveries are deleted. The product’s shared price history stays.`;
-  if (!(await confirmWith($('delete-watch-dialog'), text, opener))) return;
+  if (!(await confirmWith({ question: 'Delete this watch?', text, confirm: 'Delete watch' }, opener))) return;
   try {
     await api('DELETE', `watches/${encodeURIComponent(watch.id)}`);
     closeWatchDetail();
