@@ -174,7 +174,7 @@ describe.each(DRIVERS.map((d) => [d.name, d] as const))('contract: %s', (_name, 
     }
     console.info(`[contract] ${driver.name} corpus outcomes: ${outcomes.join(' ')}`);
     if (misses.length > 0) console.info(`[contract] ${driver.name} corpus pages the core did not answer with 200: ${misses.join(' ')}`);
-  });
+  }, 120_000); // about 70 real pages, each parsed cold: seconds in CI, longer on a loaded machine
 
   it.each(REGISTRY.map((op) => [op.name] as const))('%s: invalid parameters are a 400 naming them, never a 5xx, never a charge', async (opName) => {
     const op = registryOperation(opName);

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { WATCH_REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi, openApiPath } from './openapi.js';
@@ -36,7 +37,8 @@ describe('OpenAPI document of the watch operations', () => {
     expect(update.requestBody!.required).toBe(false);
     const create = at('/api/retail/watches', 'post');
     expect(create.parameters).toEqual([]);
-    const validate = new Ajv2020({ strict: false }).compile(create.requestBody!.content['application/json']!.schema);
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+    const validate = addFormats(new Ajv2020({ strict: false })).compile(create.requestBody!.content['application/json']!.schema);
     expect(validate({ asin: 'B08N5WRWNW', conditions: [{ type: 'PRICE_AT_OR_BELOW', value: 9.5 }], webhook: { url: 'https://h.example/x' } })).toBe(true);
     expect(validate({ asin: 'B08N5WRWNW', conditions: [{ value: 9.5 }] })).toBe(false);
     expect(at('/api/retail/watches/{id}', 'delete').requestBody).toBeUndefined();

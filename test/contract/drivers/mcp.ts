@@ -5,6 +5,7 @@
  * checked against the tool's published outputSchema (from `tools/list`) and its text block.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { registryOperation } from '@retail/gateway-shared';
 import { createMcpGateway } from '@retail/mcp';
 import type { Driver, DriverFactory, EnvelopeEntry } from '../driver.js';
@@ -28,7 +29,10 @@ export const mcpDriver: DriverFactory = {
     const list = (await (await fetch(url, { method: 'POST', headers: { ...HEADERS, 'API-KEY': listKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }) })).json()) as {
       result: { tools: Array<{ name: string; outputSchema: Record<string, unknown> }> };
     };
+    // With the formats, as an MCP client that checks them would (the SDK's client loads ajv-formats):
+    // a `date-time` field in another form is a violation, not a warning on stderr.
     const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
+    (addFormatsModule as unknown as (instance: typeof ajv) => unknown)(ajv);
     const validators = new Map(list.result.tools.map((t) => [t.name, ajv.compile(t.outputSchema)]));
     let nextId = 1;
 
