@@ -87,5 +87,5 @@ describe.skipIf(missing)('bad gRPC requests to the core', () => {
     // Random bytes sometimes decode into a valid request: those may succeed like any other.
     expect(Object.keys(undecodableCodes).filter((code) => code !== 'INTERNAL' && !ALLOWED.has(grpc.status[code as keyof typeof grpc.status] as number))).toEqual([]);
     expect(grpc.status[health.code], 'the core still serves').toBe('OK');
-  });
+  }, 120_000); // above runBounded's 60 s budget
 });
