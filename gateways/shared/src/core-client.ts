@@ -10,6 +10,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation } from '@opentelemetry/api';
 import { type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
 import { traceCoreCall, traceCoreStream } from './tracing.js';
@@ -25,6 +26,12 @@ export interface CoreClientOptions {
   readonly watcherAddress?: string;
   /** Deadline of a whole BatchLookup stream (CORE_BATCH_DEADLINE_MS, default 30000). */
   readonly batchDeadlineMs?: number;
+  /**
+   * Lookups issued in the same event-loop turn go to the core as one BatchLookup (call-coalescer.ts;
+   * CORE_COALESCE, on in the gateways' settings). Off unless set: other users of the client (the
+   * watcher, the console) call unary.
+   */
+  readonly coalesce?: boolean;
 }
 
 /** Deadline of a batch when the settings name none: 100 items, 4 at a time, several seconds each on a cold cache. */
@@ -85,6 +92,8 @@ export interface CoreClient {
    * the job downloads and progress streams all go through it.
    */
   streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
+  /** How the lookups went to the core when coalescing is on (call-coalescer.ts); undefined when off. */
+  coalescing(): Readonly<CoalescingCounts> | undefined;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
   /**
@@ -120,7 +129,9 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
   const timeoutMs = options.deadlineMs ?? 10_000;
   const channel = { keepaliveMs: 30_000 };
-  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, createGrpcCaller(options.address, channel)]]);
+  const core = createGrpcCaller(options.address, channel);
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core]]);
+  const coalescer = options.coalesce ? createCallCoalescer(core) : undefined;
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);
     for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
@@ -157,7 +168,8 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     async callOperation(op, request, callOptions) {
       const response = await traceCoreCall(op.method, async () => {
         const { caller, metadata } = prepare(op.method, callOptions);
-        return caller.unary(op.method, create(op.request, request), rpcOptions(metadata, callOptions));
+        const unary = coalescer?.accepts(op.method) ? coalescer : caller;
+        return unary.unary(op.method, create(op.request, request), rpcOptions(metadata, callOptions));
       });
       return { response, meta: responseInfo(response) };
     },
@@ -166,6 +178,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
       for await (const response of stream) if (response.result) onResult(response.result);
     },
+    coalescing: () => coalescer?.counts,
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);
     },
