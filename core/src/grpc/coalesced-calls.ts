@@ -73,7 +73,7 @@ export async function serveCoalescedCalls(call: Call, services: BatchServices): 
   const { items, calls } = call.request;
   try {
     await Promise.all(items.map(async (item, index) => {
-      const result = await serveItem(item, { metadata: unaryMetadata(call.metadata, calls[index]!), deadline }, services);
+      const result = await serveItem(item, { metadata: unaryMetadata(call.metadata, calls[index]!), deadline, coalesced: true }, services);
       out.write(create(BatchLookupResponseSchema, { result: { index, result: result as never } }));
     }));
     await out.drained();

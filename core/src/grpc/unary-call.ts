@@ -13,6 +13,8 @@ import { toCoreError } from './status.js';
 export interface UnaryCallParts {
   readonly metadata: Metadata;
   readonly deadline: CallSignal;
+  /** Set when the call reached the core inside a gateway's coalesced BatchLookup: its span says so (`retail.coalesced`). */
+  readonly coalesced?: boolean;
 }
 
 /**
@@ -39,6 +41,11 @@ async function serveCall(rpc: RpcName, method: DescMethod, message: Message, { m
   }
 }
 
+function spanOptions(rpc: RpcName, { metadata, coalesced }: UnaryCallParts) {
+  const options = rpcSpanOptions(rpc, metadata);
+  return coalesced ? { ...options, attributes: { ...options.attributes, 'retail.coalesced': true } } : options;
+}
+
 /**
  * A unary call inside its SERVER span (child of the caller's trace context): what every unary RPC
  * runs, and every item of a batch a gateway coalesced from unary calls (coalesced-calls.ts), so
@@ -47,7 +54,7 @@ async function serveCall(rpc: RpcName, method: DescMethod, message: Message, { m
 export function serveTracedCall(rpc: RpcName, method: DescMethod, message: Message, parts: UnaryCallParts, options: OperationServices): Promise<{ response?: Message; error?: CoreError }> {
   return inSpan(
     `retail.v1.RetailService/${rpc}`,
-    { ...rpcSpanOptions(rpc, parts.metadata), failed: ({ error }) => (error ? ErrorReason[error.reason] : undefined) },
+    { ...spanOptions(rpc, parts), failed: ({ error }) => (error ? ErrorReason[error.reason] : undefined) },
     () => serveCall(rpc, method, message, parts, options),
   );
 }
