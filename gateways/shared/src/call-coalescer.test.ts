@@ -159,6 +159,17 @@ describe('coalescing the lookups of one event-loop turn', () => {
     expect(coalescing.coalescing()).toEqual({ ...before, unary: before.unary + 2, batches: before.batches + 1, batchedCalls: before.batchedCalls + 100 });
   });
 
+  it('fails every caller of a batch the core refuses as a whole as their unary calls fail (a wrong service token, an unreachable core)', async () => {
+    for (const [address, token] of [[core.address, 'not-the-token'], ['127.0.0.1:1', core.token]] as const) {
+      const options = { address, serviceToken: token, deadlineMs: 2000 };
+      const client = createCoreClient({ ...options, coalesce: true });
+      const coalesced = await Promise.all(['B0TEST0001', 'B0TEST0002'].map((asin) => outcome(call(client, asin))));
+      expect(client.coalescing()).toMatchObject({ batches: 1, batchedCalls: 2 });
+      const alone = await outcome(call(createCoreClient(options), 'B0TEST0001'));
+      for (const each of coalesced) expect({ ...each, message: undefined }).toEqual({ ...alone, message: undefined });
+    }
+  });
+
   it('is off unless asked: the client without the switch sends every call unary', () => {
     expect(unary.coalescing()).toBeUndefined();
   });

@@ -54,7 +54,6 @@ interface Waiting {
   /** Set once the caller has its answer; later news about it is dropped. */
   settled: boolean;
   onAbort?: () => void;
-  timer?: NodeJS.Timeout;
 }
 
 /** The failure grpc-js gives a unary call, built by the same asConnectError from the same parts. */
@@ -99,7 +98,6 @@ export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
   function settle(waiting: Waiting, outcome: { response: Message } | { error: unknown }): boolean {
     if (waiting.settled) return false;
     waiting.settled = true;
-    if (waiting.timer) clearTimeout(waiting.timer);
     if (waiting.onAbort) waiting.options.signal?.removeEventListener('abort', waiting.onAbort);
     if ('response' in outcome) waiting.resolve(outcome.response);
     else waiting.reject(outcome.error);
@@ -120,15 +118,34 @@ export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
     const started = Date.now();
     const stream = new AbortController();
     let waitingFor = batch.length;
-    const done = (waiting: Waiting, outcome: { response: Message } | { error: unknown }) => {
-      if (settle(waiting, outcome) && --waitingFor === 0) stream.abort();
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    /**
+     * Settles one caller. When the last one waiting leaves on its own (its deadline, its abort), the
+     * stream is cancelled so the core stops; when the stream answered it, the stream ends by itself
+     * (a cancel then would cost both sides an RST_STREAM and an abort for nothing).
+     */
+    const done = (waiting: Waiting, outcome: { response: Message } | { error: unknown }, left = false) => {
+      if (!settle(waiting, outcome) || --waitingFor > 0) return;
+      clearTimeout(deadlineTimer);
+      if (left) stream.abort();
     };
+    /** One timer for the batch, at the earliest deadline of a caller still waiting: each times out at its own. */
+    const armDeadline = () => {
+      let next = Infinity;
+      for (const waiting of batch) if (!waiting.settled) next = Math.min(next, waiting.deadlineAt);
+      if (next === Infinity) return;
+      deadlineTimer = setTimeout(() => {
+        const now = Date.now();
+        for (const waiting of batch) if (!waiting.settled && waiting.deadlineAt <= now + 1) done(waiting, { error: deadlineExceeded(started) }, true);
+        armDeadline();
+      }, Math.max(0, next - Date.now()));
+    };
+    armDeadline();
     for (const waiting of batch) {
-      waiting.timer = setTimeout(() => done(waiting, { error: deadlineExceeded(started) }), Math.max(0, waiting.deadlineAt - started));
       // The abort listener set when it was queued now settles it through `done`.
       if (waiting.onAbort) waiting.options.signal?.removeEventListener('abort', waiting.onAbort);
       if (waiting.options.signal) {
-        waiting.onAbort = () => done(waiting, { error: cancelled() });
+        waiting.onAbort = () => done(waiting, { error: cancelled() }, true);
         waiting.options.signal.addEventListener('abort', waiting.onAbort, { once: true });
       }
     }
@@ -137,16 +154,16 @@ export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
       calls: batch.map(({ options }) => coalescedCall(options)),
     });
     const deadlineAt = Math.max(...batch.map((w) => w.deadlineAt));
+    const onMessage = (message: Message) => {
+      const result = (message as unknown as { result?: BatchItemResult }).result;
+      const waiting = result ? batch[result.index] : undefined;
+      if (!result || !waiting) return;
+      if (result.result.case === BATCH_ERROR_FIELD.localName) done(waiting, { error: itemFailure(result.result.value as ErrorDetail) });
+      else done(waiting, { response: result.result.value as Message });
+    };
     try {
       // The first call's metadata (service token, request id, priority): the core logs the batch under it.
-      const results = caller.serverStream(RetailService.method.batchLookup, request, { metadata: batch[0]!.options.metadata, timeoutMs: deadlineAt - Date.now(), signal: stream.signal });
-      for await (const message of results) {
-        const result = (message as unknown as { result?: BatchItemResult }).result;
-        const waiting = result ? batch[result.index] : undefined;
-        if (!result || !waiting) continue;
-        if (result.result.case === BATCH_ERROR_FIELD.localName) done(waiting, { error: itemFailure(result.result.value as ErrorDetail) });
-        else done(waiting, { response: result.result.value as Message });
-      }
+      await caller.eachMessage(RetailService.method.batchLookup, request, { metadata: batch[0]!.options.metadata, timeoutMs: deadlineAt - Date.now(), signal: stream.signal }, onMessage);
       for (const waiting of batch) done(waiting, { error: noResult() });
     } catch (error) {
       // Cancelled by us once nobody waited, or failed as a whole: the same failure for everyone still waiting.
