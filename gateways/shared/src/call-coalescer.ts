@@ -23,9 +23,6 @@ import {
 } from '@retail/contract';
 import { type GrpcCaller, type RpcOptions, asConnectError } from './grpc-caller.js';
 
-/** Metadata key of a call's priority; calls coalesce only with calls of the same priority. */
-const PRIORITY_KEY = 'x-retail-priority';
-
 /** How the coalescer sent the calls it took so far (benchmarks and diagnostics read it). */
 export interface CoalescingCounts {
   /** Calls that went unary: alone in their turn (or in their priority). */
@@ -39,8 +36,11 @@ export interface CallCoalescer {
   readonly counts: CoalescingCounts;
   /** Whether `method` may be coalesced: a RetailService lookup a BatchItem can carry. */
   accepts(method: DescMethod): boolean;
-  /** Answers as `caller.unary(method, request, options)` would; see the module comment. */
-  unary(method: DescMethod, request: Message, options: RpcOptions): Promise<Message>;
+  /**
+   * Answers as `caller.unary(method, request, options)` would; see the module comment. Only calls of
+   * one `group` share a batch (the batch carries its first call's metadata: calls of one priority).
+   */
+  unary(method: DescMethod, request: Message, options: RpcOptions, group: string): Promise<Message>;
 }
 
 interface Waiting {
@@ -90,7 +90,7 @@ function coalescedCall({ metadata }: RpcOptions): MessageInitShape<typeof Coales
 }
 
 export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
-  /** This turn's calls, by priority. */
+  /** This turn's calls, by group. */
   let queued = new Map<string, Waiting[]>();
   let scheduled = false;
   const counts: CoalescingCounts = { unary: 0, batches: 0, batchedCalls: 0 };
@@ -195,7 +195,7 @@ export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
     counts,
     accepts: (method) => method.parent === RetailService && batchKindOfRpc(method.name) !== undefined,
 
-    unary(method, request, options) {
+    unary(method, request, options, group) {
       // An aborted signal is refused before anything is queued, exactly as unary refuses it.
       if (options.signal?.aborted) return caller.unary(method, request, options);
       return new Promise<Message>((resolve, reject) => {
@@ -204,10 +204,9 @@ export function createCallCoalescer(caller: GrpcCaller): CallCoalescer {
           waiting.onAbort = () => settle(waiting, { error: cancelled() });
           options.signal.addEventListener('abort', waiting.onAbort, { once: true });
         }
-        const priority = String(options.metadata.get(PRIORITY_KEY)[0] ?? '');
-        const group = queued.get(priority);
-        if (group) group.push(waiting);
-        else queued.set(priority, [waiting]);
+        const calls = queued.get(group);
+        if (calls) calls.push(waiting);
+        else queued.set(group, [waiting]);
         if (!scheduled) {
           scheduled = true;
           // After this turn's I/O callbacks and their promise jobs: every call they issued is queued.

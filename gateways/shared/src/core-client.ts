@@ -168,8 +168,11 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     async callOperation(op, request, callOptions) {
       const response = await traceCoreCall(op.method, async () => {
         const { caller, metadata } = prepare(op.method, callOptions);
-        const unary = coalescer?.accepts(op.method) ? coalescer : caller;
-        return unary.unary(op.method, create(op.request, request), rpcOptions(metadata, callOptions));
+        const message = create(op.request, request);
+        const options = rpcOptions(metadata, callOptions);
+        // Calls coalesce with calls of their own priority only: a batch carries one x-retail-priority.
+        if (coalescer?.accepts(op.method)) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
+        return caller.unary(op.method, message, options);
       });
       return { response, meta: responseInfo(response) };
     },
