@@ -3,7 +3,9 @@
  * each over one gRPC channel (@grpc/grpc-js: grpc-caller.ts) with the service token, request id and
  * trace context on every call, and a deadline on every call. A watch operation also carries the
  * caller's account (`x-retail-account`), which the gateway established from the key: the watcher
- * trusts it because the call bears the service token.
+ * trusts it because the call bears the service token. With `coalesce` (CORE_COALESCE), the lookups
+ * issued in one event-loop turn reach the core as one BatchLookup, each caller answered as its
+ * unary call would be (call-coalescer.ts).
  */
 import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
