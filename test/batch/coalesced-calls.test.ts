@@ -1,5 +1,5 @@
 /**
- * The core client's coalescing (call-coalescer.ts) against the real core on a free port (the
+ * The gateways' core client coalescing (gateways/shared/src/call-coalescer.ts) against the real core on a free port (the
  * in-process core, its dispatch, validation and BatchLookup, with probe handlers), compared with
  * the same calls sent unary by a client with coalescing off: each caller's answer and error are the
  * unary call's, one failing item fails no other, a slow item holds no other back, deadlines and
@@ -16,11 +16,9 @@ import { CacheStatus, ErrorReason, GetProductResponseSchema, type GetProductRequ
 import { CoreError, HANDLERS, type HandlerTable, type PageFetcher } from '@retail/core';
 import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedCore, startCore } from '../../../test/harness/core.js';
-import { type StubCore, startStubCore } from '../../../test/harness/stub-core.js';
-import { type CoreClient, createCoreClient } from './core-client.js';
-import { errorDetailOf, mapCoreError } from './errors.js';
-import { registryOperation } from './registry.js';
+import { type CoreClient, createCoreClient, errorDetailOf, mapCoreError, registryOperation } from '@retail/gateway-shared';
+import { type StartedCore, startCore } from '../harness/core.js';
+import { type StubCore, startStubCore } from '../harness/stub-core.js';
 
 const product = registryOperation('GetProduct');
 const noPages: PageFetcher = { fetchPage: async () => { throw new Error('no page in this test'); } };
