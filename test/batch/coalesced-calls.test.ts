@@ -8,11 +8,12 @@
  * shows the request id, trace context and deadline each coalesced call carries.
  */
 import { toJson } from '@bufbuild/protobuf';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { CacheStatus, ErrorReason, GetProductResponseSchema, type GetProductRequest, ProductSchema, RetailService, WatchService } from '@retail/contract';
+import { CacheStatus, ErrorDetailSchema, ErrorReason, GetProductResponseSchema, type GetProductRequest, ProductSchema, RetailService, WatchService } from '@retail/contract';
 import { CoreError, HANDLERS, type HandlerTable, type PageFetcher } from '@retail/core';
 import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +167,17 @@ describe('coalescing the lookups of one event-loop turn', () => {
       const alone = await outcome(call(createCoreClient(options), 'B0TEST0001'));
       for (const each of coalesced) expect({ ...each, message: undefined }).toEqual({ ...alone, message: undefined });
     }
+  });
+
+  it('refuses a coalesced batch whose calls do not match its items one for one, as a whole (INVALID_ARGUMENT on calls)', async () => {
+    const client = createClient(RetailService, createGrpcTransport({ baseUrl: core.baseUrl }));
+    const items = ['B0TEST0001', 'B0TEST0002'].map((asin) => ({ request: { case: 'product' as const, value: { asin } } }));
+    const read = async () => {
+      for await (const message of client.batchLookup({ items, calls: [{ requestId: 'only-one' }] }, { headers: { authorization: `Bearer ${core.token}` } })) void message;
+    };
+    const error = await read().then(() => expect.unreachable('the stream succeeded'), (e: unknown) => ConnectError.from(e));
+    expect(error.code).toBe(Code.InvalidArgument);
+    expect(error.findDetails(ErrorDetailSchema)[0]).toMatchObject({ reason: ErrorReason.INVALID_ARGUMENT, fieldPath: ['calls'] });
   });
 
   it('is off unless asked: the client without the switch sends every call unary', () => {
