@@ -6,7 +6,8 @@
  *
  *   node --conditions=source --import tsx bench/graphql-mcp.ts
  *   BENCH_SECONDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WARMUP (seconds, default 2),
- *   BENCH_PROFILE=stages, BENCH_PROFILE_DIR, BENCH_ACCESS_LOG=on, BENCH_OBSERVE=on, BENCH_TELEMETRY=on (as bench/rest.ts)
+ *   BENCH_PROFILE=stages, BENCH_PROFILE_DIR, BENCH_ACCESS_LOG=on, BENCH_OBSERVE=on, BENCH_TELEMETRY=on,
+ *   BENCH_COALESCE=on,off (each full path once per entry, on the same core: bench/coalescing.ts) (as bench/rest.ts)
  * Besides req/s and latency it prints the CPU time per request of this process (the gateways) and
  * of the core's process.
  */
@@ -19,6 +20,7 @@ import { mcpDriver } from '../test/contract/drivers/mcp.js';
 import { accessLogMounts } from './access-log-mount.js';
 import { type Measured, measureLoad } from './autocannon.js';
 import { startStubCoreProcess } from './stub-core.js';
+import { COALESCE_MODES, modeLabel, withCoalescing } from './coalescing.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 6;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
@@ -50,21 +52,23 @@ const PRODUCT = {
 // The real core in its own process answering from memory (bench/stub-core-process.ts), so this
 // process's CPU is the gateways' alone.
 const core = await startStubCoreProcess(PRODUCT);
-const stack = await startStack({ mounts: [...accessLogMounts(), graphqlDriver.mount, mcpDriver.mount], coreAddress: core.address });
-const ticker = setInterval(() => stack.advanceClock(100), 100);
+const stacks = await Promise.all(COALESCE_MODES.map((coalesce) => startStack({ mounts: [...accessLogMounts(), graphqlDriver.mount, mcpDriver.mount], coreAddress: core.address, coalesce })));
+const ticker = setInterval(() => stacks.forEach((stack) => stack.advanceClock(100)), 100);
 try {
-  const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000_000, plan: 'unlimited' });
-  const { key } = await stack.metering.admin.createKey(accountId);
   const graphqlBody = JSON.stringify({ query: '{ retailProduct(asin: "0131103628", domain: US) { title price { value currency display } isPrime } }' });
   const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retail_product', arguments: { asin: '0131103628' } } });
-  const mcpHeaders = { 'API-KEY': key, accept: 'application/json, text/event-stream' };
-  const sample = async (path: string, body: string, headers: Record<string, string>) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const keys = await Promise.all(stacks.map(async (stack) => {
+    const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000_000, plan: 'unlimited' });
+    return (await stack.metering.admin.createKey(accountId)).key;
+  }));
+  const mcpHeaders = (key: string) => ({ 'API-KEY': key, accept: 'application/json, text/event-stream' });
+  const sample = async (baseUrl: string, path: string, body: string, headers: Record<string, string>) => {
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
     return res.text();
   };
-  const graphqlSample = await sample('/api/graphql', graphqlBody, { 'API-KEY': key });
-  const mcpSample = await sample('/api/mcp', mcpBody, mcpHeaders);
+  const graphqlSample = await sample(stacks[0]!.baseUrl, '/api/graphql', graphqlBody, { 'API-KEY': keys[0]! });
+  const mcpSample = await sample(stacks[0]!.baseUrl, '/api/mcp', mcpBody, mcpHeaders(keys[0]!));
 
   const bare = express();
   bare.post('/graphql', (_req, res) => void res.type('application/json').send(graphqlSample));
@@ -73,12 +77,18 @@ try {
   await new Promise((resolve) => bareServer.once('listening', resolve));
   const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`;
 
-  const results = [
-    await measure('bare express (GraphQL bytes)', `${bareUrl}/graphql`, graphqlBody, {}),
-    await measure('GraphQL full path', `${stack.baseUrl}/api/graphql`, graphqlBody, { 'API-KEY': key }, core.pid),
-    await measure('bare express (MCP bytes)', `${bareUrl}/mcp`, mcpBody, {}),
-    await measure('MCP full path', `${stack.baseUrl}/api/mcp`, mcpBody, mcpHeaders, core.pid),
-  ];
+  /** A full path on each stack, with how its core calls went (average batch size, share sent in a batch). */
+  const fullPaths = async (label: string, path: string, body: string, headers: (key: string) => Record<string, string>) => {
+    const measured = [];
+    for (const [i, stack] of stacks.entries()) {
+      measured.push(await withCoalescing(stack.core, () => measure(`${label}, ${modeLabel(COALESCE_MODES[i])}`, `${stack.baseUrl}${path}`, body, headers(keys[i]!), core.pid)));
+    }
+    return measured;
+  };
+  const bareGraphql = await measure('bare express (GraphQL bytes)', `${bareUrl}/graphql`, graphqlBody, {});
+  const graphql = await fullPaths('GraphQL full path', '/api/graphql', graphqlBody, (key) => ({ 'API-KEY': key }));
+  const bareMcp = await measure('bare express (MCP bytes)', `${bareUrl}/mcp`, mcpBody, {});
+  const mcp = await fullPaths('MCP full path', '/api/mcp', mcpBody, mcpHeaders);
   bareServer.close();
   const ratio = (a: Measured, b: Measured) => Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(3));
   console.log(
@@ -89,9 +99,9 @@ try {
         connections,
         telemetry: telemetryOn,
         observe: process.env.BENCH_OBSERVE === 'on',
-        results,
-        ratioGraphqlToBare: ratio(results[1]!, results[0]!),
-        ratioMcpToBare: ratio(results[3]!, results[2]!),
+        results: [bareGraphql, ...graphql, bareMcp, ...mcp],
+        ratioGraphqlToBare: graphql.map((m) => ratio(m, bareGraphql)),
+        ratioMcpToBare: mcp.map((m) => ratio(m, bareMcp)),
       },
       null,
       2,
@@ -99,6 +109,6 @@ try {
   );
 } finally {
   clearInterval(ticker);
-  await stack.close();
+  await Promise.all(stacks.map((stack) => stack.close()));
   await core.stop();
 }

@@ -3,7 +3,8 @@
  * real core (grpc-js server, token check, validation, spans, logging) in its own process answering
  * GetProduct from memory (bench/stub-core-process.ts), called in a loop by
  *   - gateway: the gateways' core client (gateways/shared createCoreClient: grpc-js with its
- *     metadata, deadline, signal and span),
+ *     metadata, deadline, signal and span); gateway+coalesce: the same with CORE_COALESCE on,
+ *     each turn's calls as one BatchLookup (its average batch size printed too),
  *   - connect[+option…]: a Connect client (createGrpcTransport), bare or with some of the settings
  *     the gateways' client had while it was Connect (see below), e.g.
  *     connect+nocomp+nodelay+timeout+signal+interceptor+trace,
@@ -68,6 +69,8 @@ interface Result {
   /** CPU time (user + system) per call of this process (the client) and of the core's process, in µs. */
   clientCpuUsPerCall: number;
   coreCpuUsPerCall?: number;
+  /** gateway+coalesce: calls per BatchLookup, warm-up included. */
+  averageBatchSize?: number;
   errors: number;
 }
 
@@ -116,10 +119,14 @@ const results: Result[] = [];
 const request = create(op.request, { asin });
 try {
   for (let round = 0; round < rounds; round++) for (const name of clients) {
-    if (name === 'gateway') {
-      const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN });
+    if (name === 'gateway' || name === 'gateway+coalesce') {
+      // gateway+coalesce: the same client with CORE_COALESCE on (one turn's calls as one BatchLookup).
+      const coalesce = name === 'gateway+coalesce';
+      const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN, coalesce });
       let n = 0;
-      results.push(await loop('gateways/shared createCoreClient (grpc-js)', () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
+      results.push(await loop(`gateways/shared createCoreClient (grpc-js)${coalesce ? ', coalescing' : ''}`, () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
+      const counts = core.coalescing();
+      if (counts) results.at(-1)!.averageBatchSize = Number((counts.batchedCalls / Math.max(1, counts.batches)).toFixed(2));
     } else if (name === 'connect' || name.startsWith('connect+')) {
       // connect+<option>+…: the bare Connect client with some of the gateway client's settings, to
       // find which of them costs: timeout (per-call timeoutMs), signal (per-call AbortSignal),

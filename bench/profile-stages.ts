@@ -43,6 +43,8 @@ const RULES: readonly Rule[] = [
   { stage: 'protobuf (create, other)', url: '@bufbuild/protobuf' },
   { stage: 'render (wire JSON)', url: 'proto/src/wire' },
   { stage: 'core call (client)', url: 'core-client' },
+  { stage: 'core call (client)', url: 'grpc-caller' },
+  { stage: 'core call (client)', url: 'call-coalescer' },
   { stage: 'core call (client)', url: '@connectrpc' },
   { stage: 'core call (client)', url: '@grpc/grpc-js' },
   { stage: 'core call (node:http2)', url: 'node:internal/http2' },

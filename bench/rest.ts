@@ -8,6 +8,7 @@
  *   BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 10), BENCH_ASIN (default B01GAWQSFW), BENCH_LEDGER=redis
  *   BENCH_WARMUP (seconds of unmeasured load before each measurement, default 2)
  *   BENCH_CASES (comma list of bare, stub, real; default all three: one case alone, e.g. under --cpu-prof)
+ *   BENCH_COALESCE (on,off: the stub case once per entry against the same core process; bench/coalescing.ts)
  *   CORE_NODE_OPTIONS (extra node flags for the stub core's process, e.g. --cpu-prof)
  *   BENCH_ACCESS_LOG=on (the gateways' access log in front of the REST mount, to price it)
  *   BENCH_OBSERVE=on (the deployments' request span, metrics and access log, observeRequests, in front)
@@ -24,6 +25,7 @@ import { restDriver } from '../test/contract/drivers/rest.js';
 import { startStubCoreProcess } from './stub-core.js';
 import { accessLogMounts } from './access-log-mount.js';
 import { type Measured, measureLoad } from './autocannon.js';
+import { COALESCE_MODES, type Coalescing, modeLabel, withCoalescing } from './coalescing.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 8;
 const connections = Number(process.env.BENCH_CONNECTIONS) || 10;
@@ -44,7 +46,7 @@ async function runAgainst(
   stack: Stack,
   measured: boolean,
   corePid?: number,
-): Promise<{ measured?: Measured; body: string; cache: string | null }> {
+): Promise<{ measured?: Measured & { coalescing?: Coalescing }; body: string; cache: string | null }> {
   const ticker = setInterval(() => stack.advanceClock(100), 100);
   try {
     const { accountId } = await stack.metering.admin.createAccount({ units: 1_000_000_000, plan: 'unlimited' });
@@ -54,7 +56,8 @@ async function runAgainst(
     const warm = await fetch(url, { headers: { 'API-KEY': key } });
     const body = await warm.text();
     if (warm.status !== 200) throw new Error(`${name}: warm-up answered ${warm.status}: ${body.slice(0, 200)}`);
-    return { ...(measured ? { measured: await measure(name, url, { 'API-KEY': key }, corePid) } : {}), body, cache: warm.headers.get('x-cache') };
+    const load = measured ? await withCoalescing(stack.core, () => measure(name, url, { 'API-KEY': key }, corePid)) : undefined;
+    return { ...(load ? { measured: load } : {}), body, cache: warm.headers.get('x-cache') };
   } finally {
     clearInterval(ticker);
   }
@@ -71,18 +74,24 @@ try {
 
 // 2. The same record served by the stub core from memory, in its own process: the gateway's whole
 //    path (key, rate limit, hold, gRPC, settle, render) with the core's work reduced to a cache hit's.
-let stub: Awaited<ReturnType<typeof runAgainst>> | undefined;
+const stubs: Array<Awaited<ReturnType<typeof runAgainst>>> = [];
 if (cases.has('stub')) {
   const record = (JSON.parse(real.body) as { data: { retailProduct: Record<string, unknown> } }).data.retailProduct;
   const core = await startStubCoreProcess(record);
-  const stubStack = await startStack({ mounts: [...accessLogMounts(), restDriver.mount], ledger, coreAddress: core.address });
   try {
-    stub = await runAgainst('REST full path, core answering from memory (cache-hit cost)', stubStack, true, core.pid);
+    for (const coalesce of COALESCE_MODES) {
+      const stubStack = await startStack({ mounts: [...accessLogMounts(), restDriver.mount], ledger, coreAddress: core.address, coalesce });
+      try {
+        stubs.push(await runAgainst(`REST full path, core answering from memory (cache-hit cost), ${modeLabel(coalesce)}`, stubStack, true, core.pid));
+      } finally {
+        await stubStack.close();
+      }
+    }
   } finally {
-    await stubStack.close();
     await core.stop();
   }
 }
+const stub = stubs[0];
 
 // 3. Bare express returning the same bytes.
 let baseline: Measured | undefined;
@@ -110,8 +119,8 @@ console.log(
       realCoreCacheStatus: real.cache,
       ...(stub ? { sameBody: real.body === stub.body } : {}),
       bodyBytes: Buffer.byteLength(real.body),
-      results: [baseline, stub?.measured, real.measured].filter(Boolean),
-      ratioGatewayPathToBare: ratio(stub?.measured),
+      results: [baseline, ...stubs.map((s) => s.measured), real.measured].filter(Boolean),
+      ratioGatewayPathToBare: stubs.length > 1 ? stubs.map((s) => ratio(s.measured)) : ratio(stub?.measured),
       ratioRealCoreToBare: ratio(real.measured),
     },
     null,

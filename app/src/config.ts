@@ -3,7 +3,7 @@ import { blankToUndefined, EnvironmentError, environmentProblems } from '@retail
 import { serviceTokenSchema } from '@retail/core';
 import { loadWatcherConfig, type WatcherConfig } from '@retail/watcher/config';
 import { z } from 'zod';
-import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
+import { coalesceSetting, wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { DEFAULT_BATCH_DEADLINE_MS } from '@retail/gateway-shared/core-client';
 
 /** Settings of the one-process composition (`npm start`), read once from the environment. */
@@ -18,6 +18,8 @@ export interface AppConfig {
   readonly coreDeadlineMs: number;
   /** CORE_BATCH_DEADLINE_MS: deadline of a whole batch stream (default 30000). */
   readonly coreBatchDeadlineMs: number;
+  /** CORE_COALESCE: the gateways send one event-loop turn's lookups as one BatchLookup (default true). */
+  readonly coreCoalesce: boolean;
   /** Units granted to the development key printed at start. */
   readonly devUnits: number;
   /**
@@ -39,6 +41,7 @@ const AppEnvSchema = z.object({
   LEDGER_REDIS_URL: z.preprocess(blankToUndefined, z.string().optional()),
   CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
   CORE_BATCH_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(DEFAULT_BATCH_DEADLINE_MS)),
+  CORE_COALESCE: coalesceSetting,
   DEV_UNITS: z.preprocess(blankToUndefined, wholeNumber(0, Number.MAX_SAFE_INTEGER).default(1000)),
   WATCHER_GRPC_PORT: z.preprocess(blankToUndefined, wholeNumber(0, 65535).default(0)),
 });
@@ -71,6 +74,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL ?? e.LEDGER_REDIS_URL,
     coreDeadlineMs: e.CORE_DEADLINE_MS,
     coreBatchDeadlineMs: e.CORE_BATCH_DEADLINE_MS,
+    coreCoalesce: e.CORE_COALESCE === 'true',
     devUnits: e.DEV_UNITS,
     watcher,
   };

@@ -81,6 +81,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     serviceToken: config.serviceToken,
     deadlineMs: config.coreDeadlineMs,
     batchDeadlineMs: config.coreBatchDeadlineMs,
+    coalesce: config.coreCoalesce,
     ...(watcher.grpcAddress !== undefined && { watcherAddress: watcher.grpcAddress }),
   });
   let console_: ReturnType<typeof createConsoleFromEnv>;

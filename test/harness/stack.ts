@@ -43,6 +43,8 @@ export interface StackOptions {
   readonly core?: 'auto' | 'stub';
   /** An already running core (host:port) to use instead of starting one; it must accept SERVICE_TOKEN. */
   readonly coreAddress?: string;
+  /** CORE_COALESCE of the gateways' core client: true (the deployments' default) unless false. */
+  readonly coalesce?: boolean;
 }
 
 export interface Stack {
@@ -133,7 +135,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     const { metering, ledgerKind } = await startLedger(options.ledger ?? 'memory', clock, notes, closers);
     closers.push(metering);
-    const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN, deadlineMs: options.coreDeadlineMs ?? 10_000 });
+    const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN, deadlineMs: options.coreDeadlineMs ?? 10_000, coalesce: options.coalesce ?? true });
 
     const app = express();
     app.disable('x-powered-by');

@@ -4,7 +4,9 @@
  * with the ErrorDetail the real core sends. It checks the service token like the real core.
  * BatchLookup (unless a test gives its own handler) runs each item through the handler of the
  * item's RPC, in order, and streams its result: each item is recorded as a call of that RPC with
- * the stream's metadata. Unlike the real core it does not fetch identical items once.
+ * the stream's metadata. Unlike the real core it does not fetch identical items once. A batch a
+ * gateway coalesced from unary calls (`calls` set) runs its items at once, each recorded with its
+ * own call's request id and trace context, as the real core serves them.
  */
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -43,25 +45,41 @@ export async function startStubCore(options: { serviceToken: string; handlers?: 
   const calls: StubCore['calls'] = [];
   const handlers = options.handlers ?? {};
   const impl: Record<string, unknown> = {};
+  /** One item's result message; a coalesced item (`calls` set) is recorded with its own call's request id and trace context. */
+  async function answer(req: BatchLookupRequest, index: number, ctx: HandlerContext) {
+    const item = req.items[index]!;
+    const kind = item.request.case === undefined ? undefined : batchKindOfCase(item.request.case);
+    const value = item.request.value as Message | undefined;
+    if (!kind || !value) return { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'no operation' }) } } };
+    const coalesced = req.calls[index];
+    const headers = new Headers(ctx.requestHeader);
+    if (coalesced) {
+      headers.set('x-request-id', coalesced.requestId);
+      for (const [key, traceValue] of Object.entries(coalesced.traceContext)) headers.set(key, traceValue);
+    }
+    calls.push({ method: kind.method.name, request: value, headers });
+    const handler = handlers[kind.method.name];
+    try {
+      if (!handler) throw coreError(ErrorReason.UNIMPLEMENTED);
+      const out = await handler(value, ctx);
+      return { result: { index, result: { case: kind.resultField.localName, value: '$typeName' in out ? out : create(kind.method.output, out) } } };
+    } catch (error) {
+      const detail = error instanceof ConnectError ? error.findDetails(ErrorDetailSchema)[0] : undefined;
+      return { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: detail ?? create(ErrorDetailSchema, { reason: ErrorReason.INTERNAL, message: 'internal error' }) } } };
+    }
+  }
   impl[RetailService.method.batchLookup.localName] = async function* batchLookup(req: BatchLookupRequest, ctx: HandlerContext) {
     if (ctx.requestHeader.get('authorization') !== `Bearer ${options.serviceToken}`) throw coreError(ErrorReason.UNAUTHENTICATED_SERVICE);
-    for (const [index, item] of req.items.entries()) {
-      const kind = item.request.case === undefined ? undefined : batchKindOfCase(item.request.case);
-      const value = item.request.value as Message | undefined;
-      if (!kind || !value) {
-        yield { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: create(ErrorDetailSchema, { reason: ErrorReason.INVALID_ARGUMENT, message: 'no operation' }) } } };
-        continue;
-      }
-      calls.push({ method: kind.method.name, request: value, headers: ctx.requestHeader });
-      const handler = handlers[kind.method.name];
-      try {
-        if (!handler) throw coreError(ErrorReason.UNIMPLEMENTED);
-        const out = await handler(value, ctx);
-        yield { result: { index, result: { case: kind.resultField.localName, value: '$typeName' in out ? out : create(kind.method.output, out) } } };
-      } catch (error) {
-        const detail = error instanceof ConnectError ? error.findDetails(ErrorDetailSchema)[0] : undefined;
-        yield { result: { index, result: { case: BATCH_ERROR_FIELD.localName, value: detail ?? create(ErrorDetailSchema, { reason: ErrorReason.INTERNAL, message: 'internal error' }) } } };
-      }
+    if (req.calls.length === 0) {
+      for (const index of req.items.keys()) yield await answer(req, index, ctx);
+      return;
+    }
+    // Coalesced unary calls run at once, as the real core runs them, each answered as it completes.
+    const pending = new Map(req.items.map((_item, index) => [index, answer(req, index, ctx).then((result) => ({ index, result }))]));
+    while (pending.size > 0) {
+      const { index, result } = await Promise.race(pending.values());
+      pending.delete(index);
+      yield result;
     }
   };
   for (const method of RetailService.methods) {

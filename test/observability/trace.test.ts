@@ -69,6 +69,24 @@ describe('tracing across the stack', () => {
     expect(cache!.attributes['retail.cache.result']).toBe('miss');
   });
 
+  it('keeps every call its own trace branch when the gateway coalesces them into one BatchLookup', async () => {
+    exporter.reset();
+    // Two product fields of one GraphQL request resolve in the same event-loop turn: one BatchLookup (CORE_COALESCE is on by default).
+    const query = '{ us: retailProduct(asin: "B0FXTUS001", domain: US) { title } de: retailProduct(asin: "B0FXTDE001", domain: DE) { title } }';
+    const res = await fetch(`${stack.url}/api/graphql`, { method: 'POST', headers: { 'API-KEY': stack.devKey, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(res.status).toBe(200);
+    await res.text();
+    await provider.forceFlush();
+    const spans = exporter.getFinishedSpans();
+    const clients = spans.filter((s) => s.kind === SpanKind.CLIENT && s.name === 'retail.v1.RetailService/GetProduct');
+    const cores = spans.filter((s) => s.kind === SpanKind.SERVER && s.name === 'retail.v1.RetailService/GetProduct');
+    expect([clients.length, cores.length]).toEqual([2, 2]);
+    // Each core span is the child of its own call's CLIENT span, and says it came coalesced.
+    expect(cores.map((s) => s.parentSpanContext?.spanId).sort()).toEqual(clients.map((s) => s.spanContext().spanId).sort());
+    expect(cores.map((s) => s.attributes['retail.coalesced'])).toEqual([true, true]);
+    expect(spans.filter((s) => s.name.endsWith('/BatchLookup'))).toEqual([]);
+  });
+
   it('shows a repeated call answered by the cache: a hit, and no upstream fetch', async () => {
     const spans = await spansOfOneCall();
     const cache = spans.find((s) => s.name === 'page cache lookup');

@@ -64,6 +64,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "CORE_ADDRESS" (include "retail-data.grpcAddress" (list $root "core")) }}
 {{- $_ := set $env "CORE_DEADLINE_MS" $values.config.coreDeadlineMs }}
 {{- $_ := set $env "CORE_BATCH_DEADLINE_MS" $values.config.coreBatchDeadlineMs }}
+{{- $_ := set $env "CORE_COALESCE" $values.config.coreCoalesce }}
 {{- $_ := set $env "CORS_ORIGINS" $values.config.corsOrigins }}
 {{- if eq $name "graphql" }}
 {{- $_ := set $env "GRAPHQL_MAX_OPERATIONS" $values.config.maxOperations }}

@@ -1,4 +1,4 @@
-import { once, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import { type DescMethod, type Message, create } from '@bufbuild/protobuf';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import { BATCH_ERROR_FIELD, BATCH_MAX_ITEMS, type BatchLookupRequest, BatchLookupResponseSchema, ErrorReason, batchKindOfRpc } from '@retail/contract';
@@ -10,6 +10,7 @@ import { runWhenFree } from '../resilience/host-limits.js';
 import { activeTraceId, inSpan } from '../telemetry/tracing.js';
 import type { BatchMetrics } from './batch-metrics.js';
 import { callSignal } from './call-signal.js';
+import { resultWriter } from './result-writer.js';
 import { priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
 import { type CallScope, type OperationServices, noteFailure, runOperation } from './run-operation.js';
 import { coreErrorStatus, errorDetailOf, toCoreError } from './status.js';
@@ -22,23 +23,6 @@ export interface BatchServices extends OperationServices {
 }
 
 type Call = ServerWritableStream<BatchLookupRequest, Message>;
-
-/**
- * Writes results in the order they are handed over, each after the previous one's back-pressure
- * cleared; nothing once the call is over (cancelled, or past its deadline: grpc-js has ended it).
- */
-function resultWriter(call: Call, signal: AbortSignal) {
-  let chain = Promise.resolve();
-  return {
-    write(message: Message): void {
-      chain = chain.then(async () => {
-        if (signal.aborted || call.cancelled) return;
-        if (!call.write(message)) await once(call, 'drain', { signal }).catch(() => undefined);
-      });
-    },
-    drained: () => chain,
-  };
-}
 
 /**
  * BatchLookup: every item validated as its unary RPC (operations/batch-plan.ts), identical items

@@ -10,9 +10,12 @@ export function requestIdOf(metadata: Metadata): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Metadata key of a call's priority (the gateways' core client sets it). */
+export const PRIORITY_METADATA_KEY = 'x-retail-priority';
+
 /** A call marked `x-retail-priority: background` (a bulk job's item) yields to interactive calls at the host caps. */
 export function priorityOf(metadata: Metadata): 'background' | undefined {
-  return metadata.get('x-retail-priority')[0] === 'background' ? 'background' : undefined;
+  return metadata.get(PRIORITY_METADATA_KEY)[0] === 'background' ? 'background' : undefined;
 }
 
 /** The SERVER span of a call, child of the caller's trace (traceparent in the gRPC metadata). */

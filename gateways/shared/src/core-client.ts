@@ -3,13 +3,16 @@
  * each over one gRPC channel (@grpc/grpc-js: grpc-caller.ts) with the service token, request id and
  * trace context on every call, and a deadline on every call. A watch operation also carries the
  * caller's account (`x-retail-account`), which the gateway established from the key: the watcher
- * trusts it because the call bears the service token.
+ * trusts it because the call bears the service token. With `coalesce` (CORE_COALESCE), the lookups
+ * issued in one event-loop turn reach the core as one BatchLookup, each caller answered as its
+ * unary call would be (call-coalescer.ts).
  */
 import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation } from '@opentelemetry/api';
 import { type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
 import { traceCoreCall, traceCoreStream } from './tracing.js';
@@ -25,6 +28,12 @@ export interface CoreClientOptions {
   readonly watcherAddress?: string;
   /** Deadline of a whole BatchLookup stream (CORE_BATCH_DEADLINE_MS, default 30000). */
   readonly batchDeadlineMs?: number;
+  /**
+   * Lookups issued in the same event-loop turn go to the core as one BatchLookup (call-coalescer.ts;
+   * CORE_COALESCE, on in the gateways' settings). Off unless set: other users of the client (the
+   * watcher, the console) call unary.
+   */
+  readonly coalesce?: boolean;
 }
 
 /** Deadline of a batch when the settings name none: 100 items, 4 at a time, several seconds each on a cold cache. */
@@ -85,6 +94,8 @@ export interface CoreClient {
    * the job downloads and progress streams all go through it.
    */
   streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
+  /** How the lookups went to the core when coalescing is on (call-coalescer.ts); undefined when off. */
+  coalescing(): Readonly<CoalescingCounts> | undefined;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
   ping(signal?: AbortSignal): Promise<boolean>;
   /**
@@ -120,7 +131,9 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   const authorization = `Bearer ${options.serviceToken}`;
   const timeoutMs = options.deadlineMs ?? 10_000;
   const channel = { keepaliveMs: 30_000 };
-  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, createGrpcCaller(options.address, channel)]]);
+  const core = createGrpcCaller(options.address, channel);
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core]]);
+  const coalescer = options.coalesce ? createCallCoalescer(core) : undefined;
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);
     for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
@@ -157,7 +170,11 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     async callOperation(op, request, callOptions) {
       const response = await traceCoreCall(op.method, async () => {
         const { caller, metadata } = prepare(op.method, callOptions);
-        return caller.unary(op.method, create(op.request, request), rpcOptions(metadata, callOptions));
+        const message = create(op.request, request);
+        const options = rpcOptions(metadata, callOptions);
+        // Calls coalesce with calls of their own priority only: a batch carries one x-retail-priority.
+        if (coalescer?.accepts(op.method)) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
+        return caller.unary(op.method, message, options);
       });
       return { response, meta: responseInfo(response) };
     },
@@ -166,6 +183,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
       for await (const response of stream) if (response.result) onResult(response.result);
     },
+    coalescing: () => coalescer?.counts,
     ping(signal) {
       return checkCoreHealth(options.address, authorization, signal);
     },

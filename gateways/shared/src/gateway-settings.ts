@@ -20,6 +20,12 @@ export const wholeNumber = (min: number, max: number) => {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+/**
+ * CORE_COALESCE: `true` (the default) sends the lookups issued in one event-loop turn to the core
+ * as one BatchLookup (core-client.ts, call-coalescer.ts); `false` sends every call unary.
+ */
+export const coalesceSetting = z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'));
+
 const GatewayEnvSchema = z.object({
   PORT: z.preprocess(blankToUndefined, wholeNumber(1, 65535).default(8080)),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
@@ -30,6 +36,7 @@ const GatewayEnvSchema = z.object({
   SERVICE_TOKEN: z.preprocess(blankToUndefined, z.string({ error: 'is required' })),
   CORE_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(10_000)),
   CORE_BATCH_DEADLINE_MS: z.preprocess(blankToUndefined, wholeNumber(1, 600_000).default(DEFAULT_BATCH_DEADLINE_MS)),
+  CORE_COALESCE: coalesceSetting,
   CORS_ORIGINS: z.preprocess(blankToUndefined, z.string().default('')),
 });
 
@@ -37,7 +44,8 @@ export class GatewayConfigError extends EnvironmentError {}
 
 /**
  * PORT (8080), HOST (0.0.0.0), CORE_ADDRESS (127.0.0.1:50051), WATCHER_ADDRESS (unset: no watches), SERVICE_TOKEN (required),
- * CORE_DEADLINE_MS (10000), CORE_BATCH_DEADLINE_MS (30000: a whole batch stream), CORS_ORIGINS (comma list; CORS closed when unset). Throws
+ * CORE_DEADLINE_MS (10000), CORE_BATCH_DEADLINE_MS (30000: a whole batch stream), CORE_COALESCE (true: one turn's lookups as
+ * one BatchLookup), CORS_ORIGINS (comma list; CORS closed when unset). Throws
  * GatewayConfigError naming every bad variable.
  */
 export function loadGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
@@ -47,7 +55,7 @@ export function loadGatewaySettings(env: Readonly<Record<string, string | undefi
   return {
     port: e.PORT,
     host: e.HOST,
-    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, batchDeadlineMs: e.CORE_BATCH_DEADLINE_MS, ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
+    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, batchDeadlineMs: e.CORE_BATCH_DEADLINE_MS, coalesce: e.CORE_COALESCE === 'true', ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }

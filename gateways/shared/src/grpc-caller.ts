@@ -28,6 +28,12 @@ export interface GrpcCaller {
   unary(method: DescMethod, request: Message, options: RpcOptions): Promise<Message>;
   /** The answers of a server-streaming method as they arrive; leaving the loop early cancels the call. */
   serverStream(method: DescMethod, request: Message, options: RpcOptions): AsyncIterable<Message>;
+  /**
+   * A server-streaming method read by callback, each message as it arrives (no async iterator, no
+   * back-pressure: for a reader that takes each message at once, the call coalescer); resolves when
+   * the stream ends, rejects as `unary` does.
+   */
+  eachMessage(method: DescMethod, request: Message, options: RpcOptions, onMessage: (message: Message) => void): Promise<void>;
   close(): void;
 }
 
@@ -129,6 +135,26 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
         signal?.removeEventListener('abort', cancel);
         if (!ended) call.cancel(); // the reader left early: stop the server's stream
       }
+    },
+
+    eachMessage(method, request, { metadata, timeoutMs, signal }, onMessage) {
+      if (signal?.aborted) return Promise.reject(canceled());
+      const { path, requestSerialize, responseDeserialize } = definitionOf(method);
+      return new Promise((resolve, reject) => {
+        const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs });
+        const cancel = () => call.cancel();
+        signal?.addEventListener('abort', cancel, { once: true });
+        call.on('data', onMessage);
+        // grpc-js emits 'error' (a failed status) just before 'status'; 'status' alone ends a stream that succeeded.
+        call.on('error', (err) => {
+          signal?.removeEventListener('abort', cancel);
+          reject(asConnectError(err));
+        });
+        call.on('status', () => {
+          signal?.removeEventListener('abort', cancel);
+          resolve();
+        });
+      });
     },
 
     close: () => client.close(),
