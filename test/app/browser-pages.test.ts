@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
 import { type OneProcess, startOneProcess } from '../harness/one-process.js';
@@ -19,6 +19,12 @@ if (missing) console.warn(missing);
 const SHOTS = resolve(import.meta.dirname, '../../.tmp/screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
+/**
+ * What a page shows once the request it makes after its load event has answered: Swagger UI parses
+ * its bundle (over 0.5 s here, so "network idle" comes before it) and then fetches the OpenAPI
+ * document, whose title it then renders.
+ */
+const RENDERED_AFTER_FETCH = { '/api/docs/': '.swagger-ui .information-container .title' } as const;
 /** A product the project's fixture pages hold (test/fixtures/pages). */
 const ASIN = 'B0FXTUS001';
 
@@ -45,6 +51,10 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
     mkdirSync(SHOTS, { recursive: true });
     const product = await fetch(`${running.stack.url}/api/retail/product?asin=${ASIN}`, { headers: { 'API-KEY': running.stack.devKey } });
     title = ((await product.json()) as { data: { retailProduct: { title: string } } }).data.retailProduct.title;
+  });
+  // Each test answers for the problems of its own pages.
+  beforeEach(() => {
+    problems.length = 0;
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,7 +86,12 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
     for (const href of hrefs) {
       await page.goto(`${running.stack.url}/`);
       await page.locator(`main a[href="${href}"]`).click();
-      await page.waitForLoadState('load');
+      // The new page loaded (waitForLoadState alone could answer for the landing page, before the
+      // click's navigation), and what it fetches after its load event done: the next navigation
+      // would abort that, a failed request here.
+      await page.waitForURL(`${running.stack.url}${href}`, { waitUntil: 'load' });
+      const rendered = RENDERED_AFTER_FETCH[href as keyof typeof RENDERED_AFTER_FETCH];
+      if (rendered) await page.locator(rendered).first().waitFor();
       expect(new URL(page.url()).pathname).toBe(href);
       const status = await page.evaluate('performance.getEntriesByType("navigation")[0].responseStatus');
       expect(status, href).toBe(200);
