@@ -194,8 +194,13 @@ describe.skipIf(missing !== null)('the watcher end to end, as two worker process
     }
     for (const replay of replays) expect(products.some((asin) => fetchesIn(replay, asin) > 0)).toBe(true);
     const sum = (asins: string[]) => asins.reduce((total, asin) => total + runs.get(asin)!, 0);
-    expect(await unitsCharged(all)).toBe(sum(products));
-    expect(await unitsCharged(some)).toBe(sum(products.slice(0, 2)));
+    // The watches are deleted `all`'s first: a run of one of the two shared products that reads its
+    // due watches between the two deletions stores a snapshot and charges only `some` (a deleted
+    // watch is not charged), so `all` may be one unit short per shared product, never over.
+    const shared = products.slice(0, 2);
+    expect(await unitsCharged(all)).toBeLessThanOrEqual(sum(products));
+    expect(await unitsCharged(all)).toBeGreaterThanOrEqual(sum(products) - shared.length);
+    expect(await unitsCharged(some)).toBe(sum(shared));
   }, 60_000);
 
   it('loses no event and charges no unit twice when one is killed (SIGKILL) in the middle of a refresh', async () => {
