@@ -74,7 +74,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL ?? e.LEDGER_REDIS_URL,
     coreDeadlineMs: e.CORE_DEADLINE_MS,
     coreBatchDeadlineMs: e.CORE_BATCH_DEADLINE_MS,
-    coreCoalesce: e.CORE_COALESCE === 'true',
+    coreCoalesce: e.CORE_COALESCE,
     devUnits: e.DEV_UNITS,
     watcher,
   };

@@ -24,7 +24,9 @@ export const wholeNumber = (min: number, max: number) => {
  * CORE_COALESCE: `true` (the default) sends the lookups issued in one event-loop turn to the core
  * as one BatchLookup (core-client.ts, call-coalescer.ts); `false` sends every call unary.
  */
-export const coalesceSetting = z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'));
+export const coalesceSetting = z
+  .preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'))
+  .transform((value) => value === 'true');
 
 const GatewayEnvSchema = z.object({
   PORT: z.preprocess(blankToUndefined, wholeNumber(1, 65535).default(8080)),
@@ -55,7 +57,7 @@ export function loadGatewaySettings(env: Readonly<Record<string, string | undefi
   return {
     port: e.PORT,
     host: e.HOST,
-    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, batchDeadlineMs: e.CORE_BATCH_DEADLINE_MS, coalesce: e.CORE_COALESCE === 'true', ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
+    core: { address: e.CORE_ADDRESS, serviceToken: e.SERVICE_TOKEN, deadlineMs: e.CORE_DEADLINE_MS, batchDeadlineMs: e.CORE_BATCH_DEADLINE_MS, coalesce: e.CORE_COALESCE, ...(e.WATCHER_ADDRESS ? { watcherAddress: e.WATCHER_ADDRESS } : {}) },
     corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   };
 }
