@@ -8,6 +8,7 @@ export * from './gen/retail/v1/watch_pb.js';
 export * from './gen/retail/v1/jobs_pb.js';
 export * from './errors.js';
 export * from './error-trailers.js';
+export * from './call-metadata.js';
 export { StatusSchema as RpcStatusSchema, type Status as RpcStatus } from './gen/google/rpc/status_pb.js';
 export * from './wire.js';
 export * from './operations.js';

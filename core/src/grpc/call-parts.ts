@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
+import { BACKGROUND_PRIORITY, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY } from '@retail/contract';
 import { SpanKind, contextFromMetadata } from '../telemetry/tracing.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's request id (gateways forward theirs) or a new one. */
 export function requestIdOf(metadata: Metadata): string {
-  const given = metadata.get('x-request-id')[0];
+  const given = metadata.get(REQUEST_ID_METADATA_KEY)[0];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Metadata key of a call's priority (the gateways' core client sets it). */
-export const PRIORITY_METADATA_KEY = 'x-retail-priority';
-
 /** A call marked `x-retail-priority: background` (a bulk job's item) yields to interactive calls at the host caps. */
 export function priorityOf(metadata: Metadata): 'background' | undefined {
-  return metadata.get(PRIORITY_METADATA_KEY)[0] === 'background' ? 'background' : undefined;
+  return metadata.get(PRIORITY_METADATA_KEY)[0] === BACKGROUND_PRIORITY ? 'background' : undefined;
 }
 
 /** The SERVER span of a call, child of the caller's trace (traceparent in the gRPC metadata). */

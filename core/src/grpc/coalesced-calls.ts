@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { type Message, create } from '@bufbuild/protobuf';
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
-import { BATCH_ERROR_FIELD, BATCH_MAX_ITEMS, type BatchItem, type BatchLookupRequest, BatchLookupResponseSchema, type CoalescedCall, ErrorReason, RULE_MESSAGES, batchKindOfCase } from '@retail/contract';
+import { BATCH_ERROR_FIELD, BATCH_MAX_ITEMS, type BatchItem, type BatchLookupRequest, BatchLookupResponseSchema, type CoalescedCall, ErrorReason, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RULE_MESSAGES, batchKindOfCase } from '@retail/contract';
 import { CoreError, invalidArgument } from '../errors.js';
 import { isRpcName } from '../operations/index.js';
 import type { BatchServices } from './batch-lookup.js';
 import { type CallSignal, callSignal } from './call-signal.js';
-import { PRIORITY_METADATA_KEY, requestIdOf } from './call-parts.js';
+import { requestIdOf } from './call-parts.js';
 import { resultWriter } from './result-writer.js';
 import { noteFailure } from './run-operation.js';
 import { coreErrorStatus, errorDetailOf, toCoreError } from './status.js';
@@ -27,7 +27,7 @@ function checkShape({ items, calls }: BatchLookupRequest): void {
 function unaryMetadata(batch: Metadata, coalesced: CoalescedCall): Metadata {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(coalesced.traceContext)) metadata.set(key, value);
-  if (coalesced.requestId) metadata.set('x-request-id', coalesced.requestId);
+  if (coalesced.requestId) metadata.set(REQUEST_ID_METADATA_KEY, coalesced.requestId);
   const priority = batch.get(PRIORITY_METADATA_KEY)[0];
   if (priority !== undefined) metadata.set(PRIORITY_METADATA_KEY, priority);
   return metadata;

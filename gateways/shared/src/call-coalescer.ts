@@ -19,7 +19,7 @@ import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { propagation } from '@opentelemetry/api';
 import {
   BATCH_ERROR_FIELD, BATCH_MAX_ITEMS, type BatchItemResult, BatchItemSchema, type CoalescedCallSchema, ERROR_DETAIL_METADATA_KEY, type ErrorDetail, ErrorDetailSchema,
-  GRPC_STATUS_DETAILS_METADATA_KEY, RetailService, batchKindOfRpc, encodeErrorStatus, errorRow,
+  GRPC_STATUS_DETAILS_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, batchKindOfRpc, encodeErrorStatus, errorRow,
 } from '@retail/contract';
 import { type GrpcCaller, type RpcOptions, asConnectError } from './grpc-caller.js';
 
@@ -85,7 +85,7 @@ function coalescedCall({ metadata }: RpcOptions): MessageInitShape<typeof Coales
     const value = metadata.get(key)[0];
     if (typeof value === 'string') traceContext[key] = value;
   }
-  const requestId = metadata.get('x-request-id')[0];
+  const requestId = metadata.get(REQUEST_ID_METADATA_KEY)[0];
   return { requestId: typeof requestId === 'string' ? requestId : '', traceContext };
 }
 

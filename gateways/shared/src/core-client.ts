@@ -11,7 +11,9 @@ import { type DescMethod, type Message, type MessageInitShape, type MessageShape
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation } from '@opentelemetry/api';
-import { type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, RetailService, WatchService } from '@retail/contract';
+import {
+  BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+} from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
 import { checkCoreHealth, coreHealthStatus, type HealthStatus } from './health.js';
@@ -68,10 +70,6 @@ export type StreamingMethod = DescMethod & { readonly methodKind: 'server_stream
 
 /** The longest deadline a call may have (a timer's limit, about 24.8 days). */
 export const MAX_DEADLINE_MS = 2 ** 31 - 1;
-
-/** Metadata key and value that mark a core call as background work (core/src/resilience/host-limits.ts). */
-export const PRIORITY_METADATA_KEY = 'x-retail-priority';
-export const BACKGROUND_PRIORITY = 'background';
 
 export interface CoreClient {
   /** Calls the operation's RPC; rejects with a ConnectError (see errors.ts for the mapping). */
@@ -146,7 +144,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     if (!caller) throw new ConnectError(`${method.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
     const metadata = new Metadata();
     metadata.set('authorization', authorization);
-    metadata.set('x-request-id', requestId);
+    metadata.set(REQUEST_ID_METADATA_KEY, requestId);
     if (background) metadata.set(PRIORITY_METADATA_KEY, BACKGROUND_PRIORITY);
     if (ACCOUNT_SERVICES.has(service)) {
       if (!accountId) throw new Error(`${method.name} needs the caller's account`);
