@@ -101,6 +101,15 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
     'grpc.enable_channelz': 0,
   });
 
+  /** A server-streaming call with its deadline, cancelled when `signal` aborts; `detach` drops that listener once it ended. */
+  function openStream(method: DescMethod, request: Message, { metadata, timeoutMs, signal }: RpcOptions) {
+    const { path, requestSerialize, responseDeserialize } = definitionOf(method);
+    const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs });
+    const cancel = () => call.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    return { call, detach: () => signal?.removeEventListener('abort', cancel) };
+  }
+
   return {
     unary(method, request, { metadata, timeoutMs, signal }) {
       if (signal?.aborted) return Promise.reject(canceled());
@@ -118,12 +127,9 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
       });
     },
 
-    async *serverStream(method, request, { metadata, timeoutMs, signal }) {
-      if (signal?.aborted) throw canceled();
-      const { path, requestSerialize, responseDeserialize } = definitionOf(method);
-      const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs });
-      const cancel = () => call.cancel();
-      signal?.addEventListener('abort', cancel, { once: true });
+    async *serverStream(method, request, options) {
+      if (options.signal?.aborted) throw canceled();
+      const { call, detach } = openStream(method, request, options);
       let ended = false;
       try {
         for await (const message of call) yield message as Message;
@@ -132,26 +138,23 @@ export function createGrpcCaller(address: string, channel: { keepaliveMs: number
         ended = true;
         throw asConnectError(err);
       } finally {
-        signal?.removeEventListener('abort', cancel);
+        detach();
         if (!ended) call.cancel(); // the reader left early: stop the server's stream
       }
     },
 
-    eachMessage(method, request, { metadata, timeoutMs, signal }, onMessage) {
-      if (signal?.aborted) return Promise.reject(canceled());
-      const { path, requestSerialize, responseDeserialize } = definitionOf(method);
+    eachMessage(method, request, options, onMessage) {
+      if (options.signal?.aborted) return Promise.reject(canceled());
       return new Promise((resolve, reject) => {
-        const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize as (bytes: Buffer) => Message, request, metadata, { deadline: Date.now() + timeoutMs });
-        const cancel = () => call.cancel();
-        signal?.addEventListener('abort', cancel, { once: true });
+        const { call, detach } = openStream(method, request, options);
         call.on('data', onMessage);
         // grpc-js emits 'error' (a failed status) just before 'status'; 'status' alone ends a stream that succeeded.
         call.on('error', (err) => {
-          signal?.removeEventListener('abort', cancel);
+          detach();
           reject(asConnectError(err));
         });
         call.on('status', () => {
-          signal?.removeEventListener('abort', cancel);
+          detach();
           resolve();
         });
       });
