@@ -34,6 +34,7 @@ import { createCoreClient, registryOperation } from '@retail/gateway-shared';
 import { traceCoreCall } from '@retail/gateway-shared/tracing';
 import { SERVICE_TOKEN, startStack } from '../test/harness/stack.js';
 import { processCpuUs, startStubCoreProcess } from './stub-core.js';
+import { withCoalescing } from './coalescing.js';
 
 const seconds = Number(process.env.BENCH_SECONDS) || 5;
 const concurrency = Number(process.env.BENCH_CONCURRENCY) || 10;
@@ -124,9 +125,8 @@ try {
       const coalesce = name === 'gateway+coalesce';
       const core = createCoreClient({ address, serviceToken: SERVICE_TOKEN, coalesce });
       let n = 0;
-      results.push(await loop(`gateways/shared createCoreClient (grpc-js)${coalesce ? ', coalescing' : ''}`, () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
-      const counts = core.coalescing();
-      if (counts) results.at(-1)!.averageBatchSize = Number((counts.batchedCalls / Math.max(1, counts.batches)).toFixed(2));
+      const { coalescing, ...result } = await withCoalescing(core, () => loop(`gateways/shared createCoreClient (grpc-js)${coalesce ? ', coalescing' : ''}`, () => core.callOperation(op, { asin }, { requestId: `bench-${n++}` })));
+      results.push(coalescing ? { ...result, averageBatchSize: coalescing.averageBatchSize } : result);
     } else if (name === 'connect' || name.startsWith('connect+')) {
       // connect+<option>+…: the bare Connect client with some of the gateway client's settings, to
       // find which of them costs: timeout (per-call timeoutMs), signal (per-call AbortSignal),
