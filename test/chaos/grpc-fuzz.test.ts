@@ -13,7 +13,7 @@ import { ERROR_DETAIL_METADATA_KEY } from '@retail/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
 import { sampleCases } from './bad-inputs.js';
-import { runBounded } from './bounded-load.js';
+import { LOAD_BUDGET_MS, LOADED_TEST_LIMIT_MS, runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { type GrpcCase, grpcCases } from './grpc-bad-requests.js';
 
@@ -64,7 +64,7 @@ describe.skipIf(missing)('bad gRPC requests to the core', () => {
     const codes: Record<string, number> = {};
     const violations: { method: string; token: string; bytes: string; code: string; details: string }[] = [];
     const undecodableCodes: Record<string, number> = {};
-    await runBounded(cases.length, 8, 60_000, async (i) => {
+    await runBounded(cases.length, 8, LOAD_BUDGET_MS, async (i) => {
       const c = cases[i]!;
       const answer = await call(c);
       const name = grpc.status[answer.code] ?? String(answer.code);
@@ -87,5 +87,5 @@ describe.skipIf(missing)('bad gRPC requests to the core', () => {
     // Random bytes sometimes decode into a valid request: those may succeed like any other.
     expect(Object.keys(undecodableCodes).filter((code) => code !== 'INTERNAL' && !ALLOWED.has(grpc.status[code as keyof typeof grpc.status] as number))).toEqual([]);
     expect(grpc.status[health.code], 'the core still serves').toBe('OK');
-  }, 120_000); // above runBounded's 60 s budget
+  }, LOADED_TEST_LIMIT_MS);
 });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
 import { type BodyCase, graphqlCases, mcpCases, type RestCase, restCases, sampleCases } from './bad-inputs.js';
-import { runBounded } from './bounded-load.js';
+import { LOAD_BUDGET_MS, LOADED_TEST_LIMIT_MS, runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { type Answer, graphqlVerdict, mcpVerdict, restVerdict } from './fuzz-verdicts.js';
 import { accountFigures, fundedAccount } from './ledger-figures.js';
@@ -49,12 +49,12 @@ describe.skipIf(missing)('bad input over HTTP', () => {
     await redis?.stop();
   });
 
-  /** Runs the cases (within runBounded's 60 s budget; each test's limit is above it), prints the figures, and asserts no violation and no charge. */
+  /** Runs the cases (within LOAD_BUDGET_MS; each test's limit is above it), prints the figures, and asserts no violation and no charge. */
   async function fuzz<C>(label: string, cases: C[], request: (c: C) => Promise<Answer>, verdict: (a: Answer) => string | null) {
     const before = await accountFigures(redis.url, account.accountId, START_UNITS);
     const statuses: Record<number, number> = {};
     const violations: { case: C; problem: string }[] = [];
-    await runBounded(cases.length, 8, 60_000, async (i) => {
+    await runBounded(cases.length, 8, LOAD_BUDGET_MS, async (i) => {
       const answer = await request(cases[i]!);
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       const problem = verdict(answer);
@@ -74,15 +74,15 @@ describe.skipIf(missing)('bad input over HTTP', () => {
   it('refuses every bad REST request with the envelope, below 500, charging nothing', async () => {
     const cases = sampleCases(restCases(account.key), SEED, CASES);
     await fuzz('REST', cases, (c: RestCase) => send(`${stack.url}${c.path}`, { method: c.method, headers: c.headers }), restVerdict);
- }, 120_000);
+  }, LOADED_TEST_LIMIT_MS);
 
   it('refuses every bad GraphQL body with the envelope or field errors, below 500, charging nothing', async () => {
     const cases = sampleCases(graphqlCases(account.key), SEED, CASES);
     await fuzz('GraphQL', cases, (c: BodyCase) => send(`${stack.url}/api/graphql`, { method: 'POST', headers: c.headers, body: c.body }), graphqlVerdict);
- }, 120_000);
+  }, LOADED_TEST_LIMIT_MS);
 
   it('refuses every bad MCP message with a JSON-RPC error or an isError envelope, below 500, charging nothing', async () => {
     const cases = sampleCases(mcpCases(account.key), SEED, CASES);
     await fuzz('MCP', cases, (c: BodyCase) => send(`${stack.url}/api/mcp`, { method: 'POST', headers: c.headers, body: c.body }), mcpVerdict);
- }, 120_000);
+  }, LOADED_TEST_LIMIT_MS);
 });

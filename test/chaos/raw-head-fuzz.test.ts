@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness/ports.js';
 import { type RedisServer, redisMissing, startRedis } from '../harness/redis.js';
 import { rawHeadCases, sampleCases } from './bad-inputs.js';
-import { runBounded } from './bounded-load.js';
+import { LOAD_BUDGET_MS, LOADED_TEST_LIMIT_MS, runBounded } from './bounded-load.js';
 import { type ChaosStack, startChaosStack } from './chaos-stack.js';
 import { rawHeadVerdict } from './fuzz-verdicts.js';
 import { accountFigures, fundedAccount } from './ledger-figures.js';
@@ -67,7 +67,7 @@ describe.skipIf(missing)('refused request heads', () => {
     const violations: { target: string; request: string; problem: string }[] = [];
     for (const target of targets) {
       const statuses: Record<number, number> = {};
-      await runBounded(target.cases.length, 8, 60_000, async (i) => {
+      await runBounded(target.cases.length, 8, LOAD_BUDGET_MS, async (i) => {
         const request = target.cases[i]!;
         const answer = await rawExchange(target.port, request);
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
@@ -88,5 +88,5 @@ describe.skipIf(missing)('refused request heads', () => {
     expect(byProblem).toEqual({});
     expect({ spent: ledger.spent, usage: ledger.usageCalls }).toEqual({ spent: 0, usage: 0 });
     // A server that leaves connections hanging costs each case the full 3 s wait; bounded by the case counts.
-  }, 120_000);
+   }, LOADED_TEST_LIMIT_MS);
 });
