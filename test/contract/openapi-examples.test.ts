@@ -5,15 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_EXAMPLES } from '../../gateways/rest/src/openapi-examples.generated.js';
 import { buildOpenApi } from '../../gateways/rest/src/openapi.js';
 import { EXAMPLES_MODULE, renderExamplesModule, runDemoForExamples } from './openapi-examples-run.js';
+import { createSchemaValidator } from '../harness/json-schema.js';
 import { createResponseValidator } from './openapi-validator.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = 'https://retail.invalid/openapi.json';
 const doc = buildOpenApi();
 
@@ -32,8 +30,7 @@ const jsonSuccess = (op: OperationObject) => ['200', '202'].map((status) => ({ s
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 describe('the OpenAPI examples', () => {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  const ajv = createSchemaValidator();
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const valid = (ref: string, value: unknown) => {
     const validate = ajv.compile({ $ref: `${DOC_ID}#/${ref}` });

@@ -2,10 +2,9 @@
  * Validates real REST responses against the served OpenAPI document with Ajv (draft 2020-12, as
  * OpenAPI 3.1 uses): the document is added whole under an id so its local $refs resolve.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { createSchemaValidator } from '../harness/json-schema.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = 'https://retail.invalid/openapi.json';
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -22,8 +21,7 @@ export interface ResponseValidator {
 }
 
 export function createResponseValidator(doc: Record<string, unknown>): ResponseValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  const ajv = createSchemaValidator();
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const cache = new Map<string, ValidateFunction>();
   const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;

@@ -4,10 +4,9 @@
  * `data` is the envelope; operation errors are `isError` results carrying it. Every result is
  * checked against the tool's published outputSchema (from `tools/list`) and its text block.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { registryOperation } from '@retail/gateway-shared';
 import { createMcpGateway } from '@retail/mcp';
+import { createSchemaValidator } from '../../harness/json-schema.js';
 import type { Driver, DriverFactory, EnvelopeEntry } from '../driver.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -31,8 +30,7 @@ export const mcpDriver: DriverFactory = {
     };
     // With the formats, as an MCP client that checks them would (the SDK's client loads ajv-formats):
     // a `date-time` field in another form is a violation, not a warning on stderr.
-    const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
-    (addFormatsModule as unknown as (instance: typeof ajv) => unknown)(ajv);
+    const ajv = createSchemaValidator();
     const validators = new Map(list.result.tools.map((t) => [t.name, ajv.compile(t.outputSchema)]));
     let nextId = 1;
 
