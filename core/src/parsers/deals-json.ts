@@ -4,19 +4,22 @@ import { formatDisplay, type PriceInit } from './results/locale.js';
 import { cleanText } from './common/dom.js';
 
 /*
- * The deals page's embedded state. The grid is a client-side app whose first page arrives as JSON
- * in an `<script type="a-state" data-a-state='{"key":"…deals…"}'>` (or `application/json`) block:
+ * The deals page's embedded state. The grid is a client-side app whose first page arrives as JSON,
+ * either in an `<script type="a-state" data-a-state='{"key":"…deals…"}'>` (or `application/json`)
+ * block or, on the 2025 grid ("discount-asin-grid", read on the first real deals page of the corpus,
+ * BR), as the configuration an inline script passes to `assets.mountWidget('slot-N', {…})`:
  *   { "prefetchedData": { "entity": { "rankedPromotions": [ {
  *       "id", "type", "product": { "entity": { "asin", "title": {"entity": {"displayString"}},
- *         "productImages": {"entity": {"images": [{"lowRes": {"url"}}]}},
+ *         "productImages": {"entity": {"images": [{"lowRes": {"url"}} | {"hiRes": {"physicalId", "extension"}}]}},
  *         "customerReviewsSummary": {"entity": {"rating": {"value"}, "count": {"value"}}},
  *         "links": {"entity": {"viewOnAmazon": {"url"}}},
- *         "buyingOptions": [ { "dealBadge": {"entity": {"label": {"content": {"fragments": [{"text"}]}}}},
- *           "dealDetails": {"entity": {"dealId", "type", "startTime", "endTime"}},
+ *         "buyingOptions": [ { "dealBadge": {"entity": {"label": {"content": {"fragments": [{"text"}]}},
+ *                                                     "messaging": {"shortContent": {"fragments": [{"text"}]}}}},
+ *           "dealDetails": {"entity": {"dealId" | "id", "type", "startTime", "endTime"}},
  *           "price": {"entity": {"priceToPay": {"moneyValueOrRange": {"value": {"amount", "currencyCode"}}},
  *                                "basisPrice": {…}, "savings": {"percentage": {"value"}}}},
  *           "primeDetails": {"entity": {"isPrimeEligible"}} } ] } } } ],
- *     "totalCount", "pageSize" } } }
+ *     "totalCount", "nextIndex" } } }
  * Readers below tolerate missing levels and a few older key spellings (`dealID`, `impressionAsin`,
  * `msToEnd`-less flat objects); anything not a single amount (a price range) is omitted.
  */
@@ -43,13 +46,33 @@ const num = (v: unknown): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
-/** Text of a `{content: {fragments: [{text}]}}` label, or a plain string. */
+/** The text fragments of a `{fragments: [{text}, {countdownTimer}]}` content, joined; undefined when none has text. */
+function fragmentsText(fragments: unknown): string | undefined {
+  return Array.isArray(fragments) ? cleanText(fragments.map((f) => str(get(f, 'text')) ?? '').join(' ')) : undefined;
+}
+
+/** Text of a `{label: {content: {fragments: [{text}]}}}` badge label, or a plain string. */
 function labelText(v: unknown): string | undefined {
   const e = entity(v);
   if (typeof e === 'string') return cleanText(e);
-  const fragments = get(e, 'label', 'content', 'fragments') ?? get(e, 'content', 'fragments');
-  if (Array.isArray(fragments)) return cleanText(fragments.map((f) => str(get(f, 'text')) ?? '').join(' '));
-  return str(get(e, 'label')) ?? str(get(e, 'text'));
+  return fragmentsText(get(e, 'label', 'content', 'fragments') ?? get(e, 'content', 'fragments')) ?? str(get(e, 'label')) ?? str(get(e, 'text'));
+}
+
+/*
+ * The badge of the 2025 grid is two parts: a filled label with the percent off ("14% off") and a
+ * message naming the deal ("Oferta", "Limited time deal", "Com Prime"); the message's full content
+ * may instead be a countdown ("Termina em " + a timer), its short content keeps the name. The deal's
+ * badge is that name; a badge without a message (the older single label) is its label.
+ */
+function badgeName(v: unknown): string | undefined {
+  const messaging = get(entity(v), 'messaging');
+  return fragmentsText(get(messaging, 'shortContent', 'fragments')) ?? fragmentsText(get(messaging, 'content', 'fragments')) ?? labelText(v);
+}
+
+/** "14% off", "-14 %", "14% OFF": the percent a badge label shows (0–100), undefined without one. */
+export function percentIn(text: string | undefined): number | undefined {
+  const percent = /(\d{1,3})\s?%/.exec(text ?? '')?.[1];
+  return percent !== undefined && Number(percent) <= 100 ? Number(percent) : undefined;
 }
 
 /** A single amount in the marketplace's currency; ranges and other currencies are omitted. */
@@ -78,6 +101,23 @@ function absoluteOnMarketplace(href: string | undefined, m: Marketplace): string
   } catch {
     return undefined;
   }
+}
+
+/** Where the marketplace serves product images; the 2025 state names an image by its id and extension only. */
+const IMAGE_ORIGIN = 'https://m.media-amazon.com/images/I/';
+
+/** An image of `productImages`: its URL (`lowRes`, then `hiRes`), else built from `physicalId` + `extension`. */
+function imageUrl(image: unknown): string | undefined {
+  for (const size of ['lowRes', 'hiRes']) {
+    const url = str(get(image, size, 'url'));
+    if (url) return url;
+  }
+  for (const size of ['hiRes', 'lowRes']) {
+    const id = str(get(image, size, 'physicalId'));
+    const extension = str(get(image, size, 'extension')) ?? 'jpg';
+    if (id && /^[\w+%-]+$/.test(id) && /^[a-z]+$/.test(extension)) return `${IMAGE_ORIGIN}${id}.${extension}`;
+  }
+  return undefined;
 }
 
 /** Every `rankedPromotions` array anywhere in a parsed state blob. */
@@ -119,7 +159,7 @@ export function dealFromPromotion(promotion: unknown, m: Marketplace): ProductRe
 
   const title = str(get(entity(get(product, 'title')), 'displayString')) ?? str(get(product, 'title'));
   if (title) deal.title = title;
-  const image = str(get(entity(get(product, 'productImages')), 'images', 0, 'lowRes', 'url')) ?? str(get(product, 'primaryImage'));
+  const image = imageUrl(get(entity(get(product, 'productImages')), 'images', 0)) ?? str(get(product, 'primaryImage'));
   if (image) deal.mainImageUrl = image;
   const reviews = entity(get(product, 'customerReviewsSummary'));
   const rating = num(get(reviews, 'rating', 'value')) ?? num(get(promotion, 'reviewRating'));
@@ -128,12 +168,12 @@ export function dealFromPromotion(promotion: unknown, m: Marketplace): ProductRe
   if (count !== undefined && Number.isSafeInteger(count) && count >= 0) deal.ratingsTotal = BigInt(count);
   deal.isPrime = get(entity(get(buying, 'primeDetails')), 'isPrimeEligible') === true || get(promotion, 'isPrimeEligible') === true;
 
-  const dealId = str(get(details, 'dealId')) ?? str(get(details, 'dealID')) ?? str(get(promotion, 'id'));
+  const dealId = str(get(details, 'dealId')) ?? str(get(details, 'dealID')) ?? str(get(details, 'id')) ?? str(get(promotion, 'id'));
   if (dealId) deal.dealId = dealId;
   const type = str(get(details, 'type')) ?? str(get(promotion, 'type'));
   if (type) deal.dealType = type;
   deal.dealIsLightningDeal = /LIGHTNING/i.test(type ?? '');
-  const badge = labelText(get(buying, 'dealBadge'));
+  const badge = badgeName(get(buying, 'dealBadge'));
   if (badge) deal.dealBadge = badge;
   const dealUrl = absoluteOnMarketplace(str(get(entity(get(product, 'links')), 'viewOnAmazon', 'url')) ?? str(get(promotion, 'egressUrl')), m);
   if (dealUrl) deal.dealUrl = dealUrl;
@@ -144,7 +184,8 @@ export function dealFromPromotion(promotion: unknown, m: Marketplace): ProductRe
   }
   const listPrice = money(get(priceBlock, 'basisPrice'), m);
   if (listPrice) deal.dealListPrice = listPrice;
-  const percent = num(get(priceBlock, 'savings', 'percentage', 'value')) ?? num(get(promotion, 'maxPercentOff'));
+  // Not every promotion states its savings (a deal without a struck basis price); its badge still shows the percent.
+  const percent = num(get(priceBlock, 'savings', 'percentage', 'value')) ?? num(get(promotion, 'maxPercentOff')) ?? percentIn(labelText(get(buying, 'dealBadge')));
   if (percent !== undefined && percent >= 0 && percent <= 100) deal.dealPercentOff = percent;
   const start = isoTime(get(details, 'startTime'));
   if (start) deal.dealStartTime = start;

@@ -3,7 +3,8 @@ import type { PageInfoSchema } from '@retail/contract';
 import type { Marketplace } from '../marketplaces/types.js';
 import { cleanText, tryJson, type AnyNode } from './common/dom.js';
 import { loadPlainPage, query, type Page } from './common/page.js';
-import { dealFromPromotion, findNumber, findPromotionLists } from './deals-json.js';
+import { dealFromPromotion, findNumber, findPromotionLists, percentIn } from './deals-json.js';
+import { jsonValueAfterKey } from './results/embedded-json.js';
 import type { ProductResultInit } from './results/card.js';
 import { readCardRating, readImage, readIsPrime } from './results/card.js';
 import { readPrice } from './results/locale.js';
@@ -39,10 +40,7 @@ export function parseDealsPage(html: string, ctx: DealsParseContext): ParsedDeal
 /** parseDealsPage on a loaded page. */
 export function readDealsPage(page: Page, ctx: DealsParseContext): ParsedDeals {
   const m = ctx.marketplace;
-  const states = query(page, 'script[type="a-state"], script[type="application/json"]')
-    .toArray()
-    .map((el) => tryJson(page.$(el).text().trim()))
-    .filter((s) => s !== undefined);
+  const states = readStates(page);
   const fromState = dedupe(states.flatMap((s) => findPromotionLists(s)).flatMap((list) => list.map((p) => dealFromPromotion(p, m))));
   const cards = findDealCards(page);
   const total = states.map((s) => findNumber(s, 'totalCount')).find((n) => n !== undefined);
@@ -55,6 +53,27 @@ export function readDealsPage(page: Page, ctx: DealsParseContext): ParsedDeals {
   }
   const fromCards = dedupe(cards.map((card) => dealFromCard(page, card, m)));
   return { results: fromCards, pageInfo: pageInfo(ctx.page, total, fromCards.length), source: fromCards.length > 0 ? 'cards' : 'none' };
+}
+
+/**
+ * The grid's state blobs: JSON script blocks, and the `prefetchedData` of the inline script that
+ * mounts the 2025 grid (`assets.mountWidget('slot-14', {…, "prefetchedData": {…}})`), cut out by
+ * bracket matching rather than by running the script.
+ */
+function readStates(page: Page): unknown[] {
+  const states: unknown[] = [];
+  for (const el of query(page, 'script').toArray()) {
+    const text = page.$(el).text();
+    const type = page.$(el).attr('type');
+    if (type === 'a-state' || type === 'application/json') {
+      const state = tryJson(text.trim());
+      if (state !== undefined) states.push(state);
+    } else if (text.includes('"rankedPromotions"')) {
+      const state = jsonValueAfterKey(text, 'prefetchedData');
+      if (state !== undefined) states.push(state);
+    }
+  }
+  return states;
 }
 
 function dedupe(deals: (ProductResultInit | undefined)[]): ProductResultInit[] {
@@ -76,7 +95,20 @@ function findDealCards(page: Page): AnyNode[] {
 
 const DEAL_PRICE = '.a-price:not(.a-text-price) .a-offscreen';
 const LIST_PRICE = '.a-price.a-text-price .a-offscreen';
+/*
+ * The badge: the 2025 grid's `dui-badge` is a filled label with the percent ("14% off") beside a
+ * message naming the deal ("Oferta") or counting down to its end; older cards had one badge text.
+ */
+const BADGE_LABEL = '[data-component="dui-badge"] [class*="BadgeLabel"]';
+const BADGE_MESSAGE = '[data-component="dui-badge"] [class*="badgeMessage"]';
 const BADGE = '[data-component="dui-badge"], [class*="BadgeAndMessage"] [class*="badge"], .a-badge-text';
+const PERCENT_OFF = '[class*="BadgeAndMessage"], [data-testid="deal-percent-off"]';
+/*
+ * The title: the 2025 card's `p#title-<ASIN>` holds it (its full text in `.a-truncate-full`); the
+ * title block's other `ProductCard-module__title` element holds the badge, so the class alone is
+ * not enough.
+ */
+const TITLE = ['p[id^="title-"] .a-truncate-full', 'p[id^="title-"]', '[data-testid="product-card-title"]', '.a-truncate-full', '[class*="ProductCard-module__title"]'];
 
 const rawText = (page: Page, card: AnyNode, selector: string) => page.$(card).find(selector).first().text().replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '') || undefined;
 
@@ -96,7 +128,7 @@ export function dealFromCard(page: Page, card: AnyNode, m: Marketplace): Product
   const asin = cleanText(page.$(card).attr('data-asin'))?.toUpperCase();
   if (!asin || !/^[A-Z0-9]{10}$/.test(asin)) return undefined;
   const deal: ProductResultInit = { asin, url: `${m.origin}/dp/${asin}`, sponsored: false, isPrime: readIsPrime(page, card), authors: [] };
-  const title = cleanText(page.$(card).find('[class*="ProductCard-module__title"], .a-truncate-full, [data-testid="product-card-title"]').first().text());
+  const title = TITLE.map((selector) => cleanText(page.$(card).find(selector).first().text())).find((text) => text !== undefined);
   if (title) deal.title = title;
   const image = readImage(page, card);
   if (image) deal.mainImageUrl = image;
@@ -104,7 +136,7 @@ export function dealFromCard(page: Page, card: AnyNode, m: Marketplace): Product
   if (rating !== undefined) deal.rating = rating;
   const dealId = cleanText(page.$(card).attr('data-deal-id'));
   if (dealId) deal.dealId = dealId;
-  const badge = cleanText(page.$(card).find(BADGE).first().text());
+  const badge = cleanText(page.$(card).find(BADGE_MESSAGE).first().text()) ?? cleanText(page.$(card).find(BADGE).first().text());
   if (badge) deal.dealBadge = badge;
   const type = cleanText(page.$(card).attr('data-deal-type'));
   if (type) deal.dealType = type;
@@ -116,8 +148,8 @@ export function dealFromCard(page: Page, card: AnyNode, m: Marketplace): Product
   }
   const listPrice = readPrice(rawText(page, card, LIST_PRICE), m);
   if (listPrice) deal.dealListPrice = listPrice;
-  const percent = /(\d{1,3})\s?%/.exec(page.$(card).find('[class*="BadgeAndMessage"], [data-testid="deal-percent-off"]').text())?.[1];
-  if (percent !== undefined && Number(percent) <= 100) deal.dealPercentOff = Number(percent);
+  const percent = percentIn(page.$(card).find(PERCENT_OFF).text()) ?? percentIn(page.$(card).find(BADGE_LABEL).first().text());
+  if (percent !== undefined) deal.dealPercentOff = percent;
   const link = page.$(card).find('a[href]').first().attr('href');
   if (link) {
     try {

@@ -66,7 +66,7 @@ export const PARSERS = {
   'search-page': marked(1, parseSearchPage, isEmptySearchPage),
   'offers-page': marked(1, parseOffersPage, looksLikeOffersPage),
   'reviews-page': marked(1, parseReviewsPage, looksLikeReviewsPage),
-  'deals-page': marked(1, parseDealsPage, looksLikeDealsPage),
+  'deals-page': marked(2, parseDealsPage, looksLikeDealsPage),
   bestsellers: withContext(1, parseBestSellersPage),
   'bestseller-categories': byMarketplace(1, parseBestSellerCategories),
   'seller-storefront': withContext(1, parseSellerStorefront),
@@ -76,7 +76,7 @@ export const PARSERS = {
   categories: byMarketplace(1, parseCategoryTaxonomy),
   autocomplete: byMarketplace(1, (body) => parseAutocompleteJson(body) ?? null),
   // Single parsers of the product page, for bench/parse.ts and the pool's tests.
-  product: withContext(1, parseProductPage),
+  product: withContext(2, parseProductPage),
   variants: withContext(1, parseVariantsPage),
   'top-reviews': withContext(1, parseTopReviews),
   stock: byMarketplace(1, parseStockSignals),
