@@ -33,6 +33,14 @@ const LIST_ROWS = [
   '#detailBulletsWrapper_feature_div li',
 ];
 
+/*
+ * The apparel layout (2024+) has no technical-details table: its "Product details" facts (fabric
+ * type, care instructions, origin, closure) are a grid of rows in `#productFactsDesktopExpander`,
+ * each a left column naming the fact and a right column giving it. Read after the tables and lists,
+ * so the rows of a page that also has those keep their values.
+ */
+const FACT_ROWS = '#productFactsDesktopExpander .product-facts-detail';
+
 /** Label text without the trailing colon and the direction marks around it. */
 function cleanLabel(text: string | undefined): string | undefined {
   const out = cleanText(text)?.replace(/\s*[:：]\s*$/u, '').trim();
@@ -70,6 +78,12 @@ function insideHidden(el: Element, li: AnyNode): boolean {
   return false;
 }
 
+function factRow(page: Page, row: AnyNode): DetailRow | undefined {
+  const name = cleanLabel(visibleText(selectAll(page, row, '.a-col-left')[0]));
+  const value = visibleText(selectAll(page, row, '.a-col-right')[0]);
+  return name && value ? { name, value } : undefined;
+}
+
 function listRow(page: Page, li: AnyNode): DetailRow | undefined {
   // Nested lists (best-sellers sub-ranks) belong to their parent row.
   for (let node = li.parent; node && isTag(node); node = node.parent) if (node.name === 'li') return undefined;
@@ -93,6 +107,7 @@ export function readDetailRows(page: Page): DetailRow[] {
   };
   for (const selector of TABLE_ROWS) for (const tr of selectAll(page, undefined, selector)) add(tableRow(tr));
   for (const selector of LIST_ROWS) for (const li of selectAll(page, undefined, selector)) add(listRow(page, li));
+  for (const row of selectAll(page, undefined, FACT_ROWS)) add(factRow(page, row));
   return rows;
 }
 

@@ -29,7 +29,7 @@ export interface ProductPageParts {
  * Version of ProductPageParts: part of the page cache key, so a parser change never serves a shape
  * an older parser produced. Bump it with every change to what any of the five parsers yields.
  */
-export const PRODUCT_PAGE_PARTS_VERSION = 2;
+export const PRODUCT_PAGE_PARTS_VERSION = 3;
 
 export function parseProductPageParts(html: string, ctx: { readonly marketplace: Marketplace; readonly asin: string }): ProductPageParts {
   // Every reader below only reads the page (changes go to copies): one page index serves them all.

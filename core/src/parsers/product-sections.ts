@@ -11,9 +11,23 @@ const isHiddenBullet = elementTest('.aok-hidden, #replacementPartsFitmentBullet'
 const isBackLink = elementTest('#breadcrumb-back-link, .a-breadcrumb-divider');
 const isLink = elementTest('a');
 
+/*
+ * `#feature-bullets` holds the "About this item" list; the apparel layout (2024+) has none and shows
+ * that list under the product facts instead (`#productFactsDesktopExpander`, below the facts grid).
+ */
+const BULLET_LISTS = ['#feature-bullets li', '#productFactsDesktopExpander ul li'];
+
 export function readFeatureBullets(page: Page): string[] {
+  for (const selector of BULLET_LISTS) {
+    const bullets = readBullets(page, selector);
+    if (bullets.length > 0) return bullets;
+  }
+  return [];
+}
+
+function readBullets(page: Page, selector: string): string[] {
   const bullets: string[] = [];
-  for (const li of selectAll(page, undefined, '#feature-bullets li')) {
+  for (const li of selectAll(page, undefined, selector)) {
     // Hidden bullets (the "make sure this fits" fitment prompt) are not features.
     if (closestOf(li, isHiddenBullet)) continue;
     const text = visibleText(selectFirst(page, li, 'span.a-list-item') ?? li);
