@@ -12,7 +12,7 @@ if (skip) {
   console.error(skip);
   process.exit(1);
 }
-const sections = Object.entries(PAGE_KINDS).map(([kind, run]) => {
+const sections = Object.entries(PAGE_KINDS).map(([kind, { run }]) => {
   const result = run();
   const pct = (ratio(result.accuracy.overall) * 100).toFixed(1);
   return `### ${kind}: ${pct}% (${result.accuracy.overall.matched}/${result.accuracy.overall.total} fields, ${result.cases.length} pages)\n\n${result.table}\n`;
