@@ -85,3 +85,44 @@ describe('deals page (project fixtures, unverified against real pages)', () => {
     expect(parseDealsPage('<html><body><p>Hello</p></body></html>', { marketplace: marketplaceByCode('US'), page: 1 }).source).toBe('none');
   });
 });
+
+describe('deals page, the 2025 grid (project fixtures modelled on the first real deals page, BR)', () => {
+  const BR = marketplaceByCode('BR');
+
+  it('reads the promotions the mountWidget script carries, every one, in grid order (not only the rendered cards)', () => {
+    const grid = parseDealsPage(fixture('deals-br-grid-2025.html'), { marketplace: BR, page: 1 });
+    expect(grid.source).toBe('state');
+    expect(grid.results.map((r) => r.asin)).toEqual(['B0FXDLBR01', 'B0FXDLBR02', 'B0FXDLBR03']);
+    expect(grid.results[0]).toMatchObject({
+      title: 'Fone de Ouvido Acme Sem Fio — 30h de Bateria',
+      dealId: 'a1b2c3d4',
+      dealType: 'BEST_DEAL',
+      dealIsLightningDeal: false,
+      dealBadge: 'Oferta',
+      dealPercentOff: 20,
+      dealPrice: { value: 199.9, currency: 'BRL' },
+      dealListPrice: { value: 249.9, currency: 'BRL' },
+      mainImageUrl: 'https://m.media-amazon.com/images/I/61FxBrDl1L.jpg',
+      dealUrl: 'https://www.amazon.com.br/Fone-Acme/dp/B0FXDLBR01',
+      dealStartTime: '2026-11-20T03:00:00.000Z',
+      dealEndTime: '2026-11-27T02:59:59.000Z',
+    });
+    expect(grid.pageInfo).toMatchObject({ totalResults: 3n, hasNextPage: false });
+  });
+
+  it('takes the percent off from the badge label when the promotion states no savings, and the badge name from its message', () => {
+    const [, countdown, prime] = parseDealsPage(fixture('deals-br-grid-2025.html'), { marketplace: BR, page: 1 }).results;
+    expect(countdown).toMatchObject({ dealPercentOff: 5, dealBadge: 'Oferta', dealPrice: { value: 1299 } });
+    expect(countdown!.dealListPrice).toBeUndefined();
+    expect(prime).toMatchObject({ dealPercentOff: 30, dealBadge: 'Com Prime' });
+  });
+
+  it('reads a rendered card\'s title from p#title-ASIN, not from the badge beside it, and its percent from the badge label', () => {
+    const cards = parseDealsPage(fixture('deals-br-grid-2025-cards-only.html'), { marketplace: BR, page: 1 });
+    expect(cards.source).toBe('cards');
+    expect(cards.results.map((r) => [r.asin, r.dealId, r.title, r.dealPercentOff, r.dealBadge])).toEqual([
+      ['B0FXDLBR01', 'a1b2c3d4', 'Fone de Ouvido Acme Sem Fio — 30h de Bateria', 20, 'Oferta'],
+      ['B0FXDLBR02', 'e5f6a7b8', 'Cafeteira Expresso Acme 15 Bar – Inox', 5, 'Termina em 05:03:54'],
+    ]);
+  });
+});

@@ -144,3 +144,23 @@ describe('detail bullets', () => {
     ]);
   });
 });
+
+describe('parseProduct on the apparel layout (no #feature-bullets; facts grid and list under #productFactsDesktopExpander)', () => {
+  const p = parseProduct(fixture('com/product/dp-B0FXTAPP01-apparel-facts.html'), { marketplace: US, asin: 'B0FXTAPP01' });
+
+  it('reads the "About this item" list of the product facts as the feature bullets', () => {
+    expect(p.featureBullets).toEqual([
+      'SOFT RIB KNIT: a stretchy ribbed knit that keeps its shape after washing.',
+      'CROPPED FIT: long sleeves, a square neckline and a cropped hem.',
+      'EASY TO STYLE: wear it with high-waisted jeans or layer it under a blazer.',
+    ]);
+  });
+  it('reads the facts grid (fabric, care, closure) as technical specifications, beside the detail bullets', () => {
+    expect(p.technicalSpecifications).toEqual(expect.arrayContaining([
+      { name: 'Fabric type', value: '95% Cotton 5% Elastane' },
+      { name: 'Care instructions', value: 'Hand Wash Only' },
+      { name: 'Closure type', value: 'Pull On' },
+      { name: 'Department', value: 'womens' },
+    ]));
+  });
+});
