@@ -118,7 +118,9 @@ describe('deals page, the 2025 grid (project fixtures modelled on the first real
   });
 
   it('reads a rendered card\'s title from p#title-ASIN, not from the badge beside it, and its percent from the badge label', () => {
-    const cards = parseDealsPage(fixture('deals-br-grid-2025-cards-only.html'), { marketplace: BR, page: 1 });
+    // The same page without its state script: only the rendered cards are left to read.
+    const withoutState = fixture('deals-br-grid-2025.html').replace(/<script>[\s\S]*?<\/script>/, '');
+    const cards = parseDealsPage(withoutState, { marketplace: BR, page: 1 });
     expect(cards.source).toBe('cards');
     expect(cards.results.map((r) => [r.asin, r.dealId, r.title, r.dealPercentOff, r.dealBadge])).toEqual([
       ['B0FXDLBR01', 'a1b2c3d4', 'Fone de Ouvido Acme Sem Fio — 30h de Bateria', 20, 'Oferta'],
