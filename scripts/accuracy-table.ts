@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RPC_OF_OPERATION, SERVED_DOMAINS, callCase, startCorpusService } from '../test/corpus/grpc-corpus.js';
+import { isLongerList } from '../test/corpus/page-kind-harness.js';
 import { aggregate, formatAccuracyTable, loadCorpusCases, ratio, scoreCase, type CorpusCase, type FieldScore, type Tally } from '../test/corpus/score.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,12 +43,17 @@ const corpusCases = loadCorpusCases(corpusDir).filter(runnable);
 const fixtureCases = fixturesDirs.flatMap((dir) => loadCorpusCases(dir)).filter(runnable);
 const skipped = loadCorpusCases(corpusDir).filter((c) => !runnable(c));
 
-const service = await startCorpusService([corpusDir, ...fixturesDirs]);
 const scores: { source: 'corpus' | 'fixture'; score: FieldScore }[] = [];
 /** Calls that answered an error where the golden expects data: the reason is worth reading. */
 const failedCalls = new Map<string, string[]>();
-try {
-  for (const [source, cases] of [['corpus', corpusCases], ['fixture', fixtureCases]] as const) {
+/*
+ * The corpus and the fixtures are served by replay servers of their own: a fixture answering the
+ * same URL as a corpus page (the DE best-seller categories root) would otherwise be shadowed by it
+ * and scored against the other page.
+ */
+for (const [source, dirs, cases] of [['corpus', [corpusDir], corpusCases], ['fixture', fixturesDirs, fixtureCases]] as const) {
+  const service = await startCorpusService(dirs);
+  try {
     for (const c of cases) {
       const outcome = await callCase(service, c);
       if ('error' in outcome && c.golden.expectError === undefined) {
@@ -56,9 +62,9 @@ try {
       }
       for (const score of scoreCase(c, outcome)) scores.push({ source, score });
     }
+  } finally {
+    await service.close();
   }
-} finally {
-  await service.close();
 }
 
 const pct = (t: Tally | undefined) => (t && t.total > 0 ? `${(ratio(t) * 100).toFixed(1)}%` : '–');
@@ -97,6 +103,19 @@ for (const kind of kinds) {
 }
 const all = aggregate(scores.filter((s) => s.source === 'corpus').map((s) => s.score));
 lines.push('', `All real pages together: **${pct(all.overall)}** (${all.overall.matched}/${all.overall.total} fields).`, '');
+const fixtureOnly = kinds.filter((kind) => !scores.some((s) => s.source === 'corpus' && s.score.operation === kind));
+if (fixtureOnly.length > 0) {
+  lines.push(`Read only from the project's own fixture pages (the corpus has no real page of these kinds, so their numbers say the parsers meet the project's expectations, not the marketplace's): ${fixtureOnly.join(', ')}.`, '');
+}
+const longer = scores.filter((s) => s.source === 'corpus' && isLongerList(s.score)).map((s) => s.score);
+if (longer.length > 0) {
+  lines.push(
+    'Longer lists than the goldens (counted as one miss each above, as the corpus README scores them; the corpus tests hold each kind to 99 % on its other fields): the service returns every item of the page\'s embedded data where the golden lists the cards the page rendered (docs/parsers.md, Known differences from the goldens):',
+    '',
+    ...longer.map((s) => `- \`${s.caseId}\`: ${String(s.actual)} items, the golden lists ${String(s.expected)}`),
+    '',
+  );
+}
 if (skipped.length > 0) {
   const byReason = new Map<string, string[]>();
   for (const c of skipped) {
@@ -113,7 +132,8 @@ for (const kind of kinds) {
   for (const source of ['corpus', 'fixture'] as const) {
     const own = scores.filter((s) => s.source === source && s.score.operation === kind).map((s) => s.score);
     if (own.length === 0) continue;
-    lines.push(`### ${kind}${source === 'fixture' ? ' (project fixtures, unverified)' : ''}`, '', formatAccuracyTable(aggregate(own)), '');
+    const heading = source === 'corpus' ? '' : fixtureOnly.includes(kind) ? ' (project fixtures, unverified)' : ' (project fixtures)';
+    lines.push(`### ${kind}${heading}`, '', formatAccuracyTable(aggregate(own)), '');
     const failed = source === 'corpus' ? (failedCalls.get(kind) ?? []) : [];
     if (failed.length > 0) lines.push('Calls answered with an error where the golden expects data:', '', ...failed.map((f) => `- ${f}`), '');
     const misses = own.filter((s) => !s.ok);
