@@ -12,3 +12,12 @@ export const REQUEST_ID_METADATA_KEY = 'x-request-id';
  */
 export const PRIORITY_METADATA_KEY = 'x-retail-priority';
 export const BACKGROUND_PRIORITY = 'background';
+
+/**
+ * A read past the page cache: `x-retail-read: fresh` makes the core fetch the page again instead of
+ * answering from its cache (the watcher's confirmation read of an implausible value, docs/watches.md
+ * "Quality marks"). Internal: only service-token callers reach the core, and no gateway sends it. The
+ * fetch still goes through the core's host caps, rate limits and circuit breaker; it is never served stale.
+ */
+export const READ_METADATA_KEY = 'x-retail-read';
+export const FRESH_READ = 'fresh';

@@ -24,12 +24,43 @@ export interface Snapshot {
   readonly bestSellersRank?: number;
   readonly bestSellersCategory?: string;
   readonly offerCount?: number;
+  /**
+   * Fields the product's own history says the page should show but this read did not yield (a
+   * renamed block, a field under a data incident): absent above, and no condition reads them. A field
+   * absent and not listed here is known to be absent (a price while out of stock). Empty when omitted.
+   */
+  readonly unknownFields?: readonly TrackedField[];
+  /** Fields whose value a second read past the page cache did not confirm: kept above for audit, never fired on. */
+  readonly suspectFields?: readonly TrackedField[];
+  /** The point's mark as history serves it (derived from the two lists, or set by a re-parse). Default 'ok'. */
+  readonly quality?: SnapshotQuality;
 }
 
 /** The fields a snapshot tracks; "any change" compares exactly these. */
 export const TRACKED_FIELDS = [
   'price', 'listPrice', 'isInStock', 'buyboxSellerId', 'rating', 'ratingsTotal', 'bestSellersRank', 'bestSellersCategory', 'offerCount',
 ] as const satisfies ReadonlyArray<keyof Snapshot>;
+
+export type TrackedField = (typeof TRACKED_FIELDS)[number];
+
+/**
+ * A history point's mark: `ok`; `suspect` when a field is unknown or unconfirmed; `revised` when a
+ * later re-parse of the archived page corrected the point (issue 23, section 6; declared now so the
+ * wire already carries it).
+ */
+export const SNAPSHOT_QUALITIES = ['ok', 'suspect', 'revised'] as const;
+export type SnapshotQuality = (typeof SNAPSHOT_QUALITIES)[number];
+
+/** The fields no condition may read in a snapshot: unknown or suspect. */
+export function untrustedFields(snapshot: Pick<Snapshot, 'unknownFields' | 'suspectFields'>): ReadonlySet<TrackedField> {
+  return new Set([...(snapshot.unknownFields ?? []), ...(snapshot.suspectFields ?? [])]);
+}
+
+/** The mark a refreshed snapshot gets from its field lists. */
+export function qualityOf(snapshot: Pick<Snapshot, 'unknownFields' | 'suspectFields' | 'quality'>): SnapshotQuality {
+  if (snapshot.quality === 'revised') return 'revised';
+  return untrustedFields(snapshot).size > 0 ? 'suspect' : 'ok';
+}
 
 export type ConditionType = 'PRICE_AT_OR_BELOW' | 'PRICE_DROP_PERCENT' | 'BACK_IN_STOCK' | 'OUT_OF_STOCK' | 'BUYBOX_SELLER_CHANGED' | 'ANY_CHANGE';
 

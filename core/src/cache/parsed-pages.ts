@@ -83,7 +83,8 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
     async parsed<T>(request: PageRequest, parser: ParserRef, parse: (page: FetchedPage, signal: AbortSignal) => T | Promise<T>): Promise<ParsedPage<T>> {
       const url = pageUrl(request);
       const key = pageCacheKey(url, parser.id, parser.version);
-      const cached = options.cache ? await lookup(options.cache, key, url, parser) : undefined;
+      // A fresh read looks nothing up: neither a fresh hit nor a stale fallback may answer it.
+      const cached = options.cache && !request.fresh ? await lookup(options.cache, key, url, parser) : undefined;
       if (cached && cached.freshUntil > now()) {
         if (cached.notFound !== undefined) {
           options.metrics?.cache('negative-hit');

@@ -34,6 +34,8 @@ export interface CallScope {
   readonly requestId: string;
   /** 'background' for a bulk job's item: it waits at the host caps while interactive calls wait. */
   readonly priority?: 'background' | undefined;
+  /** A read past the page cache (`x-retail-read: fresh`): its pages are fetched again. */
+  readonly freshRead?: true | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
       logger: scope.logger,
       requestId: scope.requestId,
       ...(scope.priority ? { priority: scope.priority } : {}),
+      ...(scope.freshRead ? { freshRead: true } : {}),
       ...(services.reviewsSession ? { reviewsSession: true } : {}),
     };
     const init = await Promise.race([(handler as (r: unknown, c: OperationContext) => Promise<unknown>)(request, context), aborted.promise]);

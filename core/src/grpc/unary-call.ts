@@ -5,7 +5,7 @@ import type { CoreError } from '../errors.js';
 import { type RpcName, validateRequest } from '../operations/index.js';
 import { activeTraceId, inSpan } from '../telemetry/tracing.js';
 import type { CallSignal } from './call-signal.js';
-import { priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
+import { freshReadOf, priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
 import { type OperationServices, noteFailure, runOperation } from './run-operation.js';
 import { toCoreError } from './status.js';
 
@@ -31,7 +31,7 @@ async function serveCall(rpc: RpcName, method: DescMethod, message: Message, { m
   try {
     const request = validateRequest(rpc, message);
     host = request.marketplace.host;
-    const response = await runOperation(rpc, method, request, { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(metadata) }, options);
+    const response = await runOperation(rpc, method, request, { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(metadata), freshRead: freshReadOf(metadata) }, options);
     logger.info({ ms: Math.round(performance.now() - started), code: 'OK' }, 'call served');
     return { response };
   } catch (thrown) {

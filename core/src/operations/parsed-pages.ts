@@ -29,6 +29,7 @@ export async function parsedPage<T>(
     signal: ctx.signal,
     ...(ctx.deadlineAt !== undefined ? { deadlineAt: ctx.deadlineAt } : {}),
     ...(ctx.priority ? { priority: ctx.priority } : {}),
+    ...(ctx.freshRead ? { fresh: true } : {}),
   };
   if (ctx.parsedPages) return ctx.parsedPages.parsed(request, parser, parse);
   const page = await ctx.pages.fetchPage(request);

@@ -16,6 +16,8 @@ export interface OperationContext {
   readonly requestId: string;
   /** Background work (a bulk job's item): its page requests yield to interactive ones at the host caps. */
   readonly priority?: RequestPriority;
+  /** Pages are fetched past the page cache (the watcher's confirmation read, `x-retail-read: fresh`). */
+  readonly freshRead?: boolean;
   /**
    * Cached, single-flight parsed pages (core/src/cache/parsed-pages.ts): every operation reading a
    * page asks for it parsed, so operations on one page share one fetch and one parse. Absent (unit

@@ -30,6 +30,12 @@ export interface PageRequest {
    * `x-retail-priority: background`): the per-host caps let waiting interactive requests go first.
    */
   readonly priority?: RequestPriority;
+  /**
+   * Skip the page cache's entry (never its single flight, host caps, rate limits or breaker) and
+   * never serve a stale one: the page as the marketplace shows it now. The fetched page replaces the
+   * cached one. Set by the watcher's confirmation read (`x-retail-read: fresh`).
+   */
+  readonly fresh?: boolean;
 }
 
 export type RequestPriority = 'interactive' | 'background';

@@ -12,7 +12,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  BACKGROUND_PRIORITY, type BatchItem, FRESH_READ, READ_METADATA_KEY, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -61,6 +61,11 @@ export interface CallOptions {
    * per-host caps let waiting interactive calls go first.
    */
   readonly background?: boolean;
+  /**
+   * Read the pages past the core's page cache (`x-retail-read: fresh`): the watcher's confirmation
+   * read. Never coalesced; no gateway sets it for a client.
+   */
+  readonly freshRead?: boolean;
   /** This call's deadline in ms, when it is not the client's (a whole stream's, for instance). */
   readonly deadlineMs?: number;
 }
@@ -138,7 +143,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   }
 
   /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */
-  function prepare(method: DescMethod, { requestId, accountId, background }: CallOptions): { caller: GrpcCaller; metadata: Metadata } {
+  function prepare(method: DescMethod, { requestId, accountId, background, freshRead }: CallOptions): { caller: GrpcCaller; metadata: Metadata } {
     const service = method.parent.typeName;
     const caller = callers.get(service);
     if (!caller) throw new ConnectError(`${method.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
@@ -146,6 +151,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     metadata.set('authorization', authorization);
     metadata.set(REQUEST_ID_METADATA_KEY, requestId);
     if (background) metadata.set(PRIORITY_METADATA_KEY, BACKGROUND_PRIORITY);
+    if (freshRead) metadata.set(READ_METADATA_KEY, FRESH_READ);
     if (ACCOUNT_SERVICES.has(service)) {
       if (!accountId) throw new Error(`${method.name} needs the caller's account`);
       metadata.set(ACCOUNT_METADATA_KEY, accountId);
@@ -171,7 +177,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
         const message = create(op.request, request);
         const options = rpcOptions(metadata, callOptions);
         // Calls coalesce with calls of their own priority only: a batch carries one x-retail-priority.
-        if (coalescer?.accepts(op.method)) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
+        if (coalescer?.accepts(op.method) && !callOptions.freshRead) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
         return caller.unary(op.method, message, options);
       });
       return { response, meta: responseInfo(response) };

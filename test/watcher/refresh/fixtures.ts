@@ -43,12 +43,26 @@ export const PRICE_STORY: readonly SnapshotRead[] = [
   { kind: 'snapshot', snapshot: inStock(8) },
 ];
 
-/** Answers the script in order, one entry per read; counts reads. */
-export function scriptedReader(script: readonly SnapshotRead[]): SnapshotReader & { reads: () => number } {
+/**
+ * Answers the script in order, one entry per read; counts reads. A fresh read (a confirmation past
+ * the page cache) does not advance the script: it answers `fresh(entry)` of the entry last read, by
+ * default that entry again (the page still shows what was read).
+ */
+export function scriptedReader(
+  script: readonly SnapshotRead[],
+  options: { fresh?: (last: SnapshotRead, index: number) => SnapshotRead } = {},
+): SnapshotReader & { reads: () => number; freshReads: () => number } {
   let reads = 0;
+  let freshReads = 0;
   return {
     reads: () => reads,
-    async read() {
+    freshReads: () => freshReads,
+    async read(_domain, _asin, readOptions) {
+      if (readOptions?.fresh) {
+        freshReads += 1;
+        const index = Math.min(Math.max(reads - 1, 0), script.length - 1);
+        return options.fresh ? options.fresh(script[index]!, index) : script[index]!;
+      }
       const next = script[Math.min(reads, script.length - 1)]!;
       reads += 1;
       return next;

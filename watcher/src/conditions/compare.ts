@@ -3,7 +3,7 @@
  * two pages is equal however the floats were parsed, and never across currencies; an unknown value
  * (the page did not show it) is never equal to, below or above a known one.
  */
-import { TRACKED_FIELDS, type Snapshot } from '../model.js';
+import { TRACKED_FIELDS, type Snapshot, type TrackedField } from '../model.js';
 
 type Price = NonNullable<Snapshot['price']>;
 
@@ -31,19 +31,25 @@ function sameRating(a: number | undefined, b: number | undefined): boolean {
   return Math.round(a * 10) === Math.round(b * 10);
 }
 
-/** The tracked fields whose value differs between two snapshots, in TRACKED_FIELDS order. */
-export function changedFields(before: Snapshot, after: Snapshot): Array<(typeof TRACKED_FIELDS)[number]> {
-  return TRACKED_FIELDS.filter((field) => {
-    switch (field) {
-      case 'price':
-      case 'listPrice':
-        return !samePrice(before[field], after[field]);
-      case 'rating':
-        return !sameRating(before.rating, after.rating);
-      default:
-        return before[field] !== after[field];
-    }
-  });
+/** Whether two snapshots show one value of `field` (both absent counts as the same). */
+export function sameValue(field: TrackedField, before: Pick<Snapshot, TrackedField>, after: Pick<Snapshot, TrackedField>): boolean {
+  switch (field) {
+    case 'price':
+    case 'listPrice':
+      return samePrice(before[field], after[field]);
+    case 'rating':
+      return sameRating(before.rating, after.rating);
+    default:
+      return before[field] === after[field];
+  }
+}
+
+/**
+ * The tracked fields whose value differs between two snapshots, in TRACKED_FIELDS order, leaving out
+ * `skip` (the fields either snapshot does not vouch for: going to or from unknown is not a change).
+ */
+export function changedFields(before: Snapshot, after: Snapshot, skip: ReadonlySet<TrackedField> = new Set()): TrackedField[] {
+  return TRACKED_FIELDS.filter((field) => !skip.has(field) && !sameValue(field, before, after));
 }
 
 /** The named fields of a snapshot, for an event's `before`/`after` (unknown fields are left out). */

@@ -11,8 +11,13 @@
  * - BUYBOX_SELLER_CHANGED: both snapshots name a buy-box seller and they differ (a buy box that
  *   disappears is an availability change, not a seller change).
  * - ANY_CHANGE: any tracked field differs (prices in minor units, ratings to the tenth).
+ *
+ * No condition reads a field a snapshot marks unknown or suspect (docs/watches.md, Quality marks):
+ * such a field is taken out of `after` before the rules run, and ANY_CHANGE skips it on either side.
+ * `before` is what the product's history vouches for (store/snapshots.ts trustedAt), so a field that
+ * went unknown and came back with its old value compares equal: neither step is a change.
  */
-import type { Condition, ConditionType, Snapshot } from '../model.js';
+import { type Condition, type ConditionType, type Snapshot, type TrackedField, untrustedFields } from '../model.js';
 import { changedFields, comparablePrices, minorUnits, pick } from './compare.js';
 
 export interface EventDraft {
@@ -26,7 +31,7 @@ export interface EventDraft {
 /** A drop of 9.999 % read from two rounded prices still meets a 10 % condition only when it is 10 %. */
 const PERCENT_EPSILON = 1e-9;
 
-type Rule = (condition: Condition, before: Snapshot | null, after: Snapshot) => boolean;
+type Rule = (condition: Condition, before: Snapshot | null, after: Snapshot, skip: ReadonlySet<TrackedField>) => boolean;
 
 const RULES: Record<ConditionType, Rule> = {
   PRICE_AT_OR_BELOW(condition, before, after) {
@@ -46,7 +51,7 @@ const RULES: Record<ConditionType, Rule> = {
   OUT_OF_STOCK: (_, before, after) => before?.isInStock === true && after.isInStock === false,
   BUYBOX_SELLER_CHANGED: (_, before, after) =>
     before?.buyboxSellerId !== undefined && after.buyboxSellerId !== undefined && before.buyboxSellerId !== after.buyboxSellerId,
-  ANY_CHANGE: (_, before, after) => before !== null && changedFields(before, after).length > 0,
+  ANY_CHANGE: (_, before, after, skip) => before !== null && changedFields(before, after, skip).length > 0,
 };
 
 /** The fields an event of each type shows before and after. */
@@ -60,12 +65,16 @@ const EVENT_FIELDS: Record<ConditionType, ReadonlyArray<keyof Snapshot> | 'chang
 };
 
 /** One event per condition met; at most one per type and value (conditions are deduplicated on input). */
-export function eventsBetween(conditions: readonly Condition[], before: Snapshot | null, after: Snapshot): EventDraft[] {
+export function eventsBetween(conditions: readonly Condition[], before: Snapshot | null, read: Snapshot): EventDraft[] {
+  const skip = new Set([...(before ? untrustedFields(before) : []), ...untrustedFields(read)]);
+  const trusted: Record<string, unknown> = { ...read };
+  for (const field of untrustedFields(read)) delete trusted[field];
+  const after = trusted as unknown as Snapshot;
   const events: EventDraft[] = [];
   for (const condition of conditions) {
-    if (!RULES[condition.type](condition, before, after)) continue;
+    if (!RULES[condition.type](condition, before, after, skip)) continue;
     const declared = EVENT_FIELDS[condition.type];
-    const fields = declared === 'changed' ? changedFields(before!, after) : declared;
+    const fields = declared === 'changed' ? changedFields(before!, after, skip) : declared;
     events.push({ type: condition.type, condition, before: before ? pick(before, fields) : null, after: pick(after, fields) });
   }
   return events;

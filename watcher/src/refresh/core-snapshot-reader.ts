@@ -4,11 +4,15 @@
  * best-sellers rank and its category. Both read the same product page, which the core caches and
  * single-flights, so the pair costs one upstream fetch. The core gives no list price and no offer
  * count on these operations: those fields stay undefined (docs/watches.md, Refresh).
+ *
+ * A fresh read (a confirmation, docs/watches.md "Quality marks") asks GetProduct alone, past the
+ * core's page cache: it confirms price and availability, which GetProduct gives.
  */
 import { Domain, ErrorReason } from '@retail/contract';
 import { type CoreClient, mapCoreError, registryOperation } from '@retail/gateway-shared';
 import type { DomainCode } from '../model.js';
-import type { SnapshotFields, SnapshotRead, SnapshotReader } from './snapshot-reader.js';
+import type { ReadOptions, SnapshotFields, SnapshotRead, SnapshotReader } from './snapshot-reader.js';
+import { incidentFieldsOf } from './incident-fields.js';
 
 interface ProductMessage {
   retailProduct?: {
@@ -35,14 +39,15 @@ export function createCoreSnapshotReader(core: CoreClient, options: { requestIdP
   let sequence = 0;
 
   return {
-    async read(domain: DomainCode, asin: string, signal?: AbortSignal): Promise<SnapshotRead> {
+    async read(domain: DomainCode, asin: string, readOptions: ReadOptions = {}): Promise<SnapshotRead> {
       const request = { asin, domain: Domain[domain] };
       const requestId = `${options.requestIdPrefix ?? 'watcher'}-${asin}-${++sequence}`;
+      const { signal, fresh } = readOptions;
       try {
-        const product = await core.callOperation(getProduct, request, { requestId, ...(signal ? { signal } : {}) });
+        const product = await core.callOperation(getProduct, request, { requestId, ...(signal ? { signal } : {}), ...(fresh ? { freshRead: true } : {}) });
         // GetSalesEstimate reads the page GetProduct just cached; its own failure must not lose the
-        // product's fields, so a missing rank is only a missing field.
-        const sales = await core.callOperation(getSalesEstimate, request, { requestId, ...(signal ? { signal } : {}) }).catch(() => null);
+        // product's fields, so a missing rank is only a missing field (the refresh judges it unknown).
+        const sales = fresh ? null : await core.callOperation(getSalesEstimate, request, { requestId, ...(signal ? { signal } : {}) }).catch(() => null);
         const p = (product.response as unknown as ProductMessage).retailProduct ?? {};
         const estimate = sales ? (sales.response as unknown as SalesMessage).retailProduct?.salesEstimate : undefined;
         const retrievedAt = product.meta.retrievedAt ? new Date(product.meta.retrievedAt) : new Date();
@@ -56,7 +61,8 @@ export function createCoreSnapshotReader(core: CoreClient, options: { requestIdP
           ...(estimate?.bestSellersRank !== undefined && { bestSellersRank: Number(estimate.bestSellersRank) }),
           ...(estimate?.category ? { bestSellersCategory: estimate.category } : {}),
         };
-        return { kind: 'snapshot', snapshot };
+        const incidentFields = incidentFieldsOf(product.meta);
+        return { kind: 'snapshot', snapshot, ...(incidentFields.length > 0 && { incidentFields }) };
       } catch (error) {
         const mapped = mapCoreError(error, getProduct, 'rest');
         if (mapped.reason === ErrorReason.NOT_FOUND) return { kind: 'not-found' };

@@ -13,12 +13,18 @@
  * - watches are marked refreshed before their units settle: a marked watch is no longer due, so a
  *   re-run never admits or settles it again. A crash between the two leaves that one refresh unpaid
  *   (its hold returns at expiry), which is the side to err on: a unit is never charged twice.
+ *
+ * What is stored is judged against the product's own history first (quality/judge-read.ts): fields
+ * the page should show but did not are unknown, implausible values are read again past the page
+ * cache and stored suspect when that read does not show them. That second read is the service's own
+ * check and is never charged (docs/watches.md, Quality marks).
  */
 import { ErrorReason } from '@retail/contract';
 import type { Hold, Meter } from '@retail/metering';
 import { eventsBetween } from '../conditions/evaluate.js';
 import type { Snapshot, Watch, WatchEvent } from '../model.js';
 import { type JobQueue, type JobRun, UnrecoverableJobError } from '../queue/index.js';
+import { judgeRead } from '../quality/judge-read.js';
 import type { EventDraft, WatchStore } from '../store/index.js';
 import { deliverEvents } from './deliver-events.js';
 import { refreshHoldId } from './hold-ids.js';
@@ -101,14 +107,19 @@ export function createRefreshProcessor(deps: RefreshDependencies): (run: JobRun<
     const read = await reader.read(domain, asin);
     if (read.kind === 'not-found') return 'not-found';
     if (read.kind === 'failed') return { failed: read.reason, retryable: read.retryable };
-    return { ...read.snapshot, domain, asin, at };
+    const trusted = await store.snapshots.trustedAt(domain, asin, new Date(at.getTime() - 1));
+    const judged = await judgeRead(read, trusted, () => reader.read(domain, asin, { fresh: true }));
+    if (judged.confirmed.length > 0) log(`refresh ${domain}:${asin}: confirmed ${judged.confirmed.join(', ')} by a fresh read; suspect: ${judged.fields.suspectFields?.join(', ') ?? 'none'}`);
+    return { ...judged.fields, domain, asin, at };
   }
 
-  /** The snapshot a watch last saw (its last refresh's), against which its conditions compare. */
+  /**
+   * What a watch last saw (its last refresh's snapshot), against which its conditions compare: its
+   * unknown and suspect fields stand at the product's last trusted values.
+   */
   async function previousOf(watch: Watch): Promise<Snapshot | null> {
     if (!watch.lastRefreshAt) return null;
-    const [seen] = await store.snapshots.history({ domain: watch.domain, asin: watch.asin, from: watch.lastRefreshAt, to: watch.lastRefreshAt });
-    return seen ?? null;
+    return store.snapshots.trustedAt(watch.domain, watch.asin, watch.lastRefreshAt);
   }
 
   return async function refreshProduct(run: JobRun<RefreshJob>): Promise<void> {

@@ -3,7 +3,7 @@
  * `snapshots` table. History is downsampled in SQL, so a year of hourly points never leaves the
  * database as 8,760 rows when a chart wants 500.
  */
-import type { DomainCode, Snapshot } from '../model.js';
+import { type DomainCode, qualityOf, type Snapshot, type SnapshotQuality, type TrackedField, untrustedFields } from '../model.js';
 import type { Queryable } from './database.js';
 import { ensurePartitionsFrom } from './partitions.js';
 
@@ -41,10 +41,13 @@ interface SnapshotRow {
   best_sellers_rank: number | null;
   best_sellers_category: string | null;
   offer_count: number | null;
+  unknown_fields: TrackedField[];
+  suspect_fields: TrackedField[];
+  quality: SnapshotQuality;
 }
 
 const SNAPSHOT_COLUMNS = `at, retrieved_at, price, price_currency, list_price, list_price_currency, in_stock, buybox_seller_id,
-  rating, ratings_total, best_sellers_rank, best_sellers_category, offer_count`;
+  rating, ratings_total, best_sellers_rank, best_sellers_category, offer_count, unknown_fields, suspect_fields, quality`;
 
 /** A SQL NULL is an absent field, as in the model. */
 function present<K extends string, V>(key: K, value: V | null): { [P in K]?: V } {
@@ -66,7 +69,28 @@ function snapshotOf(domain: DomainCode, asin: string, row: SnapshotRow): Snapsho
     ...present('bestSellersRank', row.best_sellers_rank),
     ...present('bestSellersCategory', row.best_sellers_category),
     ...present('offerCount', row.offer_count),
+    // The marks are left out when empty and 'ok', as the model omits them: an unmarked point reads as before.
+    ...(row.unknown_fields.length > 0 && { unknownFields: row.unknown_fields }),
+    ...(row.suspect_fields.length > 0 && { suspectFields: row.suspect_fields }),
+    ...(row.quality !== 'ok' && { quality: row.quality }),
   };
+}
+
+/** The snapshot without the fields it does not vouch for, and with the values that stand in for them. */
+function withTrustedValues(latest: Snapshot, resolved: ReadonlyMap<TrackedField, Snapshot>): Snapshot {
+  const out: Record<string, unknown> = { ...latest };
+  const unresolved: TrackedField[] = [];
+  for (const field of untrustedFields(latest)) {
+    delete out[field];
+    const source = resolved.get(field);
+    if (!source) unresolved.push(field);
+    else if (source[field] !== undefined) out[field] = source[field];
+  }
+  delete out.suspectFields;
+  delete out.quality;
+  if (unresolved.length > 0) out.unknownFields = unresolved;
+  else delete out.unknownFields;
+  return out as unknown as Snapshot;
 }
 
 /** PostgreSQL's SQLSTATE when a row falls in no partition (check_violation). */
@@ -89,14 +113,15 @@ export function createSnapshotRepository(db: Queryable) {
     const [row] = await db.query<{ id: string }>(
       `WITH inserted AS (
          INSERT INTO snapshots (product_id, at, retrieved_at, price, price_currency, list_price, list_price_currency, in_stock,
-           buybox_seller_id, rating, ratings_total, best_sellers_rank, best_sellers_category, offer_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           buybox_seller_id, rating, ratings_total, best_sellers_rank, best_sellers_category, offer_count, unknown_fields, suspect_fields, quality)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
          ON CONFLICT (product_id, at) DO NOTHING RETURNING id)
        SELECT id FROM inserted UNION ALL SELECT id FROM snapshots WHERE product_id = $1 AND at = $2`,
       [product, snapshot.at, snapshot.retrievedAt, snapshot.price?.value ?? null, snapshot.price?.currency ?? null,
         snapshot.listPrice?.value ?? null, snapshot.listPrice?.currency ?? null, snapshot.isInStock ?? null,
         snapshot.buyboxSellerId ?? null, snapshot.rating ?? null, snapshot.ratingsTotal ?? null, snapshot.bestSellersRank ?? null,
-        snapshot.bestSellersCategory ?? null, snapshot.offerCount ?? null],
+        snapshot.bestSellersCategory ?? null, snapshot.offerCount ?? null, [...(snapshot.unknownFields ?? [])], [...(snapshot.suspectFields ?? [])],
+        qualityOf(snapshot)],
     );
     return row!.id;
   }
@@ -118,6 +143,34 @@ export function createSnapshotRepository(db: Queryable) {
         [product, snapshot.at],
       );
       return { id, previous: previous ? snapshotOf(snapshot.domain, snapshot.asin, previous) : null };
+    },
+
+    /**
+     * What the product's history vouches for as of `at` (inclusive): its latest snapshot, each field
+     * that snapshot marks unknown or suspect replaced by the field's latest trusted value before it
+     * (absent when that value was a known absence). A field with no trusted value yet stays listed in
+     * `unknownFields`. Null before the product's first snapshot. One query in the common case (an
+     * unmarked latest snapshot), one more per marked field otherwise.
+     */
+    async trustedAt(domain: DomainCode, asin: string, at: Date): Promise<Snapshot | null> {
+      const [row] = await db.query<SnapshotRow & { product_id: number }>(
+        `SELECT product_id, ${SNAPSHOT_COLUMNS} FROM snapshots
+         WHERE product_id = (SELECT id FROM products WHERE domain = $1 AND asin = $2) AND at <= $3 ORDER BY at DESC LIMIT 1`,
+        [domain, asin, at],
+      );
+      if (!row) return null;
+      const latest = snapshotOf(domain, asin, row);
+      const resolved = new Map<TrackedField, Snapshot>();
+      for (const field of untrustedFields(latest)) {
+        const [source] = await db.query<SnapshotRow>(
+          `SELECT ${SNAPSHOT_COLUMNS} FROM snapshots
+           WHERE product_id = $1 AND at < $2 AND NOT ($3 = ANY(unknown_fields) OR $3 = ANY(suspect_fields))
+           ORDER BY at DESC LIMIT 1`,
+          [row.product_id, row.at, field],
+        );
+        if (source) resolved.set(field, snapshotOf(domain, asin, source));
+      }
+      return withTrustedValues(latest, resolved);
     },
 
     /** The product's points between `from` and `to`, oldest first, downsampled when `maxPoints` is given. */
