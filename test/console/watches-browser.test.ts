@@ -20,7 +20,7 @@ import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harnes
 import { startWatchBackend, type WatchBackend } from '../harness/watch-backend.js';
 import { createTestMetering } from './metering.js';
 import { GOOD_PASSWORD, startConsole, uniqueEmail, type RunningConsole } from './harness.js';
-import { fixedHistory, HISTORY_HOURS } from './history-fixture.js';
+import { fixedHistory, HISTORY_HOURS, SUSPECT_HOURS } from './history-fixture.js';
 
 const missing = chromiumMissing();
 if (missing) console.warn(missing);
@@ -129,7 +129,10 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     // Opening the detail reads the history once, for the session's account.
     const reads = backend.calls.filter((call) => call.method === 'GetProductHistory');
     expect(reads.map((call) => [call.accountId, call.request.asin])).toEqual([[created!.accountId, 'B000TEST01']]);
-    expect(await page.locator('#chart-summary').textContent()).toMatch(/^48 snapshots: price from \$8\.00 to \$10\.00, latest \$9\.00; out of stock in 12 of them\.$/);
+    // The unconfirmed spike to 90 is not a price the summary or the line show: its span is shaded.
+    expect(await page.locator('#chart-summary').textContent())
+      .toBe('48 snapshots: price from $8.00 to $10.00, latest $9.00; out of stock in 12 of them; 2 marked suspect (a value unknown or unconfirmed, shaded; no alert fired from it).');
+    expect(await chart.getAttribute('data-suspect-points')).toBe(String(SUSPECT_HOURS.length));
     expect(await chart.getAttribute('role')).toBe('img');
     // The price line is on the canvas: count pixels of its colour (#1f5fbf).
     const pricePixels = await page.evaluate(`(() => {
@@ -140,7 +143,17 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
       return n;
     })()`);
     expect(pricePixels).toBeGreaterThan(100);
+    // The suspect span is an amber band (red and green well above blue; no other series is so coloured).
+    const amberPixels = await page.evaluate(`(() => {
+      const canvas = document.querySelector('#chart canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] > data[i + 2] + 30 && data[i + 1] > data[i + 2] + 20) n++;
+      return n;
+    })()`);
+    expect(amberPixels).toBeGreaterThan(100);
     expect(await page.locator('#history-body tr').count()).toBe(HISTORY_HOURS);
+    expect(await page.locator('#history-body tr.suspect td:last-child').allTextContents()).toEqual(SUSPECT_HOURS.map(() => 'Suspect · unconfirmed: price'));
     expect(await overflowing()).toEqual([]);
 
     // Its event, and its dead delivery redelivered.

@@ -6,11 +6,11 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
-  Domain, type ProductHistoryPoint, ProductHistoryPointSchema, PriceSchema, type Watch as WatchMessage, WatchConditionType,
+  Domain, HistoryPointQuality, type ProductHistoryPoint, ProductHistoryPointSchema, PriceSchema, type Watch as WatchMessage, WatchConditionType,
   type WatchEvent as WatchEventMessage, WatchEventSchema, WatchEventStateSchema, WatchEventType, WatchPausedReason, WatchSchema,
   WatchStatus, type WebhookDelivery, WebhookDeliverySchema, WebhookDeliveryStatus,
 } from '@retail/contract';
-import type { DomainCode, Snapshot, Watch, WatchEvent } from '../model.js';
+import { type DomainCode, qualityOf, type Snapshot, type Watch, type WatchEvent } from '../model.js';
 import type { DeliveryRecord } from '../store/index.js';
 
 type Price = { value: number; currency: string };
@@ -81,7 +81,14 @@ export function eventMessage(event: WatchEvent): WatchEventMessage {
 }
 
 export function historyPointMessage(snapshot: Snapshot): ProductHistoryPoint {
-  return create(ProductHistoryPointSchema, { at: timestampFromDate(snapshot.at), ...snapshotFields(snapshot) });
+  return create(ProductHistoryPointSchema, {
+    at: timestampFromDate(snapshot.at),
+    ...snapshotFields(snapshot),
+    // The model's marks are the enum's names in lower case ('suspect' ↔ HISTORY_POINT_QUALITY_SUSPECT).
+    quality: HistoryPointQuality[qualityOf(snapshot).toUpperCase() as keyof typeof HistoryPointQuality],
+    unknownFields: [...(snapshot.unknownFields ?? [])],
+    suspectFields: [...(snapshot.suspectFields ?? [])],
+  });
 }
 
 export function deliveryMessage(delivery: DeliveryRecord): WebhookDelivery {

@@ -1,6 +1,9 @@
 // The price / stock chart of a watch's history, drawn by uPlot (served from this origin at
 // vendor/uplot.js, loaded on first use). Price and list price are stepped lines (a price holds until
 // the next snapshot), gaps where the product had none; stock is a shaded step on its own axis.
+// Points marked SUSPECT (a field unknown or unconfirmed: docs/watches.md, Quality marks) are shaded
+// amber across the chart's height, and their unconfirmed values are left out of the lines and the
+// summary: the chart never draws a value the service does not vouch for as if it did.
 // The canvas is an image to assistive technology: its summary is the container's label, and the
 // same points are in the table below it.
 
@@ -9,14 +12,23 @@ import { priceText } from './watch-text.js';
 let uPlotModule;
 const loadUPlot = () => (uPlotModule ??= import('./vendor/uplot.js').then((module) => module.default));
 
-const COLOURS = { price: '#1f5fbf', listPrice: '#5b6475', stock: '#1e7a3c', stockFill: 'rgba(30, 122, 60, 0.12)' };
+const COLOURS = {
+  price: '#1f5fbf', listPrice: '#5b6475', stock: '#1e7a3c', stockFill: 'rgba(30, 122, 60, 0.12)', suspect: 'rgba(191, 110, 0, 0.6)', suspectFill: 'rgba(230, 150, 0, 0.18)',
+};
+
+export const isSuspect = (point) => point.quality === 'SUSPECT';
+
+/** A field's value when the point vouches for it (not unknown, not unconfirmed), else null. */
+const vouched = (point, field, value) => (point.suspectFields?.includes(field) ? null : value ?? null);
 
 export function historySeries(points) {
   return {
     times: points.map((point) => Date.parse(point.at) / 1000),
-    prices: points.map((point) => point.price?.value ?? null),
-    listPrices: points.map((point) => point.listPrice?.value ?? null),
-    stock: points.map((point) => (point.isInStock === true ? 1 : point.isInStock === false ? 0 : null)),
+    prices: points.map((point) => vouched(point, 'price', point.price?.value)),
+    listPrices: points.map((point) => vouched(point, 'listPrice', point.listPrice?.value)),
+    stock: points.map((point) => vouched(point, 'isInStock', point.isInStock === true ? 1 : point.isInStock === false ? 0 : null)),
+    // 1 over a suspect point's step, null elsewhere: a shaded band from the point before to it.
+    suspect: points.map((point) => (isSuspect(point) ? 1 : null)),
     currency: points.find((point) => point.price)?.price.currency ?? points.find((point) => point.listPrice)?.listPrice.currency,
   };
 }
@@ -28,7 +40,9 @@ export function historySummary(points) {
   const money = (value) => priceText({ value, currency: series.currency });
   const outOfStock = series.stock.filter((value) => value === 0).length;
   const range = prices.length ? `price from ${money(Math.min(...prices))} to ${money(Math.max(...prices))}, latest ${money(prices.at(-1))}` : 'no price seen';
-  return `${points.length} snapshots: ${range}; out of stock in ${outOfStock} of them.`;
+  const suspect = points.filter(isSuspect).length;
+  const marked = suspect ? `; ${suspect} marked suspect (a value unknown or unconfirmed, shaded; no alert fired from it)` : '';
+  return `${points.length} snapshots: ${range}; out of stock in ${outOfStock} of them${marked}.`;
 }
 
 const chartSize = (container) => ({ width: Math.max(240, container.clientWidth), height: container.clientWidth < 480 ? 200 : 260 });
@@ -42,7 +56,7 @@ export async function drawHistory(container, points) {
   const chart = new uPlot(
     {
       ...chartSize(container),
-      scales: { x: { time: true }, stock: { auto: false, range: [0, 4] } },
+      scales: { x: { time: true }, stock: { auto: false, range: [0, 4] }, suspect: { auto: false, range: [0, 1] } },
       series: [
         {},
         { label: 'Price', scale: 'price', stroke: COLOURS.price, width: 2, paths: stepped, value: (_u, v) => money(v) },
@@ -56,6 +70,15 @@ export async function drawHistory(container, points) {
           paths: stepped,
           value: (_u, v) => (v === 1 ? 'yes' : v === 0 ? 'no' : '–'),
         },
+        {
+          label: 'Suspect',
+          scale: 'suspect',
+          stroke: COLOURS.suspect,
+          fill: COLOURS.suspectFill,
+          width: 0,
+          paths: stepped,
+          value: (_u, v) => (v === 1 ? 'yes' : '–'),
+        },
       ],
       axes: [
         {},
@@ -63,15 +86,17 @@ export async function drawHistory(container, points) {
         { scale: 'stock', side: 1, size: 40, grid: { show: false }, splits: () => [0, 1], values: (_u, ticks) => ticks.map((t) => (t === 1 ? 'In' : 'Out')) },
       ],
     },
-    [series.times, series.prices, series.listPrices, series.stock],
+    [series.times, series.prices, series.listPrices, series.stock, series.suspect],
     container,
   );
   container.dataset.points = String(points.length);
+  container.dataset.suspectPoints = String(points.filter(isSuspect).length);
   const resize = new ResizeObserver(() => chart.setSize(chartSize(container)));
   resize.observe(container);
   return () => {
     resize.disconnect();
     chart.destroy();
     delete container.dataset.points;
+    delete container.dataset.suspectPoints;
   };
 }

@@ -2,7 +2,7 @@
 // and its webhook deliveries with Redeliver. Opening it reads the history once (one unit).
 
 import { $, api, button, complain, say, showListPage, textCell, timeCell } from './page.js';
-import { drawHistory, historySummary } from './watch-chart.js';
+import { drawHistory, historySummary, isSuspect } from './watch-chart.js';
 import { changeText, deliveryStatusText, eventText, priceText } from './watch-text.js';
 
 const DAY = 86_400_000;
@@ -43,10 +43,19 @@ async function loadHistory() {
   if (points.length > 0) removeChart = await drawHistory($('chart'), points);
 }
 
+/** What a point's mark says in the table: the fields unknown or unconfirmed, by name. */
+function qualityText(point) {
+  if (point.quality === 'REVISED') return 'Revised';
+  if (point.quality !== 'SUSPECT') return 'OK';
+  const named = (label, fields) => (fields?.length ? `${label}: ${fields.join(', ')}` : '');
+  return ['Suspect', named('unknown', point.unknownFields), named('unconfirmed', point.suspectFields)].filter(Boolean).join(' · ');
+}
+
 function historyRow(point) {
   const row = document.createElement('tr');
   const stock = point.isInStock === true ? 'In stock' : point.isInStock === false ? 'Out of stock' : '–';
-  row.append(timeCell(point.at, ''), textCell(priceText(point.price), 'number'), textCell(stock), textCell(point.buyboxSellerId ?? '–'));
+  if (isSuspect(point)) row.classList.add('suspect');
+  row.append(timeCell(point.at, ''), textCell(priceText(point.price), 'number'), textCell(stock), textCell(point.buyboxSellerId ?? '–'), textCell(qualityText(point)));
   return row;
 }
 
