@@ -101,6 +101,18 @@ describe('createParsedPageSource', () => {
     }
   });
 
+  it('a fresh read fetches past a fresh entry, replaces it, and is never answered stale', async () => {
+    const s = setup([() => page(), () => ({ ...page(), html: '<html>fresh page</html>' }), failures.blocked], { staleSeconds: 3600 });
+    await s.source.parsed(request(), v1, s.parse);
+    const fresh = await s.source.parsed({ ...request(), fresh: true }, v1, s.parse);
+    expect(fresh).toMatchObject({ fromCache: false, stale: false, value: { length: 23 } });
+    // The page it fetched is the cache's entry now: the next ordinary read is a hit on it.
+    expect(await s.source.parsed(request(), v1, s.parse)).toMatchObject({ fromCache: true, value: { length: 23 } });
+    // The marketplace fails: an ordinary read could fall back to the stale entry, a fresh one may not.
+    await expect(s.source.parsed({ ...request(), fresh: true }, v1, s.parse)).rejects.toMatchObject({ reason: ErrorReason.UPSTREAM_BLOCKED });
+    expect(s.fetcher.calls).toBe(3);
+  });
+
   it('works without a cache (single-flight only)', async () => {
     const fetcher = scriptedFetcher([() => page()]);
     const source = createParsedPageSource({ fetcher });

@@ -75,6 +75,15 @@ describe('createCoreClient', () => {
     expect(timeoutMs(seen.headers)).toBeLessThanOrEqual(5000);
   });
 
+  it('marks a fresh read with x-retail-read: fresh, even with coalescing on, and no other call', async () => {
+    const coalescing = createCoreClient({ address: core.address, serviceToken: TOKEN, deadlineMs: 5000, coalesce: true });
+    await coalescing.callOperation(product, { asin: 'B0TEST0002' }, { requestId: 'fresh-1', freshRead: true });
+    const fresh = core.calls.at(-1)!;
+    expect([fresh.method, fresh.headers.get('x-retail-read')]).toEqual(['GetProduct', 'fresh']);
+    await client().callOperation(product, { asin: 'B0TEST0003' }, { requestId: 'plain-1' });
+    expect(core.calls.at(-1)!.headers.get('x-retail-read')).toBeNull();
+  });
+
   it('reads answers larger than the flow-control windows, many at once on one connection', async () => {
     const c = client();
     const answers = await Promise.all(Array.from({ length: 8 }, () => c.callOperation(product, { asin: 'B00000BIG1' }, { requestId: 'big' })));
