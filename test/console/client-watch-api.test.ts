@@ -13,7 +13,7 @@ import { create, type Message } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { Domain, ErrorReason, WatchConditionType, WatchService, WatchStatus } from '@retail/contract';
+import { Domain, ErrorReason, HistoryPointQuality, WatchConditionType, WatchService, WatchStatus } from '@retail/contract';
 import { createCoreClient } from '@retail/gateway-shared';
 import type { Metering } from '@retail/metering/api';
 import { createClientWatchApi, type WatchApi } from '@retail/console';
@@ -50,7 +50,7 @@ const HANDLERS: Record<string, (request: any) => Record<string, unknown>> = {
       retailProductHistory: {
         asin: request.asin,
         domain: request.domain,
-        points: [{ at: timestampFromMs(Date.UTC(2026, 10, 25, 12)), price: { value: 8, currency: 'USD' }, isInStock: true }],
+        points: [{ at: timestampFromMs(Date.UTC(2026, 10, 25, 12)), price: { value: 8, currency: 'USD' }, isInStock: true, quality: HistoryPointQuality.OK }],
       },
     };
   },
@@ -152,7 +152,7 @@ describe('the WatchApi over the gateways’ backend client', () => {
     expect(history.body.data.retailProductHistory).toEqual({
       asin: 'B000TEST01',
       domain: 'US',
-      points: [{ at: '2026-11-25T12:00:00.000Z', price: { value: 8, currency: 'USD' }, listPrice: null, isInStock: true, buyboxSellerId: null, rating: null, ratingsTotal: null, bestSellersRank: null, offerCount: null }],
+      points: [{ at: '2026-11-25T12:00:00.000Z', price: { value: 8, currency: 'USD' }, listPrice: null, isInStock: true, buyboxSellerId: null, rating: null, ratingsTotal: null, bestSellersRank: null, offerCount: null, quality: 'OK', unknownFields: [], suspectFields: [] }],
     });
     expect(seen.at(-1)!.account).toBe(accountId);
     expect(await balanceOf(client)).toBe(99);

@@ -13,7 +13,7 @@ import { type DescMethod, type Message, type MessageInitShape, create, fromBinar
 import { type Timestamp, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Metadata, Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import {
-  Domain, ErrorDetailSchema, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, ProductHistoryPointSchema, type Watch, type WatchEvent,
+  Domain, ErrorDetailSchema, HistoryPointQuality, ErrorReason, GRPC_STATUS_DETAILS_METADATA_KEY, ProductHistoryPointSchema, type Watch, type WatchEvent,
   WatchConditionSchema, WatchEventSchema, WatchPausedReason, WatchEventType, WatchSchema, WatchWebhookSchema, WatchService, WatchStatus, type WebhookDelivery, WebhookDeliverySchema, WebhookDeliveryStatus, encodeErrorStatus, errorRow,
 } from '@retail/contract';
 
@@ -222,7 +222,8 @@ export async function startWatchBackend(options: { serviceToken: string }): Prom
       return delivery;
     },
     setHistory(domain, asin, points) {
-      history.set(`${domain}:${asin.toUpperCase()}`, points);
+      // As the watcher does, a point always carries its mark: OK unless the test gave another.
+      history.set(`${domain}:${asin.toUpperCase()}`, points.map((point) => ({ quality: HistoryPointQuality.OK, ...point })));
     },
     failNext(method, error) {
       failures.set(method, error);
