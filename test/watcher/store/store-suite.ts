@@ -246,6 +246,29 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(history[1]).not.toHaveProperty('price');
       });
 
+      it('keeps the quality marks and answers what the history vouches for: unknown and suspect fields at their last trusted values', async () => {
+        const product = asin();
+        const t0 = new Date('2026-03-05T10:00:00Z');
+        const at = (hours: number) => new Date(t0.getTime() + hours * HOUR);
+        const listed = snapshot(product, at(0), { price: { value: 10, currency: 'USD' }, isInStock: true, rating: 4.4 });
+        await store.snapshots.record(listed);
+        await store.snapshots.record(snapshot(product, at(1), { isInStock: false, rating: 4.4 }));
+        const drifted = snapshot(product, at(2), { rating: 4.5, unknownFields: ['price', 'isInStock'] });
+        await store.snapshots.record(drifted);
+        const spiked = snapshot(product, at(3), { price: { value: 1, currency: 'USD' }, rating: 4.5, unknownFields: ['isInStock'], suspectFields: ['price'] });
+        await store.snapshots.record(spiked);
+        const [stored] = await store.snapshots.history({ domain: 'US', asin: product, from: at(3), to: at(3) });
+        expect(stored).toEqual({ ...spiked, quality: 'suspect' });
+        // The price was a known absence (out of stock) at 1 h, the last value of isInStock trusted then.
+        expect(await store.snapshots.trustedAt('US', product, at(3))).toEqual({ ...snapshot(product, at(3), { rating: 4.5 }), isInStock: false });
+        expect(await store.snapshots.trustedAt('US', product, at(0))).toEqual(listed);
+        expect(await store.snapshots.trustedAt('US', product, new Date(t0.getTime() - 1))).toBeNull();
+        // A field with no trusted value anywhere before stays listed as unknown.
+        const fresh = asin();
+        await store.snapshots.record(snapshot(fresh, at(0), { rating: 4, unknownFields: ['price'] }));
+        expect(await store.snapshots.trustedAt('US', fresh, at(0))).toEqual({ ...snapshot(fresh, at(0), { rating: 4 }), unknownFields: ['price'] });
+      });
+
       it('creates the partition of a month that has none yet when a snapshot lands in it', async () => {
         const product = asin();
         const far = new Date('2031-07-15T00:00:00Z');

@@ -124,3 +124,25 @@ it('fires every condition met, two thresholds included, each with its own condit
     ['PRICE_DROP_PERCENT', 20],
   ]);
 });
+
+describe('fields a snapshot does not vouch for', () => {
+  const all: Condition[] = [
+    { type: 'PRICE_AT_OR_BELOW', value: 9 }, { type: 'PRICE_DROP_PERCENT', value: 10 }, { type: 'OUT_OF_STOCK' }, { type: 'BACK_IN_STOCK' },
+    { type: 'BUYBOX_SELLER_CHANGED' }, { type: 'ANY_CHANGE' },
+  ];
+
+  it('fires no ANY_CHANGE when the price goes unknown (before issue 23 it did: a vanished price was a change)', () => {
+    expect(eventsBetween(all, snap({ price: usd(10), isInStock: true }), snap({ isInStock: true, unknownFields: ['price'] }))).toEqual([]);
+  });
+
+  it('fires nothing from a suspect value, however far it moved, and leaves it out of an ANY_CHANGE of other fields', () => {
+    const before = snap({ price: usd(10), isInStock: true, rating: 4.1 });
+    expect(eventsBetween(all, before, snap({ price: usd(1), isInStock: false, rating: 4.1, suspectFields: ['price', 'isInStock'] }))).toEqual([]);
+    const events = eventsBetween([{ type: 'ANY_CHANGE' }], before, snap({ price: usd(1), isInStock: true, rating: 4.6, suspectFields: ['price'] }));
+    expect(events).toEqual([{ type: 'ANY_CHANGE', condition: { type: 'ANY_CHANGE' }, before: { rating: 4.1 }, after: { rating: 4.6 } }]);
+  });
+
+  it('compares nothing with a field the earlier snapshot could not vouch for either', () => {
+    expect(eventsBetween(all, snap({ isInStock: true, unknownFields: ['price'] }), snap({ price: usd(12), isInStock: true }))).toEqual([]);
+  });
+});
