@@ -10,6 +10,11 @@ ALTER TABLE snapshots
   ADD COLUMN unknown_fields text[] NOT NULL DEFAULT '{}',
   ADD COLUMN suspect_fields text[] NOT NULL DEFAULT '{}',
   ADD COLUMN quality text NOT NULL DEFAULT 'ok' CHECK (quality IN ('ok', 'suspect', 'revised'));
+-- The marked points of a product, for downsampled history: a bucket with a marked point answers with
+-- it (store/snapshots.ts), found here without reading the bucket's other rows. Marked points are
+-- rare, so the index is small.
+CREATE INDEX snapshots_marked ON snapshots (product_id, at) WHERE quality <> 'ok';
 
 -- Down Migration
+DROP INDEX snapshots_marked;
 ALTER TABLE snapshots DROP COLUMN quality, DROP COLUMN suspect_fields, DROP COLUMN unknown_fields;

@@ -41,14 +41,19 @@ async function seedHourly(db: Database, productAsin: string, from: Date, hours: 
   );
 }
 
-/** What downsampling must answer, computed here from every point: the last point of each bucket. */
+/** What downsampling must answer, computed here from every point: the last point of each bucket, or its last marked one. */
 function expectedDownsample(points: readonly Snapshot[], maxPoints: number): Snapshot[] {
   if (points.length === 0) return [];
   const first = points[0]!.at.getTime();
   const width = Math.floor((points.at(-1)!.at.getTime() - first) / maxPoints) + 1;
   const lastOfBucket = new Map<number, Snapshot>();
-  for (const point of points) lastOfBucket.set(Math.floor((point.at.getTime() - first) / width), point);
-  return [...lastOfBucket.values()];
+  const lastMarked = new Map<number, Snapshot>();
+  for (const point of points) {
+    const bucket = Math.floor((point.at.getTime() - first) / width);
+    lastOfBucket.set(bucket, point);
+    if ((point.quality ?? 'ok') !== 'ok') lastMarked.set(bucket, point);
+  }
+  return [...lastOfBucket.entries()].map(([bucket, point]) => lastMarked.get(bucket) ?? point);
 }
 
 export function storeSuite(engine: string, openDatabase: () => Promise<Database>): void {
@@ -276,10 +281,16 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(await store.snapshots.history({ domain: 'US', asin: product, from: far, to: far })).toHaveLength(1);
       });
 
-      it('downsamples a year of hourly points in SQL: at most maxPoints, oldest first, each the last of its bucket', async () => {
+      it('downsamples a year of hourly points in SQL: at most maxPoints, oldest first, each the last of its bucket or its last suspect reading', async () => {
         const product = asin();
         const from = new Date('2024-01-01T00:00:00Z');
         await seedHourly(db, product, from, 366 * 24);
+        // A suspect reading every 97 hours: the bucket it falls in answers with it, never hides it.
+        await db.query(
+          `UPDATE snapshots SET quality = 'suspect', suspect_fields = '{price}'
+           WHERE product_id = (SELECT id FROM products WHERE domain = 'US' AND asin = $1) AND (extract(epoch FROM at - $2::timestamptz) / 3600)::integer % 97 = 3`,
+          [product, from],
+        );
         const to = new Date('2024-12-31T23:00:00Z');
         const all = await store.snapshots.history({ domain: 'US', asin: product, from, to });
         expect(all).toHaveLength(366 * 24);
@@ -287,6 +298,7 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(sampled.length).toBeLessThanOrEqual(500);
         expect(sampled.length).toBeGreaterThan(450);
         expect(sampled).toEqual(expectedDownsample(all, 500));
+        expect(sampled.filter((p) => p.quality === 'suspect')).toHaveLength(all.filter((p) => p.quality === 'suspect').length);
         expect(sampled.at(-1)).toEqual(all.at(-1));
         // A window inside the year: bounds are inclusive, and nothing outside them comes back.
         const windowFrom = new Date('2024-03-10T05:00:00Z');

@@ -22,7 +22,9 @@ export interface HistoryQuery {
   readonly to: Date;
   /**
    * At most this many points: the span between the first and last point found is cut into
-   * `maxPoints` equal buckets and each bucket answers with its last point. Without it, every point.
+   * `maxPoints` equal buckets and each bucket answers with its last point, or with its last marked
+   * point (quality not 'ok') when it has one: a downsampled history never hides a suspect reading.
+   * Without it, every point.
    */
   readonly maxPoints?: number;
 }
@@ -188,7 +190,9 @@ export function createSnapshotRepository(db: Queryable) {
             // max(at) picks the last of each: that needs only the primary key (an index-only scan),
             // so the table is read for the chosen points alone (500 rows, not 8,760 scattered ones:
             // see docs/watches.md "Numbers"). The LATERAL probe (LIMIT 1 keeps it from being
-            // flattened into a hash join over every point) touches one partition per point.
+            // flattened into a hash join over every point) touches one partition per point. A bucket
+            // with a marked point answers with its last marked one, found through the partial index
+            // snapshots_marked (marked points only), so the other rows stay unread.
             `WITH product AS MATERIALIZED (SELECT id FROM products WHERE domain = $1 AND asin = $2),
              span AS (
                SELECT min(at) AS first, max(at) AS last FROM snapshots
@@ -197,10 +201,16 @@ export function createSnapshotRepository(db: Queryable) {
                SELECT first, (floor(extract(epoch FROM last - first) * 1000 / $5::integer) + 1) * interval '1 millisecond' AS bucket
                FROM span),
              last_of_bucket AS (
-               SELECT max(s.at) AS at FROM snapshots s, width
+               SELECT date_bin(width.bucket, s.at, width.first) AS bucket, max(s.at) AS at FROM snapshots s, width
                WHERE s.product_id = (SELECT id FROM product) AND s.at BETWEEN $3 AND $4
-               GROUP BY date_bin(width.bucket, s.at, width.first))
-             SELECT point.* FROM last_of_bucket CROSS JOIN LATERAL (
+               GROUP BY 1),
+             last_marked AS (
+               SELECT date_bin(width.bucket, s.at, width.first) AS bucket, max(s.at) AS at FROM snapshots s, width
+               WHERE s.product_id = (SELECT id FROM product) AND s.at BETWEEN $3 AND $4 AND s.quality <> 'ok'
+               GROUP BY 1),
+             chosen AS (
+               SELECT coalesce(m.at, l.at) AS at FROM last_of_bucket l LEFT JOIN last_marked m USING (bucket))
+             SELECT point.* FROM chosen AS last_of_bucket CROSS JOIN LATERAL (
                SELECT ${SNAPSHOT_COLUMNS} FROM snapshots
                WHERE product_id = (SELECT id FROM product) AND at = last_of_bucket.at
                LIMIT 1) AS point
