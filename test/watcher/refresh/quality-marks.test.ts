@@ -133,6 +133,16 @@ describe('a value beyond the plausibility bound', () => {
     expect(points.map((p) => p.suspectFields ?? [])).toEqual([[], ['price'], []]);
   });
 
+  it('confirms the price that comes back with the stock: BACK_IN_STOCK fires, a price the fresh read does not show fires nothing', async () => {
+    const outOfStock = page({ isInStock: false, rating: 4.4, ratingsTotal: 2048 });
+    const reader = scriptedReader([listed(10), outOfStock, listed(2)], { fresh: (last, index) => (index === 2 ? listed(10) : last) });
+    const { perRun, points } = await story([listed(10), outOfStock, listed(2)], [
+      { type: 'PRICE_AT_OR_BELOW', value: 5 }, { type: 'OUT_OF_STOCK' }, { type: 'BACK_IN_STOCK' },
+    ], reader);
+    expect(perRun).toEqual([[], ['OUT_OF_STOCK'], ['BACK_IN_STOCK']]);
+    expect(points[2]).toMatchObject({ quality: 'suspect', suspectFields: ['price'], isInStock: true });
+  });
+
   it('fires no stock event from an availability flip a fresh read does not show, and takes the price it hid as unknown, not gone', async () => {
     const flipped = page({ isInStock: false, rating: 4.4, ratingsTotal: 2048 });
     const reader = scriptedReader([listed(10), flipped, listed(10)], { fresh: (last, index) => (index === 1 ? listed(10) : last) });

@@ -29,12 +29,16 @@ function implausiblePrice(before: Fields['price'], after: Fields['price']): bool
 
 /**
  * The fields of `read` to confirm against `trusted` (the product's history before it): a price beyond
- * the bound, a changed currency, and any availability flip (the stock alerts fire from nothing else).
+ * the bound, a changed currency, and any availability flip (the stock alerts fire from nothing else),
+ * with the price that comes back with it: after a time unavailable there is no price to bound it by.
  */
 export function fieldsToConfirm(read: Fields, trusted: Fields | null): TrackedField[] {
   if (!trusted) return [];
   const fields: TrackedField[] = [];
   if (implausiblePrice(trusted.price, read.price)) fields.push('price');
-  if (trusted.isInStock !== undefined && read.isInStock !== undefined && trusted.isInStock !== read.isInStock) fields.push('isInStock');
+  if (trusted.isInStock !== undefined && read.isInStock !== undefined && trusted.isInStock !== read.isInStock) {
+    fields.push('isInStock');
+    if (read.price !== undefined && trusted.price === undefined) fields.push('price');
+  }
   return fields;
 }
