@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '@connectrpc/connect';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Domain, ErrorReason, type StreamWatchEventsResponse, WatchEventType, WebhookDeliveryStatus } from '@retail/contract';
+import { Domain, ErrorReason, HistoryPointQuality, type StreamWatchEventsResponse, WatchEventType, WebhookDeliveryStatus } from '@retail/contract';
 import type { DeliveryRecord, EventDraft } from '../../../watcher/src/store/index.js';
 import { as, eventually, failureOf, newAccount, newAsin, START, startTestService, type TestService } from './fixtures.js';
 
@@ -42,6 +42,20 @@ describe('GetProductHistory', () => {
     expect(history.points.map((p) => timestampDate(p.at!).getTime())).toEqual([2, 3, 4, 5].map((h) => START + h * HOUR));
     expect(history.points.map((p) => [p.price?.value, p.price?.currency, p.isInStock, p.ratingsTotal])).toEqual([
       [12, 'USD', true, 102n], [13, 'USD', false, 103n], [14, 'USD', true, 104n], [15, 'USD', false, 105n],
+    ]);
+  });
+
+  it('marks each point: OK, or SUSPECT with the fields unknown and unconfirmed named as on the wire', async () => {
+    const asin = newAsin();
+    const at = (h: number) => new Date(START + h * HOUR);
+    await t.store.snapshots.record({ domain: 'US', asin, at: at(0), retrievedAt: at(0), price: { value: 10, currency: 'USD' }, isInStock: true });
+    await t.store.snapshots.record({ domain: 'US', asin, at: at(1), retrievedAt: at(1), unknownFields: ['price', 'isInStock'] });
+    await t.store.snapshots.record({ domain: 'US', asin, at: at(2), retrievedAt: at(2), price: { value: 1, currency: 'USD' }, isInStock: true, suspectFields: ['price'] });
+    const points = (await t.client.getProductHistory({ asin, from: at(0).toISOString(), to: at(2).toISOString() }, as(newAccount()))).retailProductHistory!.points;
+    expect(points.map((p) => [p.quality, p.unknownFields, p.suspectFields, p.price?.value])).toEqual([
+      [HistoryPointQuality.OK, [], [], 10],
+      [HistoryPointQuality.SUSPECT, ['price', 'isInStock'], [], undefined],
+      [HistoryPointQuality.SUSPECT, [], ['price'], 1],
     ]);
   });
 
