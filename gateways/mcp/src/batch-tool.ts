@@ -5,12 +5,13 @@
  * an agent's context is limited. Admitted, run and settled by the shared batch call, as on REST.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { compactData } from '@retail/contract';
 import {
   BATCH_REGISTRY, type BatchItemOutcome, type CoreClient, ERROR_ENVELOPE_SCHEMA, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema, batchResponseSchema, unitsReport,
 } from '@retail/gateway-shared';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
+import { DEFAULT_LIST_LIMIT } from './answer-arguments.js';
+import { compactRecord } from './compact-record.js';
 
 /** What the tool needs of the request (server.ts's RequestContext has it). */
 export interface BatchToolContext {
@@ -46,9 +47,10 @@ export const BATCH_TOOL: Tool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 };
 
-/** An item's entry with its record compacted. */
+/** An item's entry with its record compact, as a single tool's default answer (its lists cut to their first items). */
 function compactEntry(outcome: BatchItemOutcome) {
-  return outcome.ok ? { index: outcome.index, status: 200, data: compactData(outcome.item.op.response, outcome.data) } : batchEntry(outcome);
+  if (!outcome.ok) return batchEntry(outcome);
+  return { index: outcome.index, status: 200, data: compactRecord(outcome.item.op.response, outcome.data, { limit: DEFAULT_LIST_LIMIT, offset: 0 }).record };
 }
 
 export async function callBatchTool(ctx: BatchToolContext, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -84,8 +84,9 @@ describe('MCP gateway', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch'].sort());
     for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
-      // The summary; a job's create adds its item form (tools.test.ts).
-      expect(tool.description).toBe(jobItemsParameter(op) ? `${op.summary} ${JOB_ITEM_FORM}` : op.summary);
+      // The summary, what it returns; a job's create adds its item form (tools.test.ts).
+      expect(tool.description.startsWith(`${op.summary} Returns {data: {${op.dataRoot}}} as a compact record`)).toBe(true);
+      if (jobItemsParameter(op)) expect(tool.description.endsWith(JOB_ITEM_FORM)).toBe(true);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
       expect(tool.annotations).toEqual(annotationsOf(op));
@@ -119,21 +120,15 @@ describe('MCP gateway', () => {
     });
   });
 
-  it('returns the REST body as structuredContent and one text block, units in _meta; marketplace text stays in the data', async () => {
+  it('returns the compact record as structuredContent and one text block (a summary line, then its JSON), units in _meta; marketplace text stays in the data', async () => {
     const [list, call] = await sdk([{ op: 'listTools' }, { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', domain: 'US' } }]);
     const tools = resultOf(list).tools;
     const result = resultOf(call);
-    const body = {
-      data: {
-        retailProduct: {
-          title: HOSTILE, asin: 'B08KTZ8249', isPrime: false, imageUrls: [], ratingsTotal: 12,
-          featureBullets: [], technicalSpecifications: [], categories: [], coupon: null, seller: null,
-        },
-      },
-    };
+    // The REST body less its empty values (imageUrls: [], coupon: null, …); false and 0 stay.
+    const body = { data: { retailProduct: { title: HOSTILE, asin: 'B08KTZ8249', isPrime: false, ratingsTotal: 12 } } };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(body);
-    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(body) }]);
+    expect(result.content).toEqual([{ type: 'text', text: `retailProduct: compact record; empty fields left out.\n${JSON.stringify(body)}` }]);
     expect(result._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: expect.any(Number), requestId: expect.any(String) });
     // The hostile title appears exactly twice in the result (data and its JSON text) and nowhere else.
     const serialized = JSON.stringify(result);

@@ -25,10 +25,15 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type CoreClient, displayName, runMeteredCall, unitsReport } from '@retail/gateway-shared';
+import { splitAnswerArguments } from './answer-arguments.js';
+import { compactAnswer } from './answer.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
-import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
+import { FREE_TOOLS, TOOLS, cutsLists, operationOfTool } from './tools.js';
 import { BATCH_TOOL, callBatchTool } from './batch-tool.js';
+
+/** The answer of a tool that pages by its own parameters: its lists whole. */
+const WHOLE_LISTS = { limit: Infinity, offset: 0 } as const;
 
 export const SERVER_INFO = { name: 'retail-data', version: '1.0.0' } as const;
 
@@ -137,18 +142,20 @@ async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { 
     await ctx.authenticateFree();
     throw new McpError(ErrorCode.InvalidParams, `unknown tool ${displayName(request.params.name)}`);
   }
+  const args = ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {};
+  // A lookup's answer is shaped by `listLimit` and `cursor`; the other tools page by their own parameters.
+  const split = cutsLists(op) ? splitAnswerArguments(args) : { ok: true as const, shape: WHOLE_LISTS, params: args };
   const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
     op,
-    params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
+    params: split.params,
     style: 'mcp',
     headers: ctx.headers,
+    ...(split.ok ? {} : { argumentErrors: split.errors }),
   });
   ctx.setHeaders(result.headers);
   const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
-  if (result.ok) {
-    const body = { data: result.data };
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
-  }
+  // A call with a bad listLimit or cursor never succeeds: the shared call refused it as a shape error.
+  if (result.ok) return compactAnswer(op.response, op.dataRoot, result.data, split.ok ? split.shape : WHOLE_LISTS, _meta);
   const body = envelope(result.errors);
   if (isRequestLevel(result.status, result.reason)) {
     const refusal = refusalError(result);

@@ -134,7 +134,9 @@ describe.skipIf(missing)('MCP watch tools', () => {
       webhook: { url: 'https://hooks.example.com/retail', secret: expect.stringMatching(/^whsec_/) },
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    expect(created.content).toEqual([{ type: 'text', text: JSON.stringify(created.structuredContent) }]);
+    // A summary line, then the same compact JSON as structuredContent.
+    expect(created.content).toEqual([{ type: 'text', text: expect.stringMatching(/^retailWatch: compact record/) }]);
+    expect(created.content[0].text.split('\n')[1]).toBe(JSON.stringify(created.structuredContent));
     expect(created._meta).toMatchObject({ unitsCharged: 0, unitsRemaining: 5 });
     expect(backend.calls[from]).toMatchObject({
       method: 'CreateWatch',
@@ -153,7 +155,9 @@ describe.skipIf(missing)('MCP watch tools', () => {
       call('retail_watch_delete', { id: watch.id }),
       call('retail_watch_get', { id: watch.id }),
     ]);
-    expect(listed.structuredContent.data.retailWatches).toMatchObject({ watches: [{ id: watch.id }], nextCursor: null });
+    expect(listed.structuredContent.data.retailWatches).toMatchObject({ watches: [{ id: watch.id }] });
+    // No next page: the null cursor is left out, as every empty value of a compact record.
+    expect(listed.structuredContent.data.retailWatches).not.toHaveProperty('nextCursor');
     expect(got.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, webhook: { url: 'https://hooks.example.com/retail' } });
     // The secret is shown once, in the answer that created the webhook.
     expect(got.structuredContent.data.retailWatch.webhook.secret).toBeUndefined();
@@ -240,7 +244,8 @@ describe.skipIf(missing)('MCP watch tools', () => {
     const third = await rawCall(caller, 'retail_watch_list', {});
     for (const res of [first, second]) {
       expect(res.status).toBe(200);
-      expect(res.json.result).toMatchObject({ structuredContent: { data: { retailWatches: { watches: [] } } } });
+      // No watches: the empty list is left out, as every empty value of a compact record.
+      expect(res.json.result).toMatchObject({ structuredContent: { data: { retailWatches: {} } } });
       expect(res.json.result.isError).toBeUndefined();
       expect(res.headers.get('x-units-charged')).toBe('0');
     }

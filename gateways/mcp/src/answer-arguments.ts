@@ -1,0 +1,52 @@
+/**
+ * The arguments that shape a lookup tool's answer rather than its request: `listLimit` (most items
+ * of each list; not `limit`, which several lookups already have: the results a page asks for) and
+ * `cursor` (where the record's lists continue). They are MCP's own: REST and gRPC answer whole
+ * records, and GraphQL selects. They are taken out of the arguments before the request's parameters
+ * are checked; a bad one is refused by the shared call as a shape error (400, pointing at it).
+ */
+import { RULE_MESSAGES } from '@retail/contract';
+import type { JsonSchema, ParameterError } from '@retail/gateway-shared';
+
+/** Items of each list a default answer shows. */
+export const DEFAULT_LIST_LIMIT = 5;
+/** Most items a client may ask for per list. */
+export const MAX_LIST_LIMIT = 100;
+
+export const ANSWER_ARGUMENTS: Record<string, JsonSchema> = {
+  listLimit: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: 'Most items of each list in the answer.' },
+  cursor: { type: 'string', description: 'nextCursor of the previous answer: its lists continue where they were cut.' },
+};
+
+export interface AnswerShape {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+const CURSOR_PREFIX = 'o';
+
+/** The opaque cursor that continues the lists at `offset`. */
+export function cursorAt(offset: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString('base64url');
+}
+
+function offsetOf(cursor: string): number | undefined {
+  const read = /^o(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return read ? Number(read[1]) : undefined;
+}
+
+export type SplitArguments =
+  | { readonly ok: true; readonly shape: AnswerShape; readonly params: Record<string, unknown> }
+  | { readonly ok: false; readonly errors: ParameterError[]; readonly params: Record<string, unknown> };
+
+/** The answer's shape and the request's own parameters. */
+export function splitAnswerArguments(args: Record<string, unknown>): SplitArguments {
+  const { listLimit: limit = DEFAULT_LIST_LIMIT, cursor, ...params } = args;
+  const errors: ParameterError[] = [];
+  const validLimit = typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT;
+  if (!validLimit) errors.push({ message: RULE_MESSAGES.range('listLimit', 1, MAX_LIST_LIMIT), path: ['listLimit'] });
+  const offset = cursor === undefined ? 0 : typeof cursor === 'string' ? offsetOf(cursor) : undefined;
+  if (offset === undefined) errors.push({ message: RULE_MESSAGES.cursor('cursor'), path: ['cursor'] });
+  if (errors.length > 0) return { ok: false, errors, params };
+  return { ok: true, shape: { limit: limit as number, offset: offset! }, params };
+}
