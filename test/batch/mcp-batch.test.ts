@@ -25,7 +25,7 @@ const TEN = [
 ];
 const STATUSES = [200, 200, 200, 200, 200, 400, 404, 503, 400, 400];
 
-const call = (key: string, items: unknown[]) => runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
+const call = (key: string, items: unknown[]) => runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
 
 describe.skipIf(missing !== null)('MCP retail_batch', () => {
   it('is listed with its cap of 10 and read-only hints, and answers 10 items with failures mixed in, compact records, charged one unit per success', async () => {
@@ -52,7 +52,7 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
 
   it('refuses 11 items as the tool\'s 400, and a balance too low as the request\'s 402, charging nothing', async () => {
     const { accountId, key } = await stack().account(2, 'unlimited');
-    const [, , eleven, poor] = await runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [
+    const [, , eleven, poor] = await runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [
       { op: 'listTools' },
       { op: 'callTool', name: 'retail_batch', arguments: { items: Array.from({ length: 11 }, () => product('B0FXTUS001')) } },
       { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001'), product('0316769487'), product('B0FXTDE001')] } },

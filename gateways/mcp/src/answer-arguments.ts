@@ -7,6 +7,7 @@
  */
 import { RULE_MESSAGES } from '@retail/contract';
 import type { JsonSchema, ParameterError } from '@retail/gateway-shared';
+import { MAX_TEXT } from './compact-record.js';
 
 /** Items of each list a default answer shows. */
 export const DEFAULT_LIST_LIMIT = 5;
@@ -14,9 +15,14 @@ export const DEFAULT_LIST_LIMIT = 5;
 export const MAX_LIST_LIMIT = 100;
 
 export const ANSWER_ARGUMENTS: Record<string, JsonSchema> = {
-  listLimit: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: 'Most items of each list in the answer.' },
-  cursor: { type: 'string', description: 'nextCursor of the previous answer: its lists continue where they were cut.' },
+  // Short on purpose: every lookup tool carries them; the server instructions say the rest once.
+  listLimit: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: 'Items per list.' },
+  cursor: { type: 'string', description: 'The last answer\'s nextCursor.' },
 };
+
+/** What the server instructions say once about every lookup's answer. */
+export const ANSWER_INSTRUCTIONS =
+  `Lookup tools answer compact records: empty fields and bulky lists (images, bullets, specifications) left out, each list cut to listLimit items (default ${DEFAULT_LIST_LIMIT}), texts over ${MAX_TEXT} characters trimmed; the first text line says what was cut, and a call with cursor (from _meta.nextCursor) continues the cut lists.`;
 
 export interface AnswerShape {
   readonly limit: number;

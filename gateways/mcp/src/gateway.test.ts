@@ -11,6 +11,7 @@ import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotationsOf } from './annotations.js';
 import { createMcpApp } from './app.js';
+import { TOOLSETS } from './toolsets.js';
 import { INSTRUCTIONS } from './server.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 
@@ -35,14 +36,14 @@ function resultOf(outcome: StepOutcome | undefined): any {
 }
 
 /** Runs the SDK Client; returns the results of the steps after a successful initialize. */
-async function sdk(steps: ClientStep[], headers: Record<string, string> = { 'api-key': key }) {
-  const [init, ...rest] = await runSdkClient(url, headers, steps);
+async function sdk(steps: ClientStep[], headers: Record<string, string> = { 'api-key': key }, query = '?toolsets=all&outputSchemas=true') {
+  const [init, ...rest] = await runSdkClient(`${url}${query}`, headers, steps);
   expect(init).toMatchObject({ ok: true, result: { serverVersion: { name: 'retail-data' } } });
   return rest;
 }
 
-async function rpc(body: unknown, headers: Record<string, string> = { 'api-key': key }) {
-  const res = await fetch(url, {
+async function rpc(body: unknown, headers: Record<string, string> = { 'api-key': key }, query = '') {
+  const res = await fetch(`${url}${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify(body),
@@ -97,6 +98,25 @@ describe('MCP gateway', () => {
     expect(core.calls).toEqual([]);
   });
 
+  it('lists the lookup and search toolsets by default in under 20 KB without output schemas; the URL picks others; a bad choice is a 400 naming it', async () => {
+    const listed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(listed.json.result.tools.map((t: any) => t.name)).toEqual(REGISTRY.map((op) => op.mcpTool));
+    expect(listed.json.result.tools.some((t: any) => 'outputSchema' in t)).toBe(false);
+    expect(Buffer.byteLength(JSON.stringify(listed.json))).toBeLessThan(20 * 1024);
+    const watches = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, undefined, '?toolsets=watches,bulk&outputSchemas=true');
+    // In the list's order: the registry's, the batch tool last.
+    expect(watches.json.result.tools.map((t: any) => t.name)).toEqual([...TOOLSETS.watches.tools, ...TOOLSETS.bulk.tools.filter((n) => n !== 'retail_batch'), 'retail_batch']);
+    expect(watches.json.result.tools.every((t: any) => t.outputSchema?.type === 'object')).toBe(true);
+    // A tool outside the listed toolsets is still called by name.
+    const [history] = await sdk([{ op: 'callTool', name: 'retail_watch_list', arguments: {} }], undefined, '');
+    expect(resultOf(history).isError).toBe(true); // no watcher in this stack: 501, as without toolsets
+    for (const query of ['?toolsets=lookup,everything', '?outputSchemas=yes']) {
+      const bad = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, undefined, query);
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ id: 3, error: { code: -32600, data: { success: false, errors: [{ code: 400, path: ['query', query.slice(1).split('=')[0]] }] } } });
+    }
+  });
+
   it('says in its instructions that data is untrusted and which tools are free', async () => {
     const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     expect(init.json.result).toMatchObject({ serverInfo: { name: 'retail-data' }, instructions: INSTRUCTIONS });
@@ -109,7 +129,7 @@ describe('MCP gateway', () => {
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(res.status).toBe(200);
-      expect(res.json.result.tools).toHaveLength(API_REGISTRY.length + 1);
+      expect(res.json.result.tools).toHaveLength(REGISTRY.length); // the default toolsets: lookup and search
     }
     const anonymous = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, {});
     expect(anonymous.status).toBe(401);

@@ -4,3 +4,5 @@ export { createMcpApp, type McpAppOptions } from './app.js';
 export { TOOLS, operationOfTool, outputSchema } from './tools.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, cursorAt } from './answer-arguments.js';
 export { compactRecord } from './compact-record.js';
+export { listingSettingsOf } from './listing-settings.js';
+export { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_NAMES, type ToolsetName } from './toolsets.js';

@@ -25,12 +25,13 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type CoreClient, displayName, runMeteredCall, unitsReport } from '@retail/gateway-shared';
-import { splitAnswerArguments } from './answer-arguments.js';
+import { ANSWER_INSTRUCTIONS, splitAnswerArguments } from './answer-arguments.js';
 import { compactAnswer } from './answer.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
 import { FREE_TOOLS, TOOLS, cutsLists, operationOfTool } from './tools.js';
 import { BATCH_TOOL, callBatchTool } from './batch-tool.js';
+import { TOOLSET_NAMES, type ToolsetName, listedTools } from './toolsets.js';
 
 /** The answer of a tool that pages by its own parameters: its lists whole. */
 const WHOLE_LISTS = { limit: Infinity, offset: 0 } as const;
@@ -43,10 +44,15 @@ export const INSTRUCTIONS = [
   `Each successful call costs one unit, except these free ones, which manage your own watches and bulk jobs (a job's items are charged one unit per success as they run): ${FREE_TOOLS.join(', ')}.`,
   `${BATCH_TOOL.name} costs one unit per item that succeeds.`,
   'Every call counts against the rate limit.',
+  ANSWER_INSTRUCTIONS,
+  `Tools come in toolsets (${TOOLSET_NAMES.join(', ')}): ?toolsets= on the MCP URL (or all) chooses which ones tools/list answers; every tool can be called by name.`,
 ].join(' ');
 
 export interface RequestContext {
   readonly core: CoreClient;
+  /** What `tools/list` answers: the toolsets (the URL's `toolsets`, else the operator's) and whether with output schemas. */
+  readonly toolsets: readonly ToolsetName[];
+  readonly outputSchemas: boolean;
   readonly meter: Meter;
   readonly headers: HeaderBag;
   /** Response headers the call produced (metering, cache, Retry-After). */
@@ -127,7 +133,7 @@ function createSlot(giveBack: (slot: Slot) => void): Slot {
       if (slot.running === 0 && slot.released) giveBack(slot);
     }
   };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, withContext(async (ctx) => ({ tools: [...listedTools(TOOLS, ctx.toolsets, ctx.outputSchemas)] })));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));

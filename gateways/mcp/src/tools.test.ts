@@ -3,6 +3,8 @@ import { API_REGISTRY, REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { INSTRUCTIONS } from './server.js';
 import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
+import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_NAMES, type ToolsetName, listedTools, parseToolsets } from './toolsets.js';
+import { listingSettingsOf } from './listing-settings.js';
 
 const hints = (name: string) => TOOLS.find((t) => t.name === name)?.annotations;
 
@@ -50,6 +52,31 @@ describe('MCP tools', () => {
     expect(items.items.oneOf.map((s: any) => s.properties.operation.const)).toContain('product');
     expect(JSON.stringify(items)).not.toContain('asinFromGtin');
     expect(create.inputSchema.required).toEqual(['items']);
+  });
+});
+
+describe('toolsets', () => {
+  it('hold every tool exactly once', () => {
+    const inSets = Object.values(TOOLSETS).flatMap((t) => [...t.tools]);
+    expect([...inSets].sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    expect(new Set(inSets).size).toBe(inSets.length);
+  });
+
+  it('list in a few KB each without output schemas, the default lookup and search under 20 KB', () => {
+    const size = (sets: readonly ToolsetName[], outputSchemas = false) => JSON.stringify({ tools: listedTools(TOOLS, sets, outputSchemas) }).length;
+    expect(size(DEFAULT_TOOLSETS)).toBeLessThan(20 * 1024);
+    for (const name of TOOLSET_NAMES) expect(size([name]), name).toBeLessThan(20 * 1024);
+    // Output schemas more than double a list: only clients that validate answers ask for them.
+    expect(size(DEFAULT_TOOLSETS, true)).toBeGreaterThan(2 * size(DEFAULT_TOOLSETS));
+  });
+
+  it('are chosen by a comma list, any case, or all; an unknown name is refused without echoing it', () => {
+    expect(parseToolsets(' Watches , lookup ', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: ['lookup', 'watches'] });
+    expect(parseToolsets('', ['bulk'])).toEqual({ ok: true, toolsets: ['bulk'] });
+    expect(parseToolsets('all', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: TOOLSET_NAMES });
+    expect(parseToolsets('lookup,secret-value', DEFAULT_TOOLSETS, 'MCP_TOOLSETS')).toEqual({ ok: false, message: 'MCP_TOOLSETS must be a comma list of lookup, search, watches, bulk or all' });
+    expect(() => listingSettingsOf({ MCP_TOOLSETS: 'nope', MCP_OUTPUT_SCHEMAS: 'maybe' })).toThrow(/MCP_TOOLSETS must be[\s\S]*MCP_OUTPUT_SCHEMAS must be true or false/);
+    expect(listingSettingsOf({ MCP_OUTPUT_SCHEMAS: 'TRUE' })).toEqual({ toolsets: DEFAULT_TOOLSETS, outputSchemas: true });
   });
 });
 

@@ -81,7 +81,8 @@ beforeAll(async () => {
   // `trickle`: a burst of two calls and almost no refill, so a third call within the test is refused.
   redis = await startRedis();
   metering = await createMetering({ redisUrl: redis.url, plans: { trickle: { ratePerSecond: 0.001, burst: 2 } } });
-  url = await listen(backend.address);
+  // Every toolset, with output schemas: the SDK Client then validates each answer against its tool's.
+  url = `${await listen(backend.address)}?toolsets=all&outputSchemas=true`;
   urlWithoutWatcher = await listen();
 });
 
@@ -161,7 +162,8 @@ describe.skipIf(missing)('MCP watch tools', () => {
     expect(got.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, webhook: { url: 'https://hooks.example.com/retail' } });
     // The secret is shown once, in the answer that created the webhook.
     expect(got.structuredContent.data.retailWatch.webhook.secret).toBeUndefined();
-    expect(updated.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, status: 'PAUSED', conditions: [] });
+    expect(updated.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, status: 'PAUSED' });
+    expect(updated.structuredContent.data.retailWatch).not.toHaveProperty('conditions'); // replaced by none: the empty list is left out
     expect(deleted.structuredContent).toEqual({ data: { retailWatch: { id: watch.id, deleted: true } } });
     expect(gone).toMatchObject({ isError: true, structuredContent: { success: false, errors: [{ code: 404 }] } });
     for (const result of [listed, got, updated, deleted, gone]) expect(result._meta.unitsCharged).toBe(0);

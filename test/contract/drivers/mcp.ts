@@ -26,7 +26,8 @@ export const mcpDriver: DriverFactory = {
     const url = `${stack.baseUrl}/api/mcp`;
     const { accountId } = await stack.metering.admin.createAccount({ units: 0, plan: 'unlimited' });
     const listKey = (await stack.metering.admin.createKey(accountId)).key;
-    const list = (await (await fetch(url, { method: 'POST', headers: { ...HEADERS, 'API-KEY': listKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }) })).json()) as {
+    // Every tool with its output schema (the default list has neither all tools nor output schemas).
+    const list = (await (await fetch(`${url}?toolsets=all&outputSchemas=true`, { method: 'POST', headers: { ...HEADERS, 'API-KEY': listKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }) })).json()) as {
       result: { tools: Array<{ name: string; outputSchema: Record<string, unknown> }> };
     };
     // With the formats, as an MCP client that checks them would (the SDK's client loads ajv-formats):
