@@ -46,7 +46,8 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** Runs every catalogued request over REST and MCP on the demo stack. */
 export async function measureAnswerSizes(env: NodeJS.ProcessEnv = process.env): Promise<ToolSizes[]> {
-  const demo = await startDemoStack({ ...env, LOG_LEVEL: 'silent' });
+  // Free ports: the measurement runs beside tests and a running demo.
+  const demo = await startDemoStack({ ...env, PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'silent' });
   try {
     const byName = new Map(API_REGISTRY.map((op) => [op.name, op]));
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'API-KEY': demo.stack.devKey };

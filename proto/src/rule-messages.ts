@@ -57,6 +57,8 @@ export const RULE_MESSAGES = {
   notLessThan: (name: string, other: string) => `${name} must not be less than ${other}`,
   // Answers sized for a model (MCP): a cursor is only ever one the service gave.
   cursor: (name: string) => `${name} must be the nextCursor of an earlier answer`,
+  // Field selection: a dotted path that names no field of the operation's record.
+  unknownField: (name: string, path: string) => `${name} names no field ${path} of the record`,
 } as const;
 
 export type RuleKind = keyof typeof RULE_MESSAGES;

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DescMessage } from '@bufbuild/protobuf';
-import type { WireObject } from '@retail/contract';
+import { type WireObject, selectValue } from '@retail/contract';
 import { type AnswerShape, cursorAt } from './answer-arguments.js';
 import { type CompactRecord, MAX_TEXT, compactRecord } from './compact-record.js';
 
@@ -39,7 +39,10 @@ export function compactAnswer(
   shape: AnswerShape,
   _meta: Record<string, unknown>,
 ): CallToolResult {
-  const compact = compactRecord(response, data, shape);
+  // Fields the client named are kept even when bulky; the rest of the record's rules still apply.
+  const record = data[root];
+  const chosen = shape.fields && record !== undefined ? { ...data, [root]: selectValue(record, shape.fields) } : data;
+  const compact = compactRecord(response, chosen, { ...shape, keepBulky: shape.fields !== undefined });
   const cursor = nextCursor(compact, shape);
   const body = { data: compact.record };
   return {

@@ -1,9 +1,10 @@
 /** The compact record and the answer around it: what is left out, cut and trimmed, and how a cursor continues. */
 import { registryOperation } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
-import { RULE_MESSAGES } from '@retail/contract';
+import { RULE_MESSAGES, fieldSelection } from '@retail/contract';
 import { DEFAULT_LIST_LIMIT, cursorAt, splitAnswerArguments } from './answer-arguments.js';
 import { compactAnswer } from './answer.js';
+import { recordOf } from './tools.js';
 import { MAX_TEXT, compactRecord } from './compact-record.js';
 
 const product = registryOperation('GetProduct');
@@ -61,9 +62,9 @@ describe('compact answer', () => {
   });
 
   it('takes listLimit and cursor out of the arguments, and refuses a listLimit out of range or a cursor it did not give, by name', () => {
-    expect(splitAnswerArguments({ asin: 'B000000000', listLimit: 20, cursor: cursorAt(40) })).toEqual({ ok: true, shape: { limit: 20, offset: 40 }, params: { asin: 'B000000000' } });
-    expect(splitAnswerArguments({ asin: 'B000000000' })).toEqual({ ok: true, shape: { limit: DEFAULT_LIST_LIMIT, offset: 0 }, params: { asin: 'B000000000' } });
-    const bad = splitAnswerArguments({ searchTerm: 'kettle', limit: 20, listLimit: 0, cursor: 'page-2' });
+    expect(splitAnswerArguments({ asin: 'B000000000', listLimit: 20, cursor: cursorAt(40) }, recordOf(product))).toEqual({ ok: true, shape: { limit: 20, offset: 40 }, params: { asin: 'B000000000' } });
+    expect(splitAnswerArguments({ asin: 'B000000000' }, recordOf(product))).toEqual({ ok: true, shape: { limit: DEFAULT_LIST_LIMIT, offset: 0 }, params: { asin: 'B000000000' } });
+    const bad = splitAnswerArguments({ searchTerm: 'kettle', limit: 20, listLimit: 0, cursor: 'page-2' }, recordOf(search));
     expect(bad).toEqual({
       ok: false,
       errors: [
@@ -72,5 +73,35 @@ describe('compact answer', () => {
       ],
       params: { searchTerm: 'kettle', limit: 20 },
     });
+  });
+});
+
+describe('fields', () => {
+  it('are dotted paths of the record, through lists; an unknown one is refused by name', () => {
+    expect(fieldSelection(recordOf(product), ['title', 'price.value', 'price', 'categories.name'])).toEqual({ ok: true, tree: { title: {}, price: {}, categories: { name: {} } } });
+    expect(fieldSelection(recordOf(search), ['productResults.results.asin'])).toEqual({ ok: true, tree: { productResults: { results: { asin: {} } } } });
+    expect(fieldSelection(recordOf(product), ['title', 'price.valu'])).toEqual({ ok: false, path: 'price.valu' });
+    expect(fieldSelection(recordOf(product), ['title.length'])).toEqual({ ok: false, path: 'title.length' });
+    const refused = splitAnswerArguments({ asin: 'B000000000', fields: 'title,price.valu' }, recordOf(product));
+    expect(refused).toMatchObject({ ok: false, errors: [{ message: RULE_MESSAGES.unknownField('fields', 'price.valu'), path: ['fields'] }] });
+    expect(splitAnswerArguments({ fields: ['title'] }, recordOf(product))).toMatchObject({ ok: false, errors: [{ message: RULE_MESSAGES.string('fields') }] });
+    expect(splitAnswerArguments({ fields: ' , ' }, recordOf(product))).toMatchObject({ ok: false, errors: [{ path: ['fields'] }] });
+  });
+
+  it('name the fields of each item when the record is a list (autocomplete suggestions)', () => {
+    const autocomplete = registryOperation('GetAutocompleteSuggestions');
+    const shape = splitAnswerArguments({ fields: 'suggestion' }, recordOf(autocomplete));
+    if (!shape.ok) throw new Error('refused');
+    const data = { [autocomplete.dataRoot]: [{ suggestion: 'kettle' }, { suggestion: 'kettle black' }] };
+    expect(compactAnswer(autocomplete.response, autocomplete.dataRoot, data, shape.shape, {}).structuredContent).toEqual({ data: data });
+    expect(splitAnswerArguments({ fields: 'suggestion.x' }, recordOf(autocomplete))).toMatchObject({ ok: false });
+  });
+
+  it('answer only the fields named, bulky ones included, still compact', () => {
+    const data = { retailProduct: { title: 'Kettle', asin: 'B000000000', isPrime: false, price: { value: 20, currency: 'USD' }, imageUrls: ['https://x/1.jpg'], coupon: null } };
+    const shape = splitAnswerArguments({ fields: 'price.value,imageUrls,coupon' }, recordOf(product));
+    if (!shape.ok) throw new Error('refused');
+    const answer = compactAnswer(product.response, product.dataRoot, data, shape.shape, {});
+    expect(answer.structuredContent).toEqual({ data: { retailProduct: { price: { value: 20 }, imageUrls: ['https://x/1.jpg'] } } });
   });
 });

@@ -86,7 +86,7 @@ describe('MCP gateway', () => {
     for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
       // The summary, what it returns; a job's create adds its item form (tools.test.ts).
-      expect(tool.description.startsWith(`${op.summary} Returns {data: {${op.dataRoot}}} as a compact record`)).toBe(true);
+      expect(tool.description.startsWith(`${op.summary} Returns {data: {${op.dataRoot}}}, compact`)).toBe(true);
       if (jobItemsParameter(op)) expect(tool.description.endsWith(JOB_ITEM_FORM)).toBe(true);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
@@ -155,6 +155,43 @@ describe('MCP gateway', () => {
     expect(serialized.split(HOSTILE).length - 1).toBe(2);
     expect(JSON.stringify(result._meta)).not.toContain('ignore previous');
     expect(JSON.stringify(tools)).not.toContain('ignore previous');
+  });
+
+  it('answers dryRun with the units a call would charge, free, without reaching the core; a refused call is refused alike', async () => {
+    const poor = await newKey(1);
+    const calls = core.calls.length;
+    const [dry, bad, notBoolean] = await sdk([
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: true } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08', dryRun: true } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: 'yes' } },
+    ], { 'api-key': poor });
+    // Validated by the SDK Client against the tool's outputSchema (its dry-run shape).
+    expect(resultOf(dry).structuredContent).toEqual({ dryRun: { units: 1, unitsRemaining: 1, affordable: true } });
+    expect(resultOf(dry)._meta).toMatchObject({ unitsCharged: 0 });
+    expect(resultOf(dry).content[0].text).toMatch(/^Dry run: this call would charge 1 unit if it succeeds; nothing was run or charged\./);
+    expect(resultOf(bad)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, path: ['asin'] }] } });
+    expect(resultOf(notBoolean)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'dryRun must be true or false', path: ['dryRun'] }] } });
+    expect(core.calls.length).toBe(calls);
+    // The unit is still there: the real call spends it.
+    const [real] = await sdk([{ op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249' } }], { 'api-key': poor });
+    expect(resultOf(real)._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 0 });
+    const [broke] = await sdk([{ op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: true } }], { 'api-key': poor });
+    expect(resultOf(broke).structuredContent).toEqual({ dryRun: { units: 1, unitsRemaining: 0, affordable: false } });
+    // Free tools take no dryRun: it is an unknown argument there.
+    const [free] = await sdk([{ op: 'callTool', name: 'retail_watch_list', arguments: { dryRun: true } }]);
+    expect(resultOf(free)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, path: ['dryRun'] }] } });
+  });
+
+  it('answers only the fields named, the same record as the full answer cut down; an unknown path is a 400 naming it, uncharged', async () => {
+    const [full, chosen, unknown] = await sdk([
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249' } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', fields: 'asin,ratingsTotal' } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', fields: 'asin,price.valu' } },
+    ]);
+    const { asin, ratingsTotal } = resultOf(full).structuredContent.data.retailProduct;
+    expect(resultOf(chosen).structuredContent).toEqual({ data: { retailProduct: { asin, ratingsTotal } } });
+    expect(resultOf(chosen)._meta).toMatchObject({ unitsCharged: 1 });
+    expect(resultOf(unknown)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'fields names no field price.valu of the record', path: ['fields'] }] }, _meta: { unitsCharged: 0 } });
   });
 
   it('answers operation errors as isError results carrying the envelope, uncharged', async () => {

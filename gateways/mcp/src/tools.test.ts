@@ -2,7 +2,7 @@
 import { API_REGISTRY, REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { INSTRUCTIONS } from './server.js';
-import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
+import { FREE_TOOLS, TOOLS, operationOfTool, recordOf } from './tools.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_NAMES, type ToolsetName, listedTools, parseToolsets } from './toolsets.js';
 import { listingSettingsOf } from './listing-settings.js';
 
@@ -17,6 +17,10 @@ describe('MCP tools', () => {
       'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_batch',
     ]);
     for (const op of API_REGISTRY) expect(operationOfTool(op.mcpTool)).toBe(op);
+  });
+
+  it('give every lookup a record that fields paths name (a message, or the items of a list)', () => {
+    for (const op of REGISTRY) expect(recordOf(op).typeName, op.name).toMatch(/^retail\.v1\./);
   });
 
   it('say which tools read, which remove or overwrite, which may be repeated, and which reach marketplace data', () => {

@@ -5,12 +5,14 @@
  * objects included, a job's items as `{operation, params}`, unknown arguments refused), the REST
  * 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
  */
+import type { DescMessage } from '@bufbuild/protobuf';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   API_REGISTRY, ERROR_ENVELOPE_SCHEMA, JOB_ITEM_FORM, type JsonSchema, type Operation, REGISTRY, argumentsJsonSchema, jobItemsParameter, responseJsonSchema,
 } from '@retail/gateway-shared';
 import { ANSWER_ARGUMENTS } from './answer-arguments.js';
 import { ANSWER_SIZES } from './answer-sizes.js';
+import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, takesDryRun } from './dry-run.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 
@@ -23,7 +25,7 @@ import { BATCH_TOOL } from './batch-tool.js';
 export function outputSchema(op: Operation): JsonSchema {
   // Every answer is a compact record (compact-record.ts): no bulky fields, nothing always present.
   const { $defs, ...body } = responseJsonSchema(op, { compact: true });
-  return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA], ...($defs ? { $defs } : {}) };
+  return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA, ...(takesDryRun(op) ? [DRY_RUN_SCHEMA] : [])], ...($defs ? { $defs } : {}) };
 }
 
 const LOOKUPS = new Set(REGISTRY);
@@ -33,10 +35,22 @@ export function cutsLists(op: Operation): boolean {
   return LOOKUPS.has(op);
 }
 
+/** The message of an operation's record (its data root, or each item of a list root), which `fields` paths name. */
+export function recordOf(op: Operation): DescMessage {
+  const root = op.response.fields.find((f) => f.jsonName === op.dataRoot);
+  const message = root?.fieldKind === 'message' || (root?.fieldKind === 'list' && root.listKind === 'message') ? root.message : undefined;
+  if (!message) throw new Error(`${op.name}: its data root holds no message`);
+  return message;
+}
+
 function inputSchemaOf(op: Operation): JsonSchema {
   const schema = argumentsJsonSchema(op);
-  if (!cutsLists(op)) return schema;
-  return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...ANSWER_ARGUMENTS } };
+  const properties = {
+    ...(schema.properties as Record<string, JsonSchema>),
+    ...(cutsLists(op) ? ANSWER_ARGUMENTS : {}),
+    ...(takesDryRun(op) ? { dryRun: DRY_RUN_ARGUMENT } : {}),
+  };
+  return { ...schema, properties };
 }
 
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -44,8 +58,8 @@ const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** What the tool answers and how large, from the measured sizes (scripts/mcp-answer-sizes.ts). */
 function returns(op: Operation): string {
   const size = ANSWER_SIZES[op.mcpTool];
-  const typical = size ? `, typically ${kilobytes(size.median)} (largest measured ${kilobytes(size.largest)})` : '';
-  return `Returns {data: {${op.dataRoot}}} as a compact record${typical}.`;
+  const typical = size ? `, typically ${kilobytes(size.median)}, at most ${kilobytes(size.largest)} measured` : '';
+  return `Returns {data: {${op.dataRoot}}}, compact${typical}.`;
 }
 
 function descriptionOf(op: Operation): string {

@@ -187,7 +187,7 @@ export function servedHeaders(
  * The parameters of one call as the client gave them (REST: query, or path and body, merged by name;
  * GraphQL and MCP: arguments, a job's items in the item form of every interface).
  */
-function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
+export function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
   return style === 'rest' ? parseParameters(op, params, style, restSourceOf(op)) : parseCallArguments(op, params, style);
 }
 
