@@ -62,4 +62,20 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
     expect((poor as any).error).toMatch(/402|unit balance is too low/);
     expect(await stack().balance(accountId)).toBe(2);
   });
+
+  it('prices a batch with dryRun, one unit per well-formed item, running and charging nothing', async () => {
+    const { accountId, key } = await stack().account(2, 'unlimited');
+    const [, , ten, three, notBoolean] = await runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [
+      { op: 'listTools' },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: TEN, dryRun: true } },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001'), product('0316769487')], dryRun: true } },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001')], dryRun: 1 } },
+    ]);
+    // Items 5, 8 and 9 are malformed: they would be refused, not charged. The SDK Client validated each answer.
+    expect((ten as any).result.structuredContent).toEqual({ dryRun: { units: 7, unitsRemaining: 2, affordable: false } });
+    expect((three as any).result.structuredContent).toEqual({ dryRun: { units: 2, unitsRemaining: 2, affordable: true } });
+    expect((three as any).result._meta).toMatchObject({ unitsCharged: 0 });
+    expect((notBoolean as any).result).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'dryRun must be true or false', path: ['dryRun'] }] } });
+    expect(await stack().balance(accountId)).toBe(2);
+  });
 });

@@ -2,7 +2,8 @@
  * `dryRun: true` on every metered tool: the units the call would charge, answered without running
  * it (priceCall in @retail/gateway-shared: admitted as a free call, rate-limited like one, nothing
  * held, fetched or charged). Its answer is `{dryRun: {units, unitsRemaining?, affordable?}}`, a
- * shape of its own in the tool's outputSchema.
+ * shape of its own in the tool's outputSchema. The batch tool takes it too (priceBatch: one unit per
+ * well-formed item).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RULE_MESSAGES } from '@retail/contract';
@@ -34,7 +35,12 @@ export type DryRunSplit = { readonly dryRun: boolean; readonly errors: Parameter
 
 /** Takes `dryRun` out of a metered tool's arguments; anything but a boolean is refused by name. */
 export function takeDryRun(op: Operation, args: Record<string, unknown>): DryRunSplit {
-  if (!takesDryRun(op) || !Object.hasOwn(args, 'dryRun')) return { dryRun: false, errors: [], params: args };
+  return takesDryRun(op) ? takeDryRunArgument(args) : { dryRun: false, errors: [], params: args };
+}
+
+/** Takes `dryRun` out of the arguments of a tool that takes it (the batch tool has no operation of its own). */
+export function takeDryRunArgument(args: Record<string, unknown>): DryRunSplit {
+  if (!Object.hasOwn(args, 'dryRun')) return { dryRun: false, errors: [], params: args };
   const { dryRun, ...params } = args;
   if (typeof dryRun === 'boolean') return { dryRun, errors: [], params };
   return { dryRun: false, errors: [{ message: RULE_MESSAGES.boolean('dryRun'), path: ['dryRun'] }], params };

@@ -5,10 +5,12 @@
  * core or the marketplace. The units are the operation's price (chargedOperations); whether the
  * balance covers them is said beside it, since a dry run never answers 402.
  */
-import type { HeaderBag } from '@retail/metering/api';
+import type { HeaderBag, Meter } from '@retail/metering/api';
+import type { BatchCallInput } from './batch-call.js';
+import { readBatchBody } from './batch-items.js';
 import type { CallFailure } from './call-results.js';
 import type { ParameterError, ParameterStyle } from './parameters.js';
-import { type PipelineDeps, admitCall, chargedOperations, parseCallParameters, refusalHeaders, requestIdFrom, servedHeaders, settleHold } from './pipeline.js';
+import { type AdmitOutcome, type PipelineDeps, admitCall, chargedOperations, parseCallParameters, refusalHeaders, requestIdFrom, servedHeaders, settleHold } from './pipeline.js';
 import type { Operation } from './registry.js';
 
 export interface PriceInput {
@@ -28,15 +30,31 @@ export type PriceResult = (
 export async function priceCall(deps: Pick<PipelineDeps, 'meter'>, input: PriceInput): Promise<PriceResult> {
   const requestId = requestIdFrom(input.headers);
   const own = parseCallParameters(input.op, input.params, input.style);
-  const argumentErrors = input.argumentErrors ?? [];
-  const shapeErrors = [...argumentErrors, ...(own.ok ? [] : own.errors)];
+  const shapeErrors = [...(input.argumentErrors ?? []), ...(own.ok ? [] : own.errors)];
   // Admitted with no operations: a free call's admit and settle, so it takes the rate limit's turn and holds
   // nothing; a shape error is refused there (400), after credentials, scope and the rate limit, as on a real call.
   const admitted = await admitCall(deps.meter, { headers: input.headers, iface: input.style, operations: [], shapeErrors, requestId });
-  if (!admitted.ok) return { ...admitted.failure, headers: refusalHeaders(deps.meter, requestId, admitted), requestId };
-  const settled = await settleHold(deps.meter, admitted.hold, []);
-  const headers = servedHeaders(deps.meter, { requestId, rateLimit: admitted.rateLimit, settled, results: [] });
-  const units = chargedOperations(input.op).length;
+  return priced(deps.meter, admitted, chargedOperations(input.op).length, requestId);
+}
+
+/**
+ * A batch's price: one unit per well-formed item that would be charged, as admitBatch holds; a body
+ * that is no batch is refused as the real call would be. Counted once against the rate limit, as a free call.
+ */
+export async function priceBatch(deps: Pick<PipelineDeps, 'meter'>, input: BatchCallInput & Pick<PriceInput, 'argumentErrors'>): Promise<PriceResult> {
+  const requestId = requestIdFrom(input.headers);
+  const read = readBatchBody(input.body, input.at, input.style, input.maxItems);
+  const units = read.ok ? read.items.flatMap((item) => (item.ok ? chargedOperations(item.item.op) : [])).length : 0;
+  const shapeErrors = [...(input.argumentErrors ?? []), ...(read.ok ? [] : read.errors)];
+  const admitted = await admitCall(deps.meter, { headers: input.headers, iface: input.style, operations: [], shapeErrors, requestId });
+  return priced(deps.meter, admitted, units, requestId);
+}
+
+/** A free admission settled at once, answered with the units the real call would charge. */
+async function priced(meter: Meter, admitted: AdmitOutcome, units: number, requestId: string): Promise<PriceResult> {
+  if (!admitted.ok) return { ...admitted.failure, headers: refusalHeaders(meter, requestId, admitted), requestId };
+  const settled = await settleHold(meter, admitted.hold, []);
+  const headers = servedHeaders(meter, { requestId, rateLimit: admitted.rateLimit, settled, results: [] });
   const remaining = settled.remaining !== undefined && Number.isFinite(settled.remaining) ? settled.remaining : undefined;
   return { ok: true, units, ...(remaining !== undefined ? { unitsRemaining: remaining, affordable: remaining >= units } : {}), headers, requestId };
 }
