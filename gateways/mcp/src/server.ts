@@ -26,6 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type CallFailure, type CoreClient, displayName, priceCall, runMeteredCall, unitsReport } from '@retail/gateway-shared';
 import { DRY_RUN_INSTRUCTIONS, dryRunAnswer, takeDryRun } from './dry-run.js';
+import { withModelDefaults } from './model-defaults.js';
 import { ANSWER_INSTRUCTIONS, splitAnswerArguments } from './answer-arguments.js';
 import { compactAnswer } from './answer.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
@@ -151,7 +152,7 @@ async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { 
     throw new McpError(ErrorCode.InvalidParams, `unknown tool ${displayName(request.params.name)}`);
   }
   const args = ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {};
-  const priced = takeDryRun(op, args);
+  const priced = takeDryRun(op, withModelDefaults(op.mcpTool, args));
   // A lookup's answer is shaped by `listLimit`, `cursor` and `fields`; the other tools page by their own parameters.
   const split = cutsLists(op) ? splitAnswerArguments(priced.params, recordOf(op)) : { ok: true as const, shape: WHOLE_LISTS, params: priced.params };
   const argumentErrors = [...priced.errors, ...(split.ok ? [] : split.errors)];

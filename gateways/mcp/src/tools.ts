@@ -13,6 +13,7 @@ import {
 import { ANSWER_ARGUMENTS } from './answer-arguments.js';
 import { ANSWER_SIZES } from './answer-sizes.js';
 import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, takesDryRun } from './dry-run.js';
+import { withModelDefaultSchemas } from './model-defaults.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 
@@ -46,7 +47,7 @@ export function recordOf(op: Operation): DescMessage {
 function inputSchemaOf(op: Operation): JsonSchema {
   const schema = argumentsJsonSchema(op);
   const properties = {
-    ...(schema.properties as Record<string, JsonSchema>),
+    ...withModelDefaultSchemas(op.mcpTool, schema.properties as Record<string, JsonSchema>),
     ...(cutsLists(op) ? ANSWER_ARGUMENTS : {}),
     ...(takesDryRun(op) ? { dryRun: DRY_RUN_ARGUMENT } : {}),
   };

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../../../test/harness/redis.js';
 import { type StubCore, startStubCore } from '../../../test/harness/stub-core.js';
 import { type WatchBackend, WatchBackendError, startWatchBackend } from '../../../test/harness/watch-backend.js';
+import { TOOLS } from './tools.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 import { createMcpApp } from './app.js';
 
@@ -208,13 +209,17 @@ describe.skipIf(missing)('MCP watch tools', () => {
     expect(await balanceOf(caller)).toBe(5);
   });
 
-  it('charges one unit for product history and none when it fails', async () => {
-    const caller = await newCaller(5);
+  it('charges one unit for product history and none when it fails; a model gets at most 10 points unless it asks for more', async () => {
+    const caller = await newCaller(6);
     backend.setHistory(Domain.US, ASIN, [{ isInStock: true, price: create(PriceSchema, { value: 21.5, currency: 'USD', symbol: '$' }) }]);
-    const [history] = await sdk(caller, [call('retail_product_history', { asin: ASIN, maxPoints: 10 })]);
+    const [history, more] = await sdk(caller, [call('retail_product_history', { asin: ASIN }), call('retail_product_history', { asin: ASIN, maxPoints: 50 })]);
     expect(history.structuredContent.data.retailProductHistory).toMatchObject({ asin: ASIN, domain: 'US', points: [{ isInStock: true, price: { value: 21.5 } }] });
-    expect(history._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 4 });
-    expect(backend.calls.at(-1)).toMatchObject({ method: 'GetProductHistory', accountId: caller.accountId, request: { asin: ASIN, maxPoints: 10 } });
+    expect(history._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 5 });
+    expect(backend.calls.at(-2)).toMatchObject({ method: 'GetProductHistory', accountId: caller.accountId, request: { asin: ASIN, maxPoints: 10 } });
+    expect(backend.calls.at(-1)).toMatchObject({ method: 'GetProductHistory', request: { maxPoints: 50 } });
+    expect(more._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 4 });
+    const tool = TOOLS.find((t) => t.name === 'retail_product_history')!;
+    expect((tool.inputSchema.properties as Record<string, any>).maxPoints).toMatchObject({ default: 10, minimum: 2 });
 
     backend.failNext('GetProductHistory', new WatchBackendError(ErrorReason.INTERNAL, 'history store unavailable'));
     const [failed] = await sdk(caller, [call('retail_product_history', { asin: ASIN })]);
