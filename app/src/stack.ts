@@ -10,7 +10,7 @@ import express from 'express';
 import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
 import { createClientJobApi, createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
-import { createMcpGateway } from '@retail/mcp';
+import { createMcpGateway, listingSettingsOf } from '@retail/mcp';
 import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
 import { createRestGateway, type LandingLink } from '@retail/rest';
 import { startWatcher } from '@retail/watcher/workers/index';
@@ -112,7 +112,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   // Order does not matter for correctness: each router owns disjoint paths, as the Ingress routes them.
   app.use(await createGraphqlGateway({ core: coreClient, metering }));
-  app.use(createMcpGateway({ core: coreClient, metering }));
+  app.use(createMcpGateway({ core: coreClient, metering, ...listingSettingsOf(env) }));
   app.use('/console', console_.router);
   // Outside demo mode it says there is no catalogue rather than leaving /demo a bare 404.
   app.use(createDemoCatalogueRouter(options.demoCatalogue));

@@ -18,3 +18,4 @@ export * from './rule-checks.js';
 export * from './gtin.js';
 export * from './health.js';
 export * from './batch.js';
+export * from './field-paths.js';

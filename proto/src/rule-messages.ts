@@ -55,6 +55,10 @@ export const RULE_MESSAGES = {
   bestSellersCategoryPath: (name: string) => `${name} has an unexpected best-sellers category path`,
   domainMismatch: (domain: string, urlDomain: string, host: string) => `domain ${domain} does not match the url's marketplace ${urlDomain} (${host})`,
   notLessThan: (name: string, other: string) => `${name} must not be less than ${other}`,
+  // Answers sized for a model (MCP): a cursor is only ever one the service gave.
+  cursor: (name: string) => `${name} must be the nextCursor of an earlier answer`,
+  // Field selection: a dotted path that names no field of the operation's record.
+  unknownField: (name: string, path: string) => `${name} names no field ${path} of the record`,
 } as const;
 
 export type RuleKind = keyof typeof RULE_MESSAGES;

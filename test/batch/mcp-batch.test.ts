@@ -25,7 +25,7 @@ const TEN = [
 ];
 const STATUSES = [200, 200, 200, 200, 200, 400, 404, 503, 400, 400];
 
-const call = (key: string, items: unknown[]) => runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
+const call = (key: string, items: unknown[]) => runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [{ op: 'listTools' }, { op: 'callTool', name: 'retail_batch', arguments: { items } }]);
 
 describe.skipIf(missing !== null)('MCP retail_batch', () => {
   it('is listed with its cap of 10 and read-only hints, and answers 10 items with failures mixed in, compact records, charged one unit per success', async () => {
@@ -52,7 +52,7 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
 
   it('refuses 11 items as the tool\'s 400, and a balance too low as the request\'s 402, charging nothing', async () => {
     const { accountId, key } = await stack().account(2, 'unlimited');
-    const [, , eleven, poor] = await runSdkClient(`${stack().url}/api/mcp`, { 'api-key': key }, [
+    const [, , eleven, poor] = await runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [
       { op: 'listTools' },
       { op: 'callTool', name: 'retail_batch', arguments: { items: Array.from({ length: 11 }, () => product('B0FXTUS001')) } },
       { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001'), product('0316769487'), product('B0FXTDE001')] } },
@@ -60,6 +60,22 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
     expect((eleven as any).result).toMatchObject({ isError: true, structuredContent: { success: false, errors: [{ code: 400, message: 'items must hold between 1 and 10 entries', path: ['items'] }] } });
     expect(poor).toMatchObject({ ok: false });
     expect((poor as any).error).toMatch(/402|unit balance is too low/);
+    expect(await stack().balance(accountId)).toBe(2);
+  });
+
+  it('prices a batch with dryRun, one unit per well-formed item, running and charging nothing', async () => {
+    const { accountId, key } = await stack().account(2, 'unlimited');
+    const [, , ten, three, notBoolean] = await runSdkClient(`${stack().url}/api/mcp?toolsets=bulk&outputSchemas=true`, { 'api-key': key }, [
+      { op: 'listTools' },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: TEN, dryRun: true } },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001'), product('0316769487')], dryRun: true } },
+      { op: 'callTool', name: 'retail_batch', arguments: { items: [product('B0FXTUS001')], dryRun: 1 } },
+    ]);
+    // Items 5, 8 and 9 are malformed: they would be refused, not charged. The SDK Client validated each answer.
+    expect((ten as any).result.structuredContent).toEqual({ dryRun: { units: 7, unitsRemaining: 2, affordable: false } });
+    expect((three as any).result.structuredContent).toEqual({ dryRun: { units: 2, unitsRemaining: 2, affordable: true } });
+    expect((three as any).result._meta).toMatchObject({ unitsCharged: 0 });
+    expect((notBoolean as any).result).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'dryRun must be true or false', path: ['dryRun'] }] } });
     expect(await stack().balance(accountId)).toBe(2);
   });
 });

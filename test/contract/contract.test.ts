@@ -210,7 +210,8 @@ describe.skipIf(DRIVERS.length < 2)('contract: the interfaces agree', () => {
       for (const [i, other] of rest.entries()) {
         const label = `${opName} ${JSON.stringify(params)}: ${drivers[0]!.name} vs ${drivers[i + 1]!.name}`;
         expect(other.status, label).toBe(first!.status);
-        expect(other.data, label).toEqual(first!.data);
+        const driver = drivers[i + 1]!;
+        expect(other.data, label).toEqual(first!.data && driver.answerOf ? driver.answerOf(opName, first!.data) : first!.data);
         expect(other.errors?.map((e) => e.message), label).toEqual(first!.errors?.map((e) => e.message));
         expect(other.unitsCharged, label).toBe(first!.unitsCharged);
       }

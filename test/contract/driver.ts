@@ -40,6 +40,11 @@ export interface Driver {
    * arrays for lists, enum names); the driver encodes them as its interface does.
    */
   call(opName: string, params: Record<string, unknown>, auth: Auth): Promise<DriverResult>;
+  /**
+   * The `data` this interface answers where another answers `data` in full: MCP's default answer is
+   * the compact record of it (docs/mcp.md); the other interfaces answer it as it is.
+   */
+  answerOf?(opName: string, data: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface DriverFactory {

@@ -72,6 +72,8 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "GRAPHQL_BODY_LIMIT_BYTES" $values.config.bodyLimitBytes }}
 {{- else if eq $name "mcp" }}
 {{- $_ := set $env "MCP_BODY_LIMIT_BYTES" $values.config.bodyLimitBytes }}
+{{- $_ := set $env "MCP_TOOLSETS" $values.config.toolsets }}
+{{- $_ := set $env "MCP_OUTPUT_SCHEMAS" $values.config.outputSchemas }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -5,12 +5,15 @@
  * an agent's context is limited. Admitted, run and settled by the shared batch call, as on REST.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { compactData } from '@retail/contract';
 import {
-  BATCH_REGISTRY, type BatchItemOutcome, type CoreClient, ERROR_ENVELOPE_SCHEMA, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema, batchResponseSchema, unitsReport,
+  BATCH_REGISTRY, type BatchItemOutcome, type CallFailure, type CoreClient, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema,
+  batchResponseSchema, priceBatch, unitsReport,
 } from '@retail/gateway-shared';
+import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, dryRunAnswer, takeDryRunArgument } from './dry-run.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
+import { DEFAULT_LIST_LIMIT } from './answer-arguments.js';
+import { compactRecord } from './compact-record.js';
 
 /** What the tool needs of the request (server.ts's RequestContext has it). */
 export interface BatchToolContext {
@@ -29,7 +32,12 @@ const OPERATION_NAMES = BATCH_REGISTRY.items.map((item) => item.name).join(', ')
 function outputSchema(): Tool['outputSchema'] {
   const schemas = new MessageSchemas('#/$defs/', true);
   const entry = batchEntrySchema(schemas);
-  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA], $defs: schemas.defs };
+  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA, DRY_RUN_SCHEMA], $defs: schemas.defs };
+}
+
+function inputSchema(): JsonSchema {
+  const body = batchBodySchema(batchItemRequestSchema(), MCP_BATCH_MAX_ITEMS);
+  return { ...body, properties: { ...(body.properties as Record<string, JsonSchema>), dryRun: DRY_RUN_ARGUMENT } };
 }
 
 export const BATCH_TOOL: Tool = {
@@ -40,30 +48,42 @@ export const BATCH_TOOL: Tool = {
     `Each item is {"operation", "params"}: operation one of ${OPERATION_NAMES}; params that lookup's arguments.`,
     'Each entry answers with its index: {index, status: 200, data} or {index, status, errors}. One unit per item that succeeds.',
   ].join(' '),
-  inputSchema: batchBodySchema(batchItemRequestSchema(), MCP_BATCH_MAX_ITEMS) as Tool['inputSchema'],
+  inputSchema: inputSchema() as Tool['inputSchema'],
   outputSchema: outputSchema(),
   // Lookups only: nothing changes, repeating is harmless, and the answers are marketplace data.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 };
 
-/** An item's entry with its record compacted. */
+/** An item's entry with its record compact, as a single tool's default answer (its lists cut to their first items). */
 function compactEntry(outcome: BatchItemOutcome) {
-  return outcome.ok ? { index: outcome.index, status: 200, data: compactData(outcome.item.op.response, outcome.data) } : batchEntry(outcome);
+  if (!outcome.ok) return batchEntry(outcome);
+  return { index: outcome.index, status: 200, data: compactRecord(outcome.item.op.response, outcome.data, { limit: DEFAULT_LIST_LIMIT, offset: 0 }).record };
+}
+
+/** A refused batch: a request-level refusal is thrown (its HTTP status follows), any other is the tool's isError envelope. */
+function refusedBatch(ctx: BatchToolContext, result: CallFailure & { headers: Record<string, string>; requestId: string }): CallToolResult {
+  ctx.setHeaders(result.headers);
+  if (isRequestLevel(result.status, result.reason)) {
+    const refusal = refusalError(result);
+    ctx.onRefusal(refusal);
+    throw refusal;
+  }
+  const body = envelope(result.errors);
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta: { unitsCharged: 0, requestId: result.requestId } };
 }
 
 export async function callBatchTool(ctx: BatchToolContext, args: Record<string, unknown>): Promise<CallToolResult> {
-  const admission = await admitBatch({ core: ctx.core, meter: ctx.meter }, { body: args, at: [], style: 'mcp', headers: ctx.headers, maxItems: MCP_BATCH_MAX_ITEMS });
-  if (!admission.ok) {
-    const { result } = admission;
-    ctx.setHeaders(result.headers);
-    if (isRequestLevel(result.status, result.reason)) {
-      const refusal = refusalError(result);
-      ctx.onRefusal(refusal);
-      throw refusal;
-    }
-    const body = envelope(result.errors);
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta: { unitsCharged: 0, requestId: result.requestId } };
+  const priced = takeDryRunArgument(args);
+  const input = { body: priced.params, at: [], style: 'mcp' as const, headers: ctx.headers, maxItems: MCP_BATCH_MAX_ITEMS };
+  if (priced.errors.length > 0 || priced.dryRun) {
+    // A dryRun that is no boolean is refused by the free admission, as a body that is no batch: never run.
+    const price = await priceBatch({ meter: ctx.meter }, { ...input, argumentErrors: priced.errors });
+    if (!price.ok) return refusedBatch(ctx, price);
+    ctx.setHeaders(price.headers);
+    return dryRunAnswer(price, { unitsCharged: 0, requestId: price.requestId });
   }
+  const admission = await admitBatch({ core: ctx.core, meter: ctx.meter }, input);
+  if (!admission.ok) return refusedBatch(ctx, admission.result);
   const settled = await admission.run(() => undefined);
   ctx.setHeaders(settled.headers);
   const items = [...settled.outcomes].sort((a, b) => a.index - b.index).map(compactEntry);

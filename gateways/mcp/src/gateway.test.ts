@@ -11,6 +11,7 @@ import { type MeteringInstance, createMetering } from '@retail/metering';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotationsOf } from './annotations.js';
 import { createMcpApp } from './app.js';
+import { TOOLSETS } from './toolsets.js';
 import { INSTRUCTIONS } from './server.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 
@@ -35,14 +36,14 @@ function resultOf(outcome: StepOutcome | undefined): any {
 }
 
 /** Runs the SDK Client; returns the results of the steps after a successful initialize. */
-async function sdk(steps: ClientStep[], headers: Record<string, string> = { 'api-key': key }) {
-  const [init, ...rest] = await runSdkClient(url, headers, steps);
+async function sdk(steps: ClientStep[], headers: Record<string, string> = { 'api-key': key }, query = '?toolsets=all&outputSchemas=true') {
+  const [init, ...rest] = await runSdkClient(`${url}${query}`, headers, steps);
   expect(init).toMatchObject({ ok: true, result: { serverVersion: { name: 'retail-data' } } });
   return rest;
 }
 
-async function rpc(body: unknown, headers: Record<string, string> = { 'api-key': key }) {
-  const res = await fetch(url, {
+async function rpc(body: unknown, headers: Record<string, string> = { 'api-key': key }, query = '') {
+  const res = await fetch(`${url}${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify(body),
@@ -84,8 +85,9 @@ describe('MCP gateway', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch'].sort());
     for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
-      // The summary; a job's create adds its item form (tools.test.ts).
-      expect(tool.description).toBe(jobItemsParameter(op) ? `${op.summary} ${JOB_ITEM_FORM}` : op.summary);
+      // The summary, what it returns; a job's create adds its item form (tools.test.ts).
+      expect(tool.description.startsWith(`${op.summary} Returns {data: {${op.dataRoot}}}, compact`)).toBe(true);
+      if (jobItemsParameter(op)) expect(tool.description.endsWith(JOB_ITEM_FORM)).toBe(true);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
       expect(tool.annotations).toEqual(annotationsOf(op));
@@ -94,6 +96,25 @@ describe('MCP gateway', () => {
     const product = tools.find((t) => t.name === 'retail_product')!;
     expect((product.inputSchema.properties as Record<string, any>).domain).toMatchObject({ type: 'string', default: 'US' });
     expect(core.calls).toEqual([]);
+  });
+
+  it('lists the lookup and search toolsets by default in under 20 KB without output schemas; the URL picks others; a bad choice is a 400 naming it', async () => {
+    const listed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(listed.json.result.tools.map((t: any) => t.name)).toEqual(REGISTRY.map((op) => op.mcpTool));
+    expect(listed.json.result.tools.some((t: any) => 'outputSchema' in t)).toBe(false);
+    expect(Buffer.byteLength(JSON.stringify(listed.json))).toBeLessThan(20 * 1024);
+    const watches = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, undefined, '?toolsets=watches,bulk&outputSchemas=true');
+    // In the list's order: the registry's, the batch tool last.
+    expect(watches.json.result.tools.map((t: any) => t.name)).toEqual([...TOOLSETS.watches.tools, ...TOOLSETS.bulk.tools.filter((n) => n !== 'retail_batch'), 'retail_batch']);
+    expect(watches.json.result.tools.every((t: any) => t.outputSchema?.type === 'object')).toBe(true);
+    // A tool outside the listed toolsets is still called by name.
+    const [history] = await sdk([{ op: 'callTool', name: 'retail_watch_list', arguments: {} }], undefined, '');
+    expect(resultOf(history).isError).toBe(true); // no watcher in this stack: 501, as without toolsets
+    for (const query of ['?toolsets=lookup,everything', '?outputSchemas=yes']) {
+      const bad = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, undefined, query);
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ id: 3, error: { code: -32600, data: { success: false, errors: [{ code: 400, path: ['query', query.slice(1).split('=')[0]] }] } } });
+    }
   });
 
   it('says in its instructions that data is untrusted and which tools are free', async () => {
@@ -108,7 +129,7 @@ describe('MCP gateway', () => {
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(res.status).toBe(200);
-      expect(res.json.result.tools).toHaveLength(API_REGISTRY.length + 1);
+      expect(res.json.result.tools).toHaveLength(REGISTRY.length); // the default toolsets: lookup and search
     }
     const anonymous = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, {});
     expect(anonymous.status).toBe(401);
@@ -119,27 +140,58 @@ describe('MCP gateway', () => {
     });
   });
 
-  it('returns the REST body as structuredContent and one text block, units in _meta; marketplace text stays in the data', async () => {
+  it('returns the compact record as structuredContent and one text block (a summary line, then its JSON), units in _meta; marketplace text stays in the data', async () => {
     const [list, call] = await sdk([{ op: 'listTools' }, { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', domain: 'US' } }]);
     const tools = resultOf(list).tools;
     const result = resultOf(call);
-    const body = {
-      data: {
-        retailProduct: {
-          title: HOSTILE, asin: 'B08KTZ8249', isPrime: false, imageUrls: [], ratingsTotal: 12,
-          featureBullets: [], technicalSpecifications: [], categories: [], coupon: null, seller: null,
-        },
-      },
-    };
+    // The REST body less its empty values (imageUrls: [], coupon: null, …); false and 0 stay.
+    const body = { data: { retailProduct: { title: HOSTILE, asin: 'B08KTZ8249', isPrime: false, ratingsTotal: 12 } } };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(body);
-    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(body) }]);
+    expect(result.content).toEqual([{ type: 'text', text: `retailProduct: compact record; empty fields left out.\n${JSON.stringify(body)}` }]);
     expect(result._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: expect.any(Number), requestId: expect.any(String) });
     // The hostile title appears exactly twice in the result (data and its JSON text) and nowhere else.
     const serialized = JSON.stringify(result);
     expect(serialized.split(HOSTILE).length - 1).toBe(2);
     expect(JSON.stringify(result._meta)).not.toContain('ignore previous');
     expect(JSON.stringify(tools)).not.toContain('ignore previous');
+  });
+
+  it('answers dryRun with the units a call would charge, free, without reaching the core; a refused call is refused alike', async () => {
+    const poor = await newKey(1);
+    const calls = core.calls.length;
+    const [dry, bad, notBoolean] = await sdk([
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: true } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08', dryRun: true } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: 'yes' } },
+    ], { 'api-key': poor });
+    // Validated by the SDK Client against the tool's outputSchema (its dry-run shape).
+    expect(resultOf(dry).structuredContent).toEqual({ dryRun: { units: 1, unitsRemaining: 1, affordable: true } });
+    expect(resultOf(dry)._meta).toMatchObject({ unitsCharged: 0 });
+    expect(resultOf(dry).content[0].text).toMatch(/^Dry run: this call would charge 1 unit if it succeeds; nothing was run or charged\./);
+    expect(resultOf(bad)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, path: ['asin'] }] } });
+    expect(resultOf(notBoolean)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'dryRun must be true or false', path: ['dryRun'] }] } });
+    expect(core.calls.length).toBe(calls);
+    // The unit is still there: the real call spends it.
+    const [real] = await sdk([{ op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249' } }], { 'api-key': poor });
+    expect(resultOf(real)._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 0 });
+    const [broke] = await sdk([{ op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', dryRun: true } }], { 'api-key': poor });
+    expect(resultOf(broke).structuredContent).toEqual({ dryRun: { units: 1, unitsRemaining: 0, affordable: false } });
+    // Free tools take no dryRun: it is an unknown argument there.
+    const [free] = await sdk([{ op: 'callTool', name: 'retail_watch_list', arguments: { dryRun: true } }]);
+    expect(resultOf(free)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, path: ['dryRun'] }] } });
+  });
+
+  it('answers only the fields named, the same record as the full answer cut down; an unknown path is a 400 naming it, uncharged', async () => {
+    const [full, chosen, unknown] = await sdk([
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249' } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', fields: 'asin,ratingsTotal' } },
+      { op: 'callTool', name: 'retail_product', arguments: { asin: 'B08KTZ8249', fields: 'asin,price.valu' } },
+    ]);
+    const { asin, ratingsTotal } = resultOf(full).structuredContent.data.retailProduct;
+    expect(resultOf(chosen).structuredContent).toEqual({ data: { retailProduct: { asin, ratingsTotal } } });
+    expect(resultOf(chosen)._meta).toMatchObject({ unitsCharged: 1 });
+    expect(resultOf(unknown)).toMatchObject({ isError: true, structuredContent: { errors: [{ code: 400, message: 'fields names no field price.valu of the record', path: ['fields'] }] }, _meta: { unitsCharged: 0 } });
   });
 
   it('answers operation errors as isError results carrying the envelope, uncharged', async () => {

@@ -12,6 +12,7 @@ import { type BodyRefusal, type CoreClient, admitFree, createCors, denialFailure
 import type { Meter, Metering } from '@retail/metering/api';
 import { RequestLevelError, envelope, jsonRpcError, refusalError } from './rpc-errors.js';
 import { createServerPool } from './server.js';
+import { DEFAULT_TOOLSETS, type ToolsetName, parseToolsets } from './toolsets.js';
 
 export const MCP_PATH = '/api/mcp';
 
@@ -21,6 +22,25 @@ export interface McpGatewayOptions {
   readonly bodyLimitBytes?: number;
   /** CORS_ORIGINS: origins allowed to call from a browser (`*` for any); empty keeps CORS closed. */
   readonly corsOrigins?: readonly string[];
+  /** MCP_TOOLSETS: the toolsets `tools/list` answers when the URL names none (default lookup, search). */
+  readonly toolsets?: readonly ToolsetName[];
+  /** MCP_OUTPUT_SCHEMAS: whether `tools/list` carries output schemas when the URL does not say (default false). */
+  readonly outputSchemas?: boolean;
+}
+
+type ListingChoice = { ok: true; toolsets: readonly ToolsetName[]; outputSchemas: boolean } | { ok: false; message: string; parameter: string };
+
+/**
+ * `?toolsets=lookup,watches` and `?outputSchemas=true` on the MCP URL, over the operator's defaults.
+ * Read from the URL itself: an app may turn express's query parser off (the gateways' apps do).
+ */
+function listingOf(req: Request, options: McpGatewayOptions): ListingChoice {
+  const query = new URL(req.originalUrl, 'http://mcp.invalid').searchParams;
+  const toolsets = parseToolsets(query.get('toolsets') ?? undefined, options.toolsets ?? DEFAULT_TOOLSETS);
+  if (!toolsets.ok) return { ok: false, message: toolsets.message, parameter: 'toolsets' };
+  const schemas = query.get('outputSchemas') ?? undefined;
+  if (schemas !== undefined && schemas !== 'true' && schemas !== 'false') return { ok: false, message: 'outputSchemas must be true or false', parameter: 'outputSchemas' };
+  return { ok: true, toolsets: toolsets.toolsets, outputSchemas: schemas === undefined ? options.outputSchemas ?? false : schemas === 'true' };
 }
 
 function firstId(body: unknown): unknown {
@@ -95,6 +115,11 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
       res.status(error.status).set(headers).json(jsonRpcError(firstId(req.body), error.code, error.message, error.data));
     };
 
+    const listing = listingOf(req, options);
+    if (!listing.ok) {
+      res.status(400).json(jsonRpcError(firstId(req.body), -32600, listing.message, envelope([{ code: 400, message: listing.message, path: ['query', listing.parameter] }])));
+      return;
+    }
     const misuse = toolsCallMisuse(req.body);
     if (misuse) {
       res.status(200).json(jsonRpcError(misuse.id, -32602, `Invalid params: ${misuse.message}`));
@@ -125,6 +150,8 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
 
     const lease = servers.acquire({
       core,
+      toolsets: listing.toolsets,
+      outputSchemas: listing.outputSchemas,
       meter,
       headers: req.headers,
       setHeaders: (headers) => {

@@ -1,11 +1,13 @@
 /**
  * The MCP gateway deployment. Environment: the common gateway settings (see
  * gateways/shared/src/gateway-settings.ts), LEDGER_REDIS_URL / REDIS_URL (memory store when neither),
- * MCP_BODY_LIMIT_BYTES (65536).
+ * MCP_BODY_LIMIT_BYTES (65536), MCP_TOOLSETS (the toolsets tools/list answers by default: lookup,search)
+ * and MCP_OUTPUT_SCHEMAS (whether it carries output schemas by default: false).
  */
-import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
+import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway, settingsOrExit } from '@retail/gateway-shared';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
 import { createMcpApp } from './app.js';
+import { listingSettingsOf } from './listing-settings.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
@@ -15,6 +17,7 @@ const core = createCoreClient(settings.core);
 const bodyLimitBytes = positiveSetting(env.MCP_BODY_LIMIT_BYTES, 'MCP_BODY_LIMIT_BYTES');
 const app = createMcpApp({
   core,
+  ...settingsOrExit(() => listingSettingsOf(env)),
   metering,
   corsOrigins: settings.corsOrigins,
   ...(bodyLimitBytes ? { bodyLimitBytes } : {}),

@@ -24,11 +24,19 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type CoreClient, displayName, runMeteredCall, unitsReport } from '@retail/gateway-shared';
+import { type CallFailure, type CoreClient, displayName, priceCall, runMeteredCall, unitsReport } from '@retail/gateway-shared';
+import { DRY_RUN_INSTRUCTIONS, dryRunAnswer, takeDryRun } from './dry-run.js';
+import { withModelDefaults } from './model-defaults.js';
+import { ANSWER_INSTRUCTIONS, splitAnswerArguments } from './answer-arguments.js';
+import { compactAnswer } from './answer.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
-import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
+import { FREE_TOOLS, TOOLS, cutsLists, operationOfTool, recordOf } from './tools.js';
 import { BATCH_TOOL, callBatchTool } from './batch-tool.js';
+import { TOOLSET_NAMES, type ToolsetName, listedTools } from './toolsets.js';
+
+/** The answer of a tool that pages by its own parameters: its lists whole. */
+const WHOLE_LISTS = { limit: Infinity, offset: 0 } as const;
 
 export const SERVER_INFO = { name: 'retail-data', version: '1.0.0' } as const;
 
@@ -38,10 +46,16 @@ export const INSTRUCTIONS = [
   `Each successful call costs one unit, except these free ones, which manage your own watches and bulk jobs (a job's items are charged one unit per success as they run): ${FREE_TOOLS.join(', ')}.`,
   `${BATCH_TOOL.name} costs one unit per item that succeeds.`,
   'Every call counts against the rate limit.',
+  ANSWER_INSTRUCTIONS,
+  DRY_RUN_INSTRUCTIONS,
+  `Tools come in toolsets (${TOOLSET_NAMES.join(', ')}): ?toolsets= on the MCP URL (or all) chooses which ones tools/list answers; every tool can be called by name.`,
 ].join(' ');
 
 export interface RequestContext {
   readonly core: CoreClient;
+  /** What `tools/list` answers: the toolsets (the URL's `toolsets`, else the operator's) and whether with output schemas. */
+  readonly toolsets: readonly ToolsetName[];
+  readonly outputSchemas: boolean;
   readonly meter: Meter;
   readonly headers: HeaderBag;
   /** Response headers the call produced (metering, cache, Retry-After). */
@@ -122,7 +136,7 @@ function createSlot(giveBack: (slot: Slot) => void): Slot {
       if (slot.running === 0 && slot.released) giveBack(slot);
     }
   };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, withContext(async (ctx) => ({ tools: [...listedTools(TOOLS, ctx.toolsets, ctx.outputSchemas)] })));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
@@ -137,23 +151,34 @@ async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { 
     await ctx.authenticateFree();
     throw new McpError(ErrorCode.InvalidParams, `unknown tool ${displayName(request.params.name)}`);
   }
-  const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, {
-    op,
-    params: ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {},
-    style: 'mcp',
-    headers: ctx.headers,
-  });
+  const args = ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {};
+  const priced = takeDryRun(op, withModelDefaults(op.mcpTool, args));
+  // A lookup's answer is shaped by `listLimit`, `cursor` and `fields`; the other tools page by their own parameters.
+  const split = cutsLists(op) ? splitAnswerArguments(priced.params, recordOf(op)) : { ok: true as const, shape: WHOLE_LISTS, params: priced.params };
+  const argumentErrors = [...priced.errors, ...(split.ok ? [] : split.errors)];
+  const call = { op, params: split.params, style: 'mcp' as const, headers: ctx.headers, ...(argumentErrors.length > 0 ? { argumentErrors } : {}) };
+  if (priced.dryRun) {
+    const price = await priceCall({ meter: ctx.meter }, call);
+    ctx.setHeaders(price.headers);
+    if (price.ok) return dryRunAnswer(price, { unitsCharged: 0, requestId: price.requestId });
+    return failureAnswer(ctx, { ...price, unitsCharged: 0 });
+  }
+  const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, call);
   ctx.setHeaders(result.headers);
   const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
-  if (result.ok) {
-    const body = { data: result.data };
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };
-  }
-  const body = envelope(result.errors);
+  // A call with a bad listLimit, cursor or fields never succeeds: the shared call refused it as a shape error.
+  if (result.ok) return compactAnswer(op.response, op.dataRoot, result.data, split.ok ? split.shape : WHOLE_LISTS, _meta);
+  return failureAnswer(ctx, result);
+}
+
+/** A failed call: a request-level refusal is thrown (its HTTP status follows), any other is an isError result with the envelope. */
+function failureAnswer(ctx: RequestContext, result: CallFailure & { unitsCharged: number; unitsRemaining?: number; requestId: string }): CallToolResult {
   if (isRequestLevel(result.status, result.reason)) {
     const refusal = refusalError(result);
     ctx.onRefusal(refusal);
     throw refusal;
   }
+  const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
+  const body = envelope(result.errors);
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true, _meta };
 }

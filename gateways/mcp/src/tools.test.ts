@@ -2,7 +2,9 @@
 import { API_REGISTRY, REGISTRY } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { INSTRUCTIONS } from './server.js';
-import { FREE_TOOLS, TOOLS, operationOfTool } from './tools.js';
+import { FREE_TOOLS, TOOLS, operationOfTool, recordOf } from './tools.js';
+import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_NAMES, type ToolsetName, listedTools, parseToolsets } from './toolsets.js';
+import { listingSettingsOf } from './listing-settings.js';
 
 const hints = (name: string) => TOOLS.find((t) => t.name === name)?.annotations;
 
@@ -15,6 +17,10 @@ describe('MCP tools', () => {
       'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_batch',
     ]);
     for (const op of API_REGISTRY) expect(operationOfTool(op.mcpTool)).toBe(op);
+  });
+
+  it('give every lookup a record that fields paths name (a message, or the items of a list)', () => {
+    for (const op of REGISTRY) expect(recordOf(op).typeName, op.name).toMatch(/^retail\.v1\./);
   });
 
   it('say which tools read, which remove or overwrite, which may be repeated, and which reach marketplace data', () => {
@@ -50,6 +56,31 @@ describe('MCP tools', () => {
     expect(items.items.oneOf.map((s: any) => s.properties.operation.const)).toContain('product');
     expect(JSON.stringify(items)).not.toContain('asinFromGtin');
     expect(create.inputSchema.required).toEqual(['items']);
+  });
+});
+
+describe('toolsets', () => {
+  it('hold every tool exactly once', () => {
+    const inSets = Object.values(TOOLSETS).flatMap((t) => [...t.tools]);
+    expect([...inSets].sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    expect(new Set(inSets).size).toBe(inSets.length);
+  });
+
+  it('list in a few KB each without output schemas, the default lookup and search under 20 KB', () => {
+    const size = (sets: readonly ToolsetName[], outputSchemas = false) => JSON.stringify({ tools: listedTools(TOOLS, sets, outputSchemas) }).length;
+    expect(size(DEFAULT_TOOLSETS)).toBeLessThan(20 * 1024);
+    for (const name of TOOLSET_NAMES) expect(size([name]), name).toBeLessThan(20 * 1024);
+    // Output schemas more than double a list: only clients that validate answers ask for them.
+    expect(size(DEFAULT_TOOLSETS, true)).toBeGreaterThan(2 * size(DEFAULT_TOOLSETS));
+  });
+
+  it('are chosen by a comma list, any case, or all; an unknown name is refused without echoing it', () => {
+    expect(parseToolsets(' Watches , lookup ', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: ['lookup', 'watches'] });
+    expect(parseToolsets('', ['bulk'])).toEqual({ ok: true, toolsets: ['bulk'] });
+    expect(parseToolsets('all', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: TOOLSET_NAMES });
+    expect(parseToolsets('lookup,secret-value', DEFAULT_TOOLSETS, 'MCP_TOOLSETS')).toEqual({ ok: false, message: 'MCP_TOOLSETS must be a comma list of lookup, search, watches, bulk or all' });
+    expect(() => listingSettingsOf({ MCP_TOOLSETS: 'nope', MCP_OUTPUT_SCHEMAS: 'maybe' })).toThrow(/MCP_TOOLSETS must be[\s\S]*MCP_OUTPUT_SCHEMAS must be true or false/);
+    expect(listingSettingsOf({ MCP_OUTPUT_SCHEMAS: 'TRUE' })).toEqual({ toolsets: DEFAULT_TOOLSETS, outputSchemas: true });
   });
 });
 

@@ -5,10 +5,15 @@
  * objects included, a job's items as `{operation, params}`, unknown arguments refused), the REST
  * 200 body as the success shape of `outputSchema`, and hints from annotations.ts.
  */
+import type { DescMessage } from '@bufbuild/protobuf';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  API_REGISTRY, ERROR_ENVELOPE_SCHEMA, JOB_ITEM_FORM, type JsonSchema, type Operation, argumentsJsonSchema, carriesJobResults, jobItemsParameter, responseJsonSchema,
+  API_REGISTRY, ERROR_ENVELOPE_SCHEMA, JOB_ITEM_FORM, type JsonSchema, type Operation, REGISTRY, argumentsJsonSchema, jobItemsParameter, responseJsonSchema,
 } from '@retail/gateway-shared';
+import { ANSWER_ARGUMENTS } from './answer-arguments.js';
+import { ANSWER_SIZES } from './answer-sizes.js';
+import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, takesDryRun } from './dry-run.js';
+import { withModelDefaultSchemas } from './model-defaults.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 
@@ -19,16 +24,54 @@ import { BATCH_TOOL } from './batch-tool.js';
  * so the body schema's `#/$defs/…` references still resolve.
  */
 export function outputSchema(op: Operation): JsonSchema {
-  // A job's results carry item records, compact on MCP (response-data.ts); nothing else in such a response is a record.
-  const { $defs, ...body } = responseJsonSchema(op, { compact: carriesJobResults(op.response) });
-  return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA], ...($defs ? { $defs } : {}) };
+  // Every answer is a compact record (compact-record.ts): no bulky fields, nothing always present.
+  const { $defs, ...body } = responseJsonSchema(op, { compact: true });
+  return { type: 'object', oneOf: [body, ERROR_ENVELOPE_SCHEMA, ...(takesDryRun(op) ? [DRY_RUN_SCHEMA] : [])], ...($defs ? { $defs } : {}) };
+}
+
+const LOOKUPS = new Set(REGISTRY);
+
+/** Whether a tool's answer cuts its lists (`limit`, `cursor`): the lookups; the watch and job tools page by their own parameters. */
+export function cutsLists(op: Operation): boolean {
+  return LOOKUPS.has(op);
+}
+
+/** The message of an operation's record (its data root, or each item of a list root), which `fields` paths name. */
+export function recordOf(op: Operation): DescMessage {
+  const root = op.response.fields.find((f) => f.jsonName === op.dataRoot);
+  const message = root?.fieldKind === 'message' || (root?.fieldKind === 'list' && root.listKind === 'message') ? root.message : undefined;
+  if (!message) throw new Error(`${op.name}: its data root holds no message`);
+  return message;
+}
+
+function inputSchemaOf(op: Operation): JsonSchema {
+  const schema = argumentsJsonSchema(op);
+  const properties = {
+    ...withModelDefaultSchemas(op.mcpTool, schema.properties as Record<string, JsonSchema>),
+    ...(cutsLists(op) ? ANSWER_ARGUMENTS : {}),
+    ...(takesDryRun(op) ? { dryRun: DRY_RUN_ARGUMENT } : {}),
+  };
+  return { ...schema, properties };
+}
+
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** What the tool answers and how large, from the measured sizes (scripts/mcp-answer-sizes.ts). */
+function returns(op: Operation): string {
+  const size = ANSWER_SIZES[op.mcpTool];
+  const typical = size ? `, typically ${kilobytes(size.median)}, at most ${kilobytes(size.largest)} measured` : '';
+  return `Returns {data: {${op.dataRoot}}}, compact${typical}.`;
+}
+
+function descriptionOf(op: Operation): string {
+  return [op.summary, returns(op), ...(jobItemsParameter(op) ? [JOB_ITEM_FORM] : [])].join(' ');
 }
 
 export function toolOf(op: Operation): Tool {
   return {
     name: op.mcpTool,
-    description: jobItemsParameter(op) ? `${op.summary} ${JOB_ITEM_FORM}` : op.summary,
-    inputSchema: argumentsJsonSchema(op) as Tool['inputSchema'],
+    description: descriptionOf(op),
+    inputSchema: inputSchemaOf(op) as Tool['inputSchema'],
     outputSchema: outputSchema(op) as Tool['outputSchema'],
     annotations: annotationsOf(op),
   };

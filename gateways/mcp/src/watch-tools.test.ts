@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, redisMissing, startRedis } from '../../../test/harness/redis.js';
 import { type StubCore, startStubCore } from '../../../test/harness/stub-core.js';
 import { type WatchBackend, WatchBackendError, startWatchBackend } from '../../../test/harness/watch-backend.js';
+import { TOOLS } from './tools.js';
 import { type ClientStep, type StepOutcome, runSdkClient } from '../../../test/harness/mcp-sdk-client.js';
 import { createMcpApp } from './app.js';
 
@@ -81,7 +82,8 @@ beforeAll(async () => {
   // `trickle`: a burst of two calls and almost no refill, so a third call within the test is refused.
   redis = await startRedis();
   metering = await createMetering({ redisUrl: redis.url, plans: { trickle: { ratePerSecond: 0.001, burst: 2 } } });
-  url = await listen(backend.address);
+  // Every toolset, with output schemas: the SDK Client then validates each answer against its tool's.
+  url = `${await listen(backend.address)}?toolsets=all&outputSchemas=true`;
   urlWithoutWatcher = await listen();
 });
 
@@ -134,7 +136,9 @@ describe.skipIf(missing)('MCP watch tools', () => {
       webhook: { url: 'https://hooks.example.com/retail', secret: expect.stringMatching(/^whsec_/) },
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    expect(created.content).toEqual([{ type: 'text', text: JSON.stringify(created.structuredContent) }]);
+    // A summary line, then the same compact JSON as structuredContent.
+    expect(created.content).toEqual([{ type: 'text', text: expect.stringMatching(/^retailWatch: compact record/) }]);
+    expect(created.content[0].text.split('\n')[1]).toBe(JSON.stringify(created.structuredContent));
     expect(created._meta).toMatchObject({ unitsCharged: 0, unitsRemaining: 5 });
     expect(backend.calls[from]).toMatchObject({
       method: 'CreateWatch',
@@ -153,11 +157,14 @@ describe.skipIf(missing)('MCP watch tools', () => {
       call('retail_watch_delete', { id: watch.id }),
       call('retail_watch_get', { id: watch.id }),
     ]);
-    expect(listed.structuredContent.data.retailWatches).toMatchObject({ watches: [{ id: watch.id }], nextCursor: null });
+    expect(listed.structuredContent.data.retailWatches).toMatchObject({ watches: [{ id: watch.id }] });
+    // No next page: the null cursor is left out, as every empty value of a compact record.
+    expect(listed.structuredContent.data.retailWatches).not.toHaveProperty('nextCursor');
     expect(got.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, webhook: { url: 'https://hooks.example.com/retail' } });
     // The secret is shown once, in the answer that created the webhook.
     expect(got.structuredContent.data.retailWatch.webhook.secret).toBeUndefined();
-    expect(updated.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, status: 'PAUSED', conditions: [] });
+    expect(updated.structuredContent.data.retailWatch).toMatchObject({ id: watch.id, status: 'PAUSED' });
+    expect(updated.structuredContent.data.retailWatch).not.toHaveProperty('conditions'); // replaced by none: the empty list is left out
     expect(deleted.structuredContent).toEqual({ data: { retailWatch: { id: watch.id, deleted: true } } });
     expect(gone).toMatchObject({ isError: true, structuredContent: { success: false, errors: [{ code: 404 }] } });
     for (const result of [listed, got, updated, deleted, gone]) expect(result._meta.unitsCharged).toBe(0);
@@ -202,13 +209,17 @@ describe.skipIf(missing)('MCP watch tools', () => {
     expect(await balanceOf(caller)).toBe(5);
   });
 
-  it('charges one unit for product history and none when it fails', async () => {
-    const caller = await newCaller(5);
+  it('charges one unit for product history and none when it fails; a model gets at most 10 points unless it asks for more', async () => {
+    const caller = await newCaller(6);
     backend.setHistory(Domain.US, ASIN, [{ isInStock: true, price: create(PriceSchema, { value: 21.5, currency: 'USD', symbol: '$' }) }]);
-    const [history] = await sdk(caller, [call('retail_product_history', { asin: ASIN, maxPoints: 10 })]);
+    const [history, more] = await sdk(caller, [call('retail_product_history', { asin: ASIN }), call('retail_product_history', { asin: ASIN, maxPoints: 50 })]);
     expect(history.structuredContent.data.retailProductHistory).toMatchObject({ asin: ASIN, domain: 'US', points: [{ isInStock: true, price: { value: 21.5 } }] });
-    expect(history._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 4 });
-    expect(backend.calls.at(-1)).toMatchObject({ method: 'GetProductHistory', accountId: caller.accountId, request: { asin: ASIN, maxPoints: 10 } });
+    expect(history._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 5 });
+    expect(backend.calls.at(-2)).toMatchObject({ method: 'GetProductHistory', accountId: caller.accountId, request: { asin: ASIN, maxPoints: 10 } });
+    expect(backend.calls.at(-1)).toMatchObject({ method: 'GetProductHistory', request: { maxPoints: 50 } });
+    expect(more._meta).toMatchObject({ unitsCharged: 1, unitsRemaining: 4 });
+    const tool = TOOLS.find((t) => t.name === 'retail_product_history')!;
+    expect((tool.inputSchema.properties as Record<string, any>).maxPoints).toMatchObject({ default: 10, minimum: 2 });
 
     backend.failNext('GetProductHistory', new WatchBackendError(ErrorReason.INTERNAL, 'history store unavailable'));
     const [failed] = await sdk(caller, [call('retail_product_history', { asin: ASIN })]);
@@ -240,7 +251,8 @@ describe.skipIf(missing)('MCP watch tools', () => {
     const third = await rawCall(caller, 'retail_watch_list', {});
     for (const res of [first, second]) {
       expect(res.status).toBe(200);
-      expect(res.json.result).toMatchObject({ structuredContent: { data: { retailWatches: { watches: [] } } } });
+      // No watches: the empty list is left out, as every empty value of a compact record.
+      expect(res.json.result).toMatchObject({ structuredContent: { data: { retailWatches: {} } } });
       expect(res.json.result.isError).toBeUndefined();
       expect(res.headers.get('x-units-charged')).toBe('0');
     }

@@ -62,15 +62,20 @@ export function loadGatewaySettings(env: Readonly<Record<string, string | undefi
   };
 }
 
-/** loadGatewaySettings for a deployment's main: a bad environment prints its problems and exits 2 (as the core does). */
-export function readGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
+/** A reading of settings for a deployment's main: a bad environment prints its problems and exits 2 (as the core does). */
+export function settingsOrExit<T>(read: () => T): T {
   try {
-    return loadGatewaySettings(env);
+    return read();
   } catch (error) {
     if (!(error instanceof GatewayConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
+}
+
+/** loadGatewaySettings for a deployment's main (settingsOrExit). */
+export function readGatewaySettings(env: Readonly<Record<string, string | undefined>> = process.env): GatewaySettings {
+  return settingsOrExit(() => loadGatewaySettings(env));
 }
 
 /**

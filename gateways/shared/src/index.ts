@@ -31,3 +31,4 @@ export * from './job-csv.js';
 export * from './job-stream.js';
 export * from './job-download.js';
 export * from './job-progress.js';
+export * from './price-call.js';

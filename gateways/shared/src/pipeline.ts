@@ -187,7 +187,7 @@ export function servedHeaders(
  * The parameters of one call as the client gave them (REST: query, or path and body, merged by name;
  * GraphQL and MCP: arguments, a job's items in the item form of every interface).
  */
-function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
+export function parseCallParameters(op: Operation, params: Record<string, unknown>, style: ParameterStyle) {
   return style === 'rest' ? parseParameters(op, params, style, restSourceOf(op)) : parseCallArguments(op, params, style);
 }
 
@@ -204,10 +204,20 @@ export function chargedOperations(op: Operation): string[] {
 /** The whole call of one operation (REST and MCP), metered or free. */
 export async function runMeteredCall(
   deps: PipelineDeps,
-  input: { op: Operation; params: Record<string, unknown>; style: ParameterStyle; headers: HeaderBag; signal?: AbortSignal },
+  input: {
+    op: Operation;
+    params: Record<string, unknown>;
+    style: ParameterStyle;
+    headers: HeaderBag;
+    signal?: AbortSignal;
+    /** Errors of arguments the interface took out of `params` itself (MCP's listLimit and cursor), refused as shape errors. */
+    argumentErrors?: readonly ParameterError[];
+  },
 ): Promise<CallResult> {
   const requestId = requestIdFrom(input.headers);
-  const parsed = parseCallParameters(input.op, input.params, input.style);
+  const own = parseCallParameters(input.op, input.params, input.style);
+  const argumentErrors = input.argumentErrors ?? [];
+  const parsed = argumentErrors.length === 0 ? own : { ok: false as const, errors: [...argumentErrors, ...(own.ok ? [] : own.errors)] };
   const charged = chargedOperations(input.op);
   const admitted = await admitCall(deps.meter, {
     headers: input.headers,

@@ -78,7 +78,10 @@ export function parametersJsonSchema(op: Operation): JsonSchema {
 export interface SchemaOptions {
   /** Prefix of references to message schemas; `#/$defs/` (default) or `#/components/schemas/`. */
   readonly refBase?: string;
-  /** Records without their bulky fields (compactData): MCP's job results, as its batch tool's. */
+  /**
+   * MCP's compact records: no bulky fields, and no field always present (empty values are left out,
+   * so neither `required` nor `null` appear).
+   */
   readonly compact?: boolean;
 }
 
@@ -111,8 +114,8 @@ export class MessageSchemas {
     for (const field of desc.fields) {
       if (this.compact && isBulky(field)) continue;
       const { schema, alwaysPresent } = this.fieldSchema(field);
-      properties[field.jsonName] = schema;
-      if (alwaysPresent) required.push(field.jsonName);
+      properties[field.jsonName] = this.compact ? withoutNull(schema) : schema;
+      if (alwaysPresent && !this.compact) required.push(field.jsonName);
     }
     return {
       type: 'object',
@@ -160,6 +163,15 @@ export class MessageSchemas {
       }
     }
   }
+}
+
+/** A field's schema without its `null` (compact records leave empty values out). */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).find((s) => s.type !== 'null') ?? schema;
+  if (!Array.isArray(schema.type)) return schema;
+  const out: JsonSchema = { ...schema, type: (schema.type as unknown[]).find((t) => t !== 'null') };
+  if (Array.isArray(out.enum)) out.enum = (out.enum as unknown[]).filter((v) => v !== null);
+  return out;
 }
 
 /** The schema name of a batch entry (`{index, status, data}` / `{index, status, errors}`), a job's result included. */

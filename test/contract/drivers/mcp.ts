@@ -4,8 +4,9 @@
  * `data` is the envelope; operation errors are `isError` results carrying it. Every result is
  * checked against the tool's published outputSchema (from `tools/list`) and its text block.
  */
+import type { WireObject } from '@retail/contract';
 import { registryOperation } from '@retail/gateway-shared';
-import { createMcpGateway } from '@retail/mcp';
+import { DEFAULT_LIST_LIMIT, compactRecord, createMcpGateway } from '@retail/mcp';
 import { createSchemaValidator } from '../../harness/json-schema.js';
 import type { Driver, DriverFactory, EnvelopeEntry } from '../driver.js';
 
@@ -25,7 +26,8 @@ export const mcpDriver: DriverFactory = {
     const url = `${stack.baseUrl}/api/mcp`;
     const { accountId } = await stack.metering.admin.createAccount({ units: 0, plan: 'unlimited' });
     const listKey = (await stack.metering.admin.createKey(accountId)).key;
-    const list = (await (await fetch(url, { method: 'POST', headers: { ...HEADERS, 'API-KEY': listKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }) })).json()) as {
+    // Every tool with its output schema (the default list has neither all tools nor output schemas).
+    const list = (await (await fetch(`${url}?toolsets=all&outputSchemas=true`, { method: 'POST', headers: { ...HEADERS, 'API-KEY': listKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }) })).json()) as {
       result: { tools: Array<{ name: string; outputSchema: Record<string, unknown> }> };
     };
     // With the formats, as an MCP client that checks them would (the SDK's client loads ajv-formats):
@@ -36,6 +38,7 @@ export const mcpDriver: DriverFactory = {
 
     const driver: Driver = {
       name: 'mcp',
+      answerOf: (opName, data) => compactRecord(registryOperation(opName).response, data as WireObject, { limit: DEFAULT_LIST_LIMIT, offset: 0 }).record,
       async call(opName, params, auth) {
         const op = registryOperation(opName);
         const id = nextId++;
@@ -68,7 +71,10 @@ export const mcpDriver: DriverFactory = {
           return { ...base, status: response.status === 200 ? 500 : response.status, unitsCharged: 0 };
         }
         const content = result.structuredContent;
-        if (result.content?.length !== 1 || result.content[0]?.text !== JSON.stringify(content)) violations.push('the text block is not the structuredContent JSON');
+        // An answer's text is a summary line, then the structuredContent JSON; an error's is the envelope JSON alone.
+        const block = result.content?.length === 1 ? result.content[0]?.text ?? '' : '';
+        const json = result.isError ? block : block.slice(block.indexOf('\n') + 1);
+        if (json !== JSON.stringify(content) || (!result.isError && !block.includes('\n'))) violations.push('the text block is not a summary line and the structuredContent JSON');
         const validate = validators.get(op.mcpTool);
         if (validate && !validate(content)) violations.push(`structuredContent violates outputSchema: ${ajv.errorsText(validate.errors)}`);
         const units = typeof result._meta?.unitsCharged === 'number' ? result._meta.unitsCharged : 0;

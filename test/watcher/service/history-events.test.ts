@@ -59,6 +59,59 @@ describe('GetProductHistory', () => {
     ]);
   });
 
+  it('summarizes the period over every snapshot, not only the points: current, min, max, average, changes, last change, days in stock', async () => {
+    const asin = newAsin();
+    // Hourly: 10, 7 (out of stock), 10, 12, 12, 12; the minimum falls between the two downsampled points.
+    const prices = [10, 7, 10, 12, 12, 12];
+    for (const [h, value] of prices.entries()) {
+      const at = new Date(START + h * HOUR);
+      await t.store.snapshots.record({ domain: 'US', asin, at, retrievedAt: at, price: { value, currency: 'USD' }, isInStock: h !== 1 });
+    }
+    t.clock.set(START + 8 * HOUR);
+    const history = (await t.client.getProductHistory({
+      asin, from: new Date(START).toISOString(), to: new Date(START + 30 * DAY).toISOString(), maxPoints: 2,
+    }, as(newAccount()))).retailProductHistory!;
+    expect(history.points.map((p) => p.price?.value)).not.toContain(7);
+    const summary = history.summary!;
+    expect(summary).toMatchObject({
+      snapshots: 6n, currentPrice: { value: 12, currency: 'USD' }, currentInStock: true,
+      minPrice: { value: 7 }, maxPrice: { value: 12 }, averagePrice: { value: 10.5 },
+      priceChanges: 3n, lastChangeFrom: { value: 10 }, lastChangeTo: { value: 12 },
+    });
+    expect(timestampDate(summary.lastChangeAt!).getTime()).toBe(START + 3 * HOUR);
+    expect(timestampDate(summary.firstAt!).getTime()).toBe(START);
+    expect(timestampDate(summary.lastAt!).getTime()).toBe(START + 5 * HOUR);
+    // In stock for 7 of the 8 hours up to now (the last state lasts until now, not the period's end).
+    expect(summary.daysInStock).toBeCloseTo(7 / 24, 2);
+    expect(summary.daysObserved).toBeCloseTo(8 / 24, 2);
+    const empty = (await t.client.getProductHistory({ asin: newAsin() }, as(newAccount()))).retailProductHistory!.summary!;
+    expect(empty).toMatchObject({ snapshots: 0n, priceChanges: 0n, daysInStock: 0, daysObserved: 0 });
+    expect(empty.currentPrice).toBeUndefined();
+  });
+
+  it('leaves unknown and suspect values out of the summary: an unconfirmed spike is no maximum, a drifted page ends no stock span', async () => {
+    const asin = newAsin();
+    const at = (h: number) => new Date(START + h * HOUR);
+    const record = (h: number, fields: Record<string, unknown>) =>
+      t.store.snapshots.record({ domain: 'US', asin, at: at(h), retrievedAt: at(h), ...fields });
+    await record(0, { price: { value: 10, currency: 'USD' }, isInStock: true });
+    await record(1, { price: { value: 99, currency: 'USD' }, isInStock: true, suspectFields: ['price'] });
+    await record(2, { unknownFields: ['price', 'isInStock'] });
+    await record(3, { price: { value: 10, currency: 'USD' }, isInStock: true });
+    await record(4, { unknownFields: ['price', 'isInStock'] });
+    t.clock.set(START + 6 * HOUR);
+    const summary = (await t.client.getProductHistory({
+      asin, from: at(0).toISOString(), to: new Date(START + DAY).toISOString(),
+    }, as(newAccount()))).retailProductHistory!.summary!;
+    expect(summary).toMatchObject({
+      snapshots: 5n, currentPrice: { value: 10 }, currentInStock: true,
+      minPrice: { value: 10 }, maxPrice: { value: 10 }, averagePrice: { value: 10 }, priceChanges: 0n,
+    });
+    expect(summary.lastChangeAt).toBeUndefined();
+    // In stock from hour 0 until now (hour 6): the unknown readings at hours 2 and 4 end nothing.
+    expect(summary.daysInStock).toBeCloseTo(6 / 24, 2);
+  });
+
   it('downsamples to at most max_points, each the last point of its bucket', async () => {
     const asin = newAsin();
     await seedHourly(asin, START, 48);

@@ -56,6 +56,38 @@ function expectedDownsample(points: readonly Snapshot[], maxPoints: number): Sna
   return [...lastOfBucket.entries()].map(([bucket, point]) => lastMarked.get(bucket) ?? point);
 }
 
+/** What the history summary must answer, computed here from every point (store/history-summary.ts's rules). */
+function expectedSummary(points: readonly Snapshot[], end: Date) {
+  const priced = points.filter((p) => p.price);
+  const values = priced.map((p) => p.price!.value);
+  let changes = 0;
+  let last: { at: Date; from: number; to: number } | undefined;
+  for (let i = 1; i < priced.length; i++) {
+    const [from, to] = [priced[i - 1]!.price!.value, priced[i]!.price!.value];
+    if (from !== to) {
+      changes++;
+      last = { at: priced[i]!.at, from, to };
+    }
+  }
+  const inStockMs = points.reduce((sum, p, i) => sum + (p.isInStock ? Math.max(0, (points[i + 1]?.at ?? end).getTime() - p.at.getTime()) : 0), 0);
+  const days = (ms: number) => Math.round((ms / 86_400_000) * 100) / 100;
+  const usd = (value: number) => ({ value, currency: 'USD' });
+  return {
+    snapshots: points.length,
+    firstAt: points[0]!.at,
+    lastAt: points.at(-1)!.at,
+    currentPrice: points.at(-1)!.price,
+    currentInStock: points.at(-1)!.isInStock,
+    minPrice: usd(Math.min(...values)),
+    maxPrice: usd(Math.max(...values)),
+    averagePrice: usd(Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100),
+    priceChanges: changes,
+    ...(last ? { lastChangeAt: last.at, lastChangeFrom: usd(last.from), lastChangeTo: usd(last.to) } : {}),
+    daysInStock: days(inStockMs),
+    daysObserved: days(end.getTime() - points[0]!.at.getTime()),
+  };
+}
+
 export function storeSuite(engine: string, openDatabase: () => Promise<Database>): void {
   describe(`watch store (${engine})`, () => {
     const clock = fakeClock();
@@ -309,6 +341,15 @@ export function storeSuite(engine: string, openDatabase: () => Promise<Database>
         expect(windowed.at(-1)!.at).toEqual(windowTo);
         expect(await store.snapshots.history({ domain: 'US', asin: product, from: windowFrom, to: windowTo, maxPoints: 1000 })).toEqual(inWindow);
         expect(await store.snapshots.history({ domain: 'US', asin: asin(), from, to, maxPoints: 500 })).toEqual([]);
+        // The summary reads every point, not the downsampled ones: as computed here from all of them.
+        const end = new Date('2025-01-01T00:00:00Z');
+        const summary = await store.snapshots.summary({ domain: 'US', asin: product, from, to, end });
+        const expected = expectedSummary(all, end);
+        expect({ ...summary, averagePrice: undefined }).toEqual({ ...expected, averagePrice: undefined });
+        expect(summary.averagePrice!.value).toBeCloseTo(expected.averagePrice.value, 2);
+        const windowSummary = await store.snapshots.summary({ domain: 'US', asin: product, from: windowFrom, to: windowTo, end: windowTo });
+        expect({ ...windowSummary, averagePrice: undefined }).toEqual({ ...expectedSummary(inWindow, windowTo), averagePrice: undefined });
+        expect(await store.snapshots.summary({ domain: 'US', asin: asin(), from, to, end })).toEqual({ snapshots: 0, priceChanges: 0, daysInStock: 0, daysObserved: 0 });
       });
 
       it('retention drops only the months that ended before the window', async () => {

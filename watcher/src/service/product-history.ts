@@ -1,6 +1,6 @@
 /**
  * GetProductHistory: a product's snapshots in [from, to], oldest first, downsampled in SQL to at most
- * max_points (store/snapshots.ts). Snapshots are shared facts about the marketplace, so any account
+ * max_points (store/snapshots.ts), and the period's summary over every snapshot (store/history-summary.ts). Snapshots are shared facts about the marketplace, so any account
  * may read any product's history; the gateways charge the one unit before calling.
  */
 import { create } from '@bufbuild/protobuf';
@@ -11,7 +11,7 @@ import type { CallContext, ServiceParts } from './deps.js';
 import { DEFAULT_HISTORY_POINTS } from './declared-defaults.js';
 import { invalidArgument } from './errors.js';
 import { checkDeclaredRules, domainCodeOf } from './request-checks.js';
-import { domainOf, historyPointMessage } from './to-proto.js';
+import { domainOf, historyPointMessage, historySummaryMessage } from './to-proto.js';
 
 export const DEFAULT_HISTORY_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -37,9 +37,14 @@ export function productHistoryHandler(parts: ServiceParts) {
     if (from > to) throw invalidArgument('from must not be later than to', 'from');
     const domain = domainCodeOf(request.domain);
     const asin = request.asin.trim().toUpperCase();
-    const points = await parts.store.snapshots.history({ domain, asin, from, to, maxPoints: request.maxPoints ?? DEFAULT_HISTORY_POINTS });
+    // The last snapshot's state counts until the period's end, but never into the future.
+    const end = new Date(Math.min(to.getTime(), parts.now().getTime()));
+    const [points, summary] = await Promise.all([
+      parts.store.snapshots.history({ domain, asin, from, to, maxPoints: request.maxPoints ?? DEFAULT_HISTORY_POINTS }),
+      parts.store.snapshots.summary({ domain, asin, from, to, end }),
+    ]);
     return create(GetProductHistoryResponseSchema, {
-      retailProductHistory: { asin, domain: domainOf(domain), points: points.map(historyPointMessage) },
+      retailProductHistory: { asin, domain: domainOf(domain), points: points.map(historyPointMessage), summary: historySummaryMessage(summary) },
     });
   };
 }

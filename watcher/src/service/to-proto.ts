@@ -6,12 +6,14 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
-  Domain, HistoryPointQuality, type ProductHistoryPoint, ProductHistoryPointSchema, PriceSchema, type Watch as WatchMessage, WatchConditionType,
+  Domain, HistoryPointQuality, type ProductHistoryPoint, ProductHistoryPointSchema, type ProductHistorySummary, ProductHistorySummarySchema, PriceSchema,
+  type Watch as WatchMessage, WatchConditionType,
   type WatchEvent as WatchEventMessage, WatchEventSchema, WatchEventStateSchema, WatchEventType, WatchPausedReason, WatchSchema,
   WatchStatus, type WebhookDelivery, WebhookDeliverySchema, WebhookDeliveryStatus,
 } from '@retail/contract';
 import { type DomainCode, qualityOf, type Snapshot, type Watch, type WatchEvent } from '../model.js';
 import type { DeliveryRecord } from '../store/index.js';
+import type { HistorySummary } from '../store/history-summary.js';
 
 type Price = { value: number; currency: string };
 
@@ -77,6 +79,25 @@ export function eventMessage(event: WatchEvent): WatchEventMessage {
     before: eventState(event.before),
     after: eventState(event.after),
     at: timestampFromDate(event.at),
+  });
+}
+
+export function historySummaryMessage(summary: HistorySummary): ProductHistorySummary {
+  return create(ProductHistorySummarySchema, {
+    snapshots: BigInt(summary.snapshots),
+    firstAt: timestampOf(summary.firstAt),
+    lastAt: timestampOf(summary.lastAt),
+    currentPrice: priceOf(summary.currentPrice),
+    ...(summary.currentInStock !== undefined && { currentInStock: summary.currentInStock }),
+    minPrice: priceOf(summary.minPrice),
+    maxPrice: priceOf(summary.maxPrice),
+    averagePrice: priceOf(summary.averagePrice),
+    priceChanges: BigInt(summary.priceChanges),
+    lastChangeAt: timestampOf(summary.lastChangeAt),
+    lastChangeFrom: priceOf(summary.lastChangeFrom),
+    lastChangeTo: priceOf(summary.lastChangeTo),
+    daysInStock: summary.daysInStock,
+    daysObserved: summary.daysObserved,
   });
 }
 

@@ -6,6 +6,7 @@
 import { type DomainCode, qualityOf, type Snapshot, type SnapshotQuality, type TrackedField, untrustedFields } from '../model.js';
 import type { Queryable } from './database.js';
 import { ensurePartitionsFrom } from './partitions.js';
+import { type HistorySummaryQuery, summarizeHistory } from './history-summary.js';
 
 export interface RecordedSnapshot {
   /** The snapshot's id: with the watch and event type, the key that makes event appends idempotent. */
@@ -218,6 +219,11 @@ export function createSnapshotRepository(db: Queryable) {
         maxPoints === undefined ? [domain, asin, from, to] : [domain, asin, from, to, maxPoints],
       );
       return rows.map((row) => snapshotOf(domain, asin, row));
+    },
+
+    /** The period in numbers, over every snapshot in it (history-summary.ts). */
+    summary(query: HistorySummaryQuery) {
+      return summarizeHistory(db, query);
     },
   };
 }
