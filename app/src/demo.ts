@@ -12,6 +12,7 @@ const demo = await exitOnBadEnvironment(() => startDemoStack(process.env));
 const { entries } = demo.catalogue;
 void printWelcome(demo.stack, {
   upstream: `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`,
+  headline: `Retail Data API demo is running OFFLINE: every answer comes from recordings on this machine (replay server ${demo.replay.origin} over ${demo.corpusDirs.join(', ')}), never the live marketplace; \`npm start\` calls the live one`,
   extraRows: [[
     'Demo catalogue',
     `${demo.stack.url}${DEMO_CATALOGUE_PATH}`,

@@ -6,6 +6,8 @@ export type BannerRow = readonly [label: string, value: string, note?: string];
 export interface BannerOptions {
   /** Where the marketplace pages come from (the live marketplace, the replay server). */
   readonly upstream: string;
+  /** The first line, when the default ("… is running (upstream: …)") would not say plainly enough what runs. */
+  readonly headline?: string;
   /** Rows after "Start here" (the demo's catalogue). */
   readonly extraRows?: readonly BannerRow[];
   /** Whether SERVICE_TOKEN was set (kept across restarts) or drawn at this start. */
@@ -43,7 +45,7 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
   const asin = options.sampleAsin ?? SAMPLE_ASIN;
   const grpcurl = `grpcurl -plaintext -H "authorization: Bearer ${serviceToken}"`;
   return [
-    `Retail Data API is running (upstream: ${options.upstream})`,
+    options.headline ?? `Retail Data API is running (upstream: ${options.upstream})`,
     '',
     ...table(rows),
     '',
