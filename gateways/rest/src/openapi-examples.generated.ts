@@ -240,7 +240,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   get_RetailProductReviews: {
     parameters: {
       domain: 'US',
-      asin: '0316769487',
+      asin: 'B0FXREV001',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       page: 1,
@@ -250,18 +250,88 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     },
     request: {
       domain: 'US',
-      asin: '0316769487',
+      asin: 'B0FXREV001',
     },
     response: {
       data: {
         retailProduct: {
-          topReviews: [],
+          topReviews: [
+            {
+              id: 'R1FXTOP0000001',
+              title: 'Pours exactly where I aim it',
+              body: 'The gooseneck gives a steady thin stream and the handle stays cool.',
+              rating: 5,
+              date: '2026-03-03',
+              verifiedPurchase: true,
+              helpfulVotes: 12,
+              imageUrls: [
+                'https://m.media-amazon.com/images/I/71FixtureRevA._SY88.jpg',
+              ],
+              videos: [],
+              reviewer: {
+                id: 'amzn1.account.AFIXTUREREVIEWER1',
+                name: 'Dana K.',
+                url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER1',
+              },
+            },
+            {
+              id: 'R2FXTOP0000002',
+              title: 'Lid rattles',
+              body: 'Works, but the lid rattles when the water boils.',
+              rating: 2,
+              date: '2026-01-18',
+              verifiedPurchase: false,
+              helpfulVotes: 1,
+              imageUrls: [],
+              videos: [],
+              reviewer: {
+                id: 'amzn1.account.AFIXTUREREVIEWER2',
+                name: 'M. Ortiz',
+                url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER2',
+              },
+            },
+          ],
           reviewsPaginated: {
-            reviews: [],
+            reviews: [
+              {
+                id: 'R1FXTOP0000001',
+                title: 'Pours exactly where I aim it',
+                body: 'The gooseneck gives a steady thin stream and the handle stays cool.',
+                rating: 5,
+                date: '2026-03-03',
+                verifiedPurchase: true,
+                helpfulVotes: 12,
+                imageUrls: [
+                  'https://m.media-amazon.com/images/I/71FixtureRevA._SY88.jpg',
+                ],
+                videos: [],
+                reviewer: {
+                  id: 'amzn1.account.AFIXTUREREVIEWER1',
+                  name: 'Dana K.',
+                  url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER1',
+                },
+              },
+              {
+                id: 'R2FXTOP0000002',
+                title: 'Lid rattles',
+                body: 'Works, but the lid rattles when the water boils.',
+                rating: 2,
+                date: '2026-01-18',
+                verifiedPurchase: false,
+                helpfulVotes: 1,
+                imageUrls: [],
+                videos: [],
+                reviewer: {
+                  id: 'amzn1.account.AFIXTUREREVIEWER2',
+                  name: 'M. Ortiz',
+                  url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER2',
+                },
+              },
+            ],
             pageInfo: {
               currentPage: 1,
               totalPages: 1,
-              totalResults: 0,
+              totalResults: 2,
               hasNextPage: false,
               hasPrevPage: false,
             },
