@@ -5,10 +5,10 @@
  */
 import { startDemoStack } from './demo-stack.js';
 import { DEMO_CATALOGUE_JSON_PATH, DEMO_CATALOGUE_PATH } from './demo-catalogue/paths.js';
-import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
+import { exitOnStartFailure } from './exit-on-start-failure.js';
 import { printWelcome } from './welcome.js';
 
-const demo = await exitOnBadEnvironment(() => startDemoStack(process.env));
+const demo = await exitOnStartFailure(() => startDemoStack(process.env));
 const { entries } = demo.catalogue;
 void printWelcome(demo.stack, {
   upstream: `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`,

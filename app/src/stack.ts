@@ -118,8 +118,9 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(createDemoCatalogueRouter(options.demoCatalogue));
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins, pages: { extraLinks: options.landingLinks ?? [] } }));
 
+  // Express 5 calls listen's callback with the error too (a port in use): only a server that listens resolves.
   const server: Server = await new Promise((resolve, reject) => {
-    const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s))));
+    const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)))));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
