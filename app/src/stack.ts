@@ -40,6 +40,8 @@ export interface RunningStack {
   readonly devUnits: number;
   /** The token the core and the watcher require (`authorization: Bearer …`), for gRPC clients on this machine. */
   readonly serviceToken: string;
+  /** Whether webhooks may go to this machine's loopback over http (WEBHOOK_ALLOW_LOOPBACK, on by default here). */
+  readonly webhooksToLoopback: boolean;
   stop(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     devPlan: { name: DEVELOPMENT_PLAN, ...metering.plans[DEVELOPMENT_PLAN]! },
     devUnits: config.devUnits,
     serviceToken: config.serviceToken,
+    webhooksToLoopback: config.watcher.webhooks.policy.allowLoopback === true,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

@@ -41,6 +41,9 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     ['Service token', serviceToken, `gRPC: authorization: Bearer <token>; ${options.tokenFromEnvironment ? 'from SERVICE_TOKEN' : 'new every start, set SERVICE_TOKEN to keep one'}`],
     ['API key', devKey, 'HTTP: API-KEY header'],
     ['Plan', `${devPlan.name}: ${plan}; ${stack.devUnits} units`, `account ${stack.devAccountId}`],
+    stack.webhooksToLoopback
+      ? ['Webhooks', 'to public https hosts, and to this machine over http (127.0.0.1, localhost)', 'receive them: npx retail listen --forward-to http://127.0.0.1:3000/hook; WEBHOOK_ALLOW_LOOPBACK=false turns it off']
+      : ['Webhooks', 'to public https hosts only', 'WEBHOOK_ALLOW_LOOPBACK=true lets them reach this machine'],
   ];
   const asin = options.sampleAsin ?? SAMPLE_ASIN;
   const grpcurl = `grpcurl -plaintext -H "authorization: Bearer ${serviceToken}"`;

@@ -21,7 +21,9 @@ export interface DocExample {
 }
 
 /** The programs whose calls reach the service; other commands (installs, kubectl, vitest) are not calls. */
-const CALLING = /^(?:[A-Z_]+=\S+\s+)*(?:curl|grpcurl|npx retail)\b|^printf\b.*\|\s*$|^printf\b.*\|\s*curl\b/;
+const CALLING = /^(?:[A-Z_]+=\S+\s+)*(?:curl|grpcurl|npx retail)\b|^printf\b.*\|\s*$|^printf\b.*\|\s*curl\b|^[A-Z]+=\$\(curl\b/;
+/** `retail listen` runs until it is stopped: test/clients/cli-listen.test.ts runs the recipe instead. */
+const RUNS_UNTIL_STOPPED = /\bnpx retail listen\b/;
 
 function statusesIn(text: string): number[] {
   return [...text.matchAll(/→\s*(\d{3})\b/g)].map((match) => Number(match[1]));
@@ -66,7 +68,7 @@ export function extractExamples(markdown: string, file: string): DocExample[] {
       examples.push({ file, line: firstLine, kind: 'graphql', text: body!, announced: blockAnnounced });
     } else if (lang === 'sh') {
       for (const command of shellCommands(body!, firstLine)) {
-        if (!CALLING.test(command.text.trimStart())) continue;
+        if (!CALLING.test(command.text.trimStart()) || RUNS_UNTIL_STOPPED.test(command.text)) continue;
         examples.push({ file, line: command.line, kind: 'shell', text: command.text, announced: [...blockAnnounced, ...statusesIn(command.text), ...statusesIn(command.trailing)] });
       }
     }

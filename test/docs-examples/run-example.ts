@@ -23,8 +23,12 @@ export interface ExampleOutcome {
   readonly output: string;
 }
 
-/** Ids the pages' `<id>` placeholders stand for, by the collection in the path before them. */
-export type CreatedIds = Map<'watches' | 'jobs', string>;
+/**
+ * What a page's earlier calls left for its later ones: the ids its `<id>` placeholders stand for, by
+ * the collection in the path before them, and the shell variables it set from a call (`ID=$(curl …)`),
+ * under `$NAME`.
+ */
+export type CreatedIds = Map<string, string>;
 
 /** The statuses inside answers that arrive as 200: GraphQL errors, MCP tool errors (JSON or SSE). */
 function statusesInBodies(stdout: string): number[] {
@@ -82,10 +86,15 @@ export function substitute(text: string, stack: RunningStack, ids: CreatedIds): 
 
 export async function runShellExample(example: DocExample, stack: RunningStack, env: Record<string, string>, ids: CreatedIds): Promise<ExampleOutcome> {
   const command = substitute(example.text, stack, ids);
-  const result = await promisify(execFile)('bash', ['-c', `set -o pipefail\n${command}`], { cwd: ROOT, env, timeout: 60_000, maxBuffer: 32 * 1024 * 1024 })
+  const assigned = /^([A-Z_]+)=\$\(/.exec(command)?.[1];
+  const report = assigned ? `\nprintf 'docs-example-variable %s\\n' "$${assigned}" >&2` : '';
+  const variables = Object.fromEntries([...ids].filter(([name]) => name.startsWith('$')).map(([name, value]) => [name.slice(1), value]));
+  const result = await promisify(execFile)('bash', ['-c', `set -o pipefail\n${command}${report}`], { cwd: ROOT, env: { ...env, ...variables }, timeout: 60_000, maxBuffer: 32 * 1024 * 1024 })
     .then(({ stdout, stderr }) => ({ stdout, stderr, exitCode: 0 }))
     .catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', exitCode: typeof error.code === 'number' ? error.code : 1 }));
   rememberCreated(result.stdout, ids);
+  const value = /^docs-example-variable (.*)$/m.exec(result.stderr)?.[1];
+  if (assigned && value) ids.set(`$${assigned}`, value);
   const reported = [...result.stderr.matchAll(/^docs-example-status (\S+)$/gm)].map((m) => (/^\d+$/.test(m[1]!) ? Number(m[1]) : m[1]!));
   return {
     statuses: [...reported, ...statusesInBodies(result.stdout)],
