@@ -89,7 +89,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   let console_: ReturnType<typeof createConsoleFromEnv>;
   try {
     // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-    console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
+    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
     throw error;

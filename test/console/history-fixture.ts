@@ -1,6 +1,7 @@
 /**
  * A fixed product history for the Watches page's tests, as the watcher's proto points (oldest first,
- * hourly, ending now): price 10 for 12 h, 8 for 12 h, out of stock for 12 h (no price), then 9.
+ * hourly, ending now): price 2,500 for 12 h, 2,350 for 12 h, out of stock for 12 h (no price), then
+ * 2,399.99; list price 2,599. Four-digit prices, so the chart's axis must fit "$2,500.00" whole.
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
@@ -15,8 +16,8 @@ export function fixedHistory(end: number = Date.now()): Array<MessageInitShape<t
     const inStock = phase !== 2;
     return {
       at: timestampFromMs(end - (HISTORY_HOURS - 1 - i) * HOUR),
-      ...(inStock ? { price: { value: [10, 8, 0, 9][phase]!, currency: 'USD' }, buyboxSellerId: 'ATVPDKIKX0DER' } : {}),
-      listPrice: { value: 12, currency: 'USD' },
+      ...(inStock ? { price: { value: [2500, 2350, 0, 2399.99][phase]!, currency: 'USD' }, buyboxSellerId: 'ATVPDKIKX0DER' } : {}),
+      listPrice: { value: 2599, currency: 'USD' },
       isInStock: inStock,
     };
   });
