@@ -1304,6 +1304,121 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  get_Account: {
+    parameters: {},
+    request: {},
+    response: {
+      data: {
+        accountId: 'acct0example',
+        plan: 'development',
+        balance: 980,
+        usage: [
+          {
+            date: '2026-01-01',
+            operation: 'GetProduct',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAsinFromGtin',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetGtinFromAsin',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductVariants',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductOffers',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductReviews',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetStockEstimate',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetSalesEstimate',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'SearchProducts',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAutocompleteSuggestions',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetDeals',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetBestSellers',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetBestSellerCategories',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetSeller',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAuthor',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetCategoryTaxonomy',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetCategory',
+            interface: 'rest',
+            calls: 1,
+          },
+        ],
+      },
+    },
+  },
   create_RetailWatch: {
     parameters: {
       domain: 'US',
