@@ -111,6 +111,21 @@ describe('retail listen', () => {
     await until('printed event', () => (/PRODUCT_NOT_FOUND {2}\S+ {2}signature verified/.test(listener.output()) && listener.output().includes(`-> ${endpointUrl}: 200`) ? true : undefined));
   }, 60_000);
 
+  it('receives the test event a watch is asked to send (POST /api/retail/watches/{id}/test-event)', async () => {
+    const created = await api('/api/retail/watches', { method: 'POST', body: JSON.stringify({ asin: 'B0FXTUS001', domain: 'US', intervalSeconds: 3600 }) });
+    const watchId = created.body.data.retailWatch!.id;
+    const listener = await listen(['--watch', watchId]);
+    const sent = await api(`/api/retail/watches/${watchId}/test-event`, { method: 'POST' });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data.retailWatchEvent).toMatchObject({ type: 'WEBHOOK_TEST', watchId });
+    await until('printed test event', () => (new RegExp(`WEBHOOK_TEST {2}\\S+ {2}signature verified\\n {2}\\{[^\\n]*"watchId":"${watchId}"`).test(listener.output()) ? true : undefined));
+    // Without a webhook there is nothing to send to: a 400 that says so.
+    const bare = await api('/api/retail/watches', { method: 'POST', body: JSON.stringify({ asin: 'B0FXTUS001', domain: 'US', intervalSeconds: 7200 }) });
+    const refused = await fetch(`${demo.stack.url}/api/retail/watches/${bare.body.data.retailWatch!.id}/test-event`, { method: 'POST', headers: { 'API-KEY': demo.stack.devKey } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('the watch has no webhook');
+  }, 60_000);
+
   it('with --secret, refuses a delivery signed with another secret and takes one signed with it', async () => {
     const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
     const listener = await listen(['--secret', secret]);

@@ -169,6 +169,13 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await expect.poll(() => page.locator('#notice').textContent()).toMatch(/queued for delivery again/);
     expect(backend.calls.filter((call) => call.method === 'RedeliverWebhook').map((call) => call.request.deliveryId)).toEqual(['1']);
 
+    // "Send a test event": a WEBHOOK_TEST event through the watcher, listed with the events, its delivery queued.
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.locator('#notice').textContent()).toBe('Test event 2 sent to https://hooks.example.com/retail.');
+    expect(backend.calls.filter((call) => call.method === 'SendTestWebhook').map((call) => [call.accountId, call.request.watchId])).toEqual([[created!.accountId, created!.watch.id]]);
+    await expect.poll(() => page.locator('#events-body tr').last().textContent()).toContain('Test event');
+    await expect.poll(() => page.locator('#deliveries-body tr').first().textContent()).toContain('Pending');
+
     const shots = mkdtempSync(join(tmpdir(), 'watches-screenshot-'));
     await page.screenshot({ path: join(shots, 'watches-390.png'), fullPage: true });
     await page.locator('#chart').screenshot({ path: join(shots, 'chart-390.png') });

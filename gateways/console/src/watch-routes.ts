@@ -15,6 +15,7 @@ import {
   ListWebhookDeliveriesRequestSchema,
   parameterRules,
   RedeliverWebhookRequestSchema,
+  SendTestWebhookRequestSchema,
   UpdateWatchRequestSchema,
   WatchConditionTypeSchema,
   wireEnumValues,
@@ -95,6 +96,11 @@ export function createWatchRoutes(ctx: ConsoleContext, watches: WatchApi): Route
     const id = parseId(RedeliverWebhookRequestSchema, 'watchId', param(req.params.watchId));
     const deliveryId = parseId(RedeliverWebhookRequestSchema, 'deliveryId', param(req.params.deliveryId));
     res.json({ data: await watches.redeliverWebhook(account(res), id, deliveryId) });
+  });
+
+  router.post('/watches/:watchId/test-event', requireAccount, async (req, res) => {
+    const id = parseId(SendTestWebhookRequestSchema, 'watchId', param(req.params.watchId));
+    res.json({ data: await watches.sendTestWebhook(account(res), id) });
   });
 
   router.get('/product/history', requireAccount, async (req, res) => {

@@ -28,7 +28,7 @@ describe('watch operations in the schema', () => {
     const query = Object.keys(schema.getQueryType()!.getFields());
     const mutation = Object.keys(schema.getMutationType()!.getFields());
     expect(query).toEqual(expect.arrayContaining(['retailWatches', 'retailWatch', 'retailProductHistory', 'retailWatchEvents', 'retailWebhookDeliveries']));
-    expect(mutation).toEqual(['createRetailWatch', 'updateRetailWatch', 'deleteRetailWatch', 'redeliverRetailWebhook', 'createRetailJob', 'cancelRetailJob']);
+    expect(mutation).toEqual(['createRetailWatch', 'updateRetailWatch', 'deleteRetailWatch', 'redeliverRetailWebhook', 'sendRetailWebhookTest', 'createRetailJob', 'cancelRetailJob']);
     for (const op of WATCH_REGISTRY) expect(op.httpMethod === 'GET' ? query : mutation).toContain(op.graphqlFields[0]);
   });
 

@@ -1746,6 +1746,28 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  sendTest_RetailWebhook: {
+    parameters: {
+      watchId: '00000000-0000-4000-8000-000000000001',
+    },
+    request: {
+      watchId: '00000000-0000-4000-8000-000000000001',
+    },
+    response: {
+      data: {
+        retailWatchEvent: {
+          id: '2',
+          watchId: '00000000-0000-4000-8000-000000000001',
+          type: 'WEBHOOK_TEST',
+          before: null,
+          after: {
+            status: 'ACTIVE',
+          },
+          at: '2026-01-01T12:00:07.000Z',
+        },
+      },
+    },
+  },
   create_RetailJob: {
     parameters: {
       items: [
@@ -1814,7 +1836,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 0,
           failed: 0,
           unitsCharged: 0,
-          createdAt: '2026-01-01T12:00:07.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
           finishedAt: null,
           label: 'The Catcher in the Rye',
           stopReason: null,
@@ -1846,11 +1868,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 3,
           failed: 0,
           unitsCharged: 3,
-          createdAt: '2026-01-01T12:00:07.000Z',
-          finishedAt: '2026-01-01T12:00:08.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
+          finishedAt: '2026-01-01T12:00:09.000Z',
           label: 'The Catcher in the Rye',
           stopReason: null,
-          expiresAt: '2026-01-01T12:00:09.000Z',
+          expiresAt: '2026-01-01T12:00:10.000Z',
           webhook: {
             url: 'https://127.0.0.1:65535/retail-events',
             deliveryStatus: 'FAILED',
@@ -1864,7 +1886,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   list_RetailJobs: {
     parameters: {
       limit: 1,
-      cursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+      cursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjExLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
     },
     request: {
       limit: 1,
@@ -1880,15 +1902,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
               done: 1,
               failed: 0,
               unitsCharged: 1,
-              createdAt: '2026-01-01T12:00:10.000Z',
-              finishedAt: '2026-01-01T12:00:11.000Z',
+              createdAt: '2026-01-01T12:00:11.000Z',
+              finishedAt: '2026-01-01T12:00:12.000Z',
               label: null,
               stopReason: null,
-              expiresAt: '2026-01-01T12:00:12.000Z',
+              expiresAt: '2026-01-01T12:00:13.000Z',
               webhook: null,
             },
           ],
-          nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+          nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjExLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
         },
       },
     },
@@ -1909,11 +1931,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 3,
           failed: 0,
           unitsCharged: 3,
-          createdAt: '2026-01-01T12:00:07.000Z',
-          finishedAt: '2026-01-01T12:00:08.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
+          finishedAt: '2026-01-01T12:00:09.000Z',
           label: 'The Catcher in the Rye',
           stopReason: null,
-          expiresAt: '2026-01-01T12:00:09.000Z',
+          expiresAt: '2026-01-01T12:00:10.000Z',
           webhook: {
             url: 'https://127.0.0.1:65535/retail-events',
             deliveryStatus: 'FAILED',
