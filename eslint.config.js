@@ -53,7 +53,7 @@ export default tseslint.config(
     rules: TYPE_AWARE_RULES,
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
-  { files: ['gateways/*/src/public/**'], languageOptions: { globals: globals.browser } },
+  { files: ['gateways/*/src/public/**', 'app/src/*/public/**'], languageOptions: { globals: globals.browser } },
   {
     // Tests read untyped wire JSON and drive libraries through their loosest surface on purpose.
     files: ['**/*.test.ts', 'test/**', 'bench/**'],

@@ -55,9 +55,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   // The watcher's own variables (store, webhooks, concurrency) are its to check; what one process
   // decides for it (loopback, the shared token, both roles) is set here. PORT and HOST are the
-  // router's: the in-process watcher serves no probes of its own.
+  // router's: the in-process watcher serves no probes of its own. Webhooks may go to this machine's
+  // loopback unless WEBHOOK_ALLOW_LOOPBACK says otherwise: the service and the person trying it share
+  // the machine, and `retail listen` receives there.
   const watcher = loadWatcherConfig({
     ...env,
+    WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK?.trim() || 'true',
     WATCHER_ROLE: 'all',
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(e.WATCHER_GRPC_PORT),

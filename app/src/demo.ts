@@ -5,13 +5,14 @@
  */
 import { startDemoStack } from './demo-stack.js';
 import { DEMO_CATALOGUE_JSON_PATH, DEMO_CATALOGUE_PATH } from './demo-catalogue/paths.js';
-import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
+import { exitOnStartFailure } from './exit-on-start-failure.js';
 import { printWelcome } from './welcome.js';
 
-const demo = await exitOnBadEnvironment(() => startDemoStack(process.env));
+const demo = await exitOnStartFailure(() => startDemoStack(process.env));
 const { entries } = demo.catalogue;
 void printWelcome(demo.stack, {
   upstream: `replay server ${demo.replay.origin} (${demo.corpusDirs.join(', ')})`,
+  headline: `Retail Data API demo is running OFFLINE: every answer comes from recordings on this machine (replay server ${demo.replay.origin} over ${demo.corpusDirs.join(', ')}), never the live marketplace; \`npm start\` calls the live one`,
   extraRows: [[
     'Demo catalogue',
     `${demo.stack.url}${DEMO_CATALOGUE_PATH}`,

@@ -4,12 +4,12 @@
  * MARKETPLACE_ORIGIN is set (`npm run demo` does that for you).
  */
 import { loadAppConfig } from './config.js';
-import { exitOnBadEnvironment } from './exit-on-bad-environment.js';
+import { exitOnStartFailure } from './exit-on-start-failure.js';
 import { printWelcome } from './welcome.js';
 import { startStack } from './stack.js';
 
-const config = await exitOnBadEnvironment(() => loadAppConfig());
-const stack = await exitOnBadEnvironment(() => startStack(config));
+const config = await exitOnStartFailure(() => loadAppConfig());
+const stack = await exitOnStartFailure(() => startStack(config));
 void printWelcome(stack, { upstream: config.marketplaceOrigin ?? 'the live marketplace', tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()) });
 
 let stopping = false;

@@ -40,6 +40,8 @@ export interface RunningStack {
   readonly devUnits: number;
   /** The token the core and the watcher require (`authorization: Bearer …`), for gRPC clients on this machine. */
   readonly serviceToken: string;
+  /** Whether webhooks may go to this machine's loopback over http (WEBHOOK_ALLOW_LOOPBACK, on by default here). */
+  readonly webhooksToLoopback: boolean;
   stop(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   let console_: ReturnType<typeof createConsoleFromEnv>;
   try {
     // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-    console_ = createConsoleFromEnv({ metering, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
+    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
     throw error;
@@ -118,8 +120,9 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   app.use(createDemoCatalogueRouter(options.demoCatalogue));
   app.use(createRestGateway({ core: coreClient, metering, corsOrigins, pages: { extraLinks: options.landingLinks ?? [] } }));
 
+  // Express 5 calls listen's callback with the error too (a port in use): only a server that listens resolves.
   const server: Server = await new Promise((resolve, reject) => {
-    const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, () => resolve(s))));
+    const s = answerHalfClosedRequests(answerClientErrorsWithEnvelope(app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)))));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -138,6 +141,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     devPlan: { name: DEVELOPMENT_PLAN, ...metering.plans[DEVELOPMENT_PLAN]! },
     devUnits: config.devUnits,
     serviceToken: config.serviceToken,
+    webhooksToLoopback: config.watcher.webhooks.policy.allowLoopback === true,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

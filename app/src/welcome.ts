@@ -6,6 +6,8 @@ export type BannerRow = readonly [label: string, value: string, note?: string];
 export interface BannerOptions {
   /** Where the marketplace pages come from (the live marketplace, the replay server). */
   readonly upstream: string;
+  /** The first line, when the default ("… is running (upstream: …)") would not say plainly enough what runs. */
+  readonly headline?: string;
   /** Rows after "Start here" (the demo's catalogue). */
   readonly extraRows?: readonly BannerRow[];
   /** Whether SERVICE_TOKEN was set (kept across restarts) or drawn at this start. */
@@ -39,11 +41,14 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     ['Service token', serviceToken, `gRPC: authorization: Bearer <token>; ${options.tokenFromEnvironment ? 'from SERVICE_TOKEN' : 'new every start, set SERVICE_TOKEN to keep one'}`],
     ['API key', devKey, 'HTTP: API-KEY header'],
     ['Plan', `${devPlan.name}: ${plan}; ${stack.devUnits} units`, `account ${stack.devAccountId}`],
+    stack.webhooksToLoopback
+      ? ['Webhooks', 'to public https hosts, and to this machine over http (127.0.0.1, localhost)', 'receive them: npx retail listen --forward-to http://127.0.0.1:3000/hook; WEBHOOK_ALLOW_LOOPBACK=false turns it off']
+      : ['Webhooks', 'to public https hosts only', 'WEBHOOK_ALLOW_LOOPBACK=true lets them reach this machine'],
   ];
   const asin = options.sampleAsin ?? SAMPLE_ASIN;
   const grpcurl = `grpcurl -plaintext -H "authorization: Bearer ${serviceToken}"`;
   return [
-    `Retail Data API is running (upstream: ${options.upstream})`,
+    options.headline ?? `Retail Data API is running (upstream: ${options.upstream})`,
     '',
     ...table(rows),
     '',

@@ -10,7 +10,8 @@ import { BATCH_SIZE, batchOperationName } from './batch.js';
 import { COMMANDS, type CliCommand, describeParameter, flagName } from './commands.js';
 import { EXIT, type ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { COMMON_OPTIONS, COMMON_OPTION_NAMES, type CommonOptions } from './options.js';
+import { type ListenOptions, runListen } from './listen.js';
+import { apiSettings, COMMON_OPTIONS, COMMON_OPTION_NAMES, type CommonOptions } from './options.js';
 import type { CliValues } from './request.js';
 
 export type RunCommand = (command: CliCommand, values: CliValues, options: CommonOptions) => Promise<ExitCode>;
@@ -35,7 +36,8 @@ Examples:
   retail product B0FXTDE001 --domain DE
   retail search "espresso machine" --domain US --json | jq '.data.retailProductSearchResults'
   retail product --many asins.txt --domain DE > products.ndjson
-  retail product --help      (every command lists its parameters and their rules)`;
+  retail product --help      (every command lists its parameters and their rules)
+  retail listen --watch <id> --forward-to http://127.0.0.1:3000/hook   (webhooks on this machine)`;
 
 function usageLine(command: CliCommand): string {
   const op = command.op;
@@ -69,6 +71,30 @@ function addCommand(program: Command, command: CliCommand, run: RunCommand, setE
   });
 }
 
+/** Until the person at the terminal stops the command (Ctrl-C) or the process is told to stop. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** `retail listen`: not an operation of the API but a receiver of its webhooks (listen.ts). */
+function addListen(program: Command, io: CliIo, setExit: (code: ExitCode) => void): void {
+  const sub = program.command('listen').description('Receives webhooks on this machine: verifies each signature (Standard Webhooks), prints the event and forwards it.');
+  sub.option('--forward-to <url>', 'POST each event, with its signature headers, to this URL (e.g. http://127.0.0.1:3000/hook)');
+  sub.option('--watch <id>', 'point this watch\'s webhook at the listener (through the API) and verify with the secret it answers');
+  sub.option('--secret <whsec>', 'verify with this secret: a target set by hand, e.g. a job created with the listener\'s URL');
+  sub.option('--port <n>', 'the port to listen on, on 127.0.0.1 (default: a free one)');
+  for (const [flag, help] of COMMON_OPTIONS.filter(([flag]) => /^--(key|base|timeout) /.test(flag))) sub.option(flag, help);
+  sub.addHelpText('after', '\nThe service must allow webhooks to this machine: npm start and npm run demo do (their banner says so).');
+  sub.action(async () => {
+    const options = sub.opts<ListenOptions & CommonOptions>();
+    const api = options.key ?? io.env.RETAIL_API_KEY ? apiSettings(options, io.env) : undefined;
+    setExit(await runListen(options, api, io, untilStopped()));
+  });
+}
+
 /** The program; `run` executes a parsed command and returns its exit code. */
 export function buildProgram(io: CliIo, run: RunCommand, setExit: (code: ExitCode) => void): Command {
   const program = new Command('retail')
@@ -82,6 +108,7 @@ export function buildProgram(io: CliIo, run: RunCommand, setExit: (code: ExitCod
     })
     .addHelpText('after', GENERAL_HELP);
   for (const command of COMMANDS) addCommand(program, command, run, setExit);
+  addListen(program, io, setExit);
   return program;
 }
 

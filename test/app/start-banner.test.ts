@@ -163,7 +163,7 @@ describe('npm run demo', () => {
     expect(started.rows.get('Service token')).toBe(token);
     expect(started.notes.get('Service token')).toBe('gRPC: authorization: Bearer <token>; from SERVICE_TOKEN');
     expect(started.rows.get('Plan')).toBe('development: 100 requests/s, bursts of 200; 1000 units');
-    expect(started.banner.split('\n')[0]).toMatch(/^Retail Data API is running \(upstream: replay server http:\/\/127\.0\.0\.1:\d+/);
+    expect(started.banner.split('\n')[0]).toMatch(/^Retail Data API demo is running OFFLINE: every answer comes from recordings on this machine \(replay server http:\/\/127\.0\.0\.1:\d+/);
     const landing = await (await fetch(`${base}/`)).text();
     expect(landing).toContain('<a href="/demo">Demo catalogue</a>');
   });

@@ -88,7 +88,12 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     // Marketplace and intervals come from the proto; conditions are ticked, the price typed.
     expect(await page.locator('#watch-form').getByLabel('Marketplace').locator('option').count()).toBe(13);
     await page.locator('#watch-form').getByLabel('Marketplace').selectOption('US');
-    await page.getByLabel('Refresh every').selectOption({ label: '15 min' });
+    // A new account is on the free plan, hourly at most often: the form offers nothing shorter.
+    const intervals = await page.getByLabel('Refresh every').locator('option').allTextContents();
+    expect(intervals[0]).toBe('1 hour');
+    expect(intervals).not.toContain('15 min');
+    expect(intervals).not.toContain('30 min');
+    await page.getByLabel('Refresh every').selectOption({ label: '2 hours' });
     await product.fill('B000TEST01');
     await page.getByRole('checkbox', { name: 'The price is at or below' }).check();
     await page.getByLabel('Price for “The price is at or below”').fill('9');
@@ -110,14 +115,14 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
 
     // What the watcher would have by now: an event of the watch and a delivery that gave up.
     const [created] = [...backend.watches.values()];
-    expect(created!.watch).toMatchObject({ asin: 'B000TEST01', label: 'kettle', intervalSeconds: 900 });
+    expect(created!.watch).toMatchObject({ asin: 'B000TEST01', label: 'kettle', intervalSeconds: 7200 });
     expect(created!.watch.conditions.map((c) => c.value ?? null)).toEqual([9, null]);
     backend.addEvent(created!.accountId, created!.watch.id, WatchEventType.PRICE_AT_OR_BELOW);
     backend.addDelivery(created!.watch.id);
 
     const item = page.locator('li.watch').filter({ hasText: 'kettle' });
     await item.waitFor();
-    expect(await item.textContent()).toContain('B000TEST01 · US · every 15 min');
+    expect(await item.textContent()).toContain('B000TEST01 · US · every 2 hours');
     expect(await item.textContent()).toContain('The price is at or below 9; It is back in stock');
     expect(await item.locator('.status').textContent()).toBe('Active');
     expect(await overflowing()).toEqual([]);
@@ -129,9 +134,9 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     // Opening the detail reads the history once, for the session's account.
     const reads = backend.calls.filter((call) => call.method === 'GetProductHistory');
     expect(reads.map((call) => [call.accountId, call.request.asin])).toEqual([[created!.accountId, 'B000TEST01']]);
-    // The unconfirmed spike to 90 is not a price the summary or the line show: its span is shaded.
+    // The unconfirmed spike to 25,000 is not a price the summary or the line show: its span is shaded.
     expect(await page.locator('#chart-summary').textContent())
-      .toBe('48 snapshots: price from $8.00 to $10.00, latest $9.00; out of stock in 12 of them; 2 marked suspect (a value unknown or unconfirmed, shaded; no alert fired from it).');
+      .toBe('48 snapshots: price from $2,350.00 to $2,500.00, latest $2,399.99; out of stock in 12 of them; 2 marked suspect (a value unknown or unconfirmed, shaded; no alert fired from it).');
     expect(await chart.getAttribute('data-suspect-points')).toBe(String(SUSPECT_HOURS.length));
     expect(await chart.getAttribute('role')).toBe('img');
     // The price line is on the canvas: count pixels of its colour (#1f5fbf).
@@ -152,6 +157,16 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
       return n;
     })()`);
     expect(amberPixels).toBeGreaterThan(100);
+    // The price axis is as wide as its longest label ("$2,600.00"): nothing is drawn in the canvas's
+    // first two columns, where a label that did not fit would be cut off.
+    const leftEdgeInk = () => page.evaluate(`(() => {
+      const canvas = document.querySelector('#chart canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, 2, canvas.height);
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+      return n;
+    })()`);
+    expect(await leftEdgeInk()).toBe(0);
     expect(await page.locator('#history-body tr').count()).toBe(HISTORY_HOURS);
     expect(await page.locator('#history-body tr.suspect td:last-child').allTextContents()).toEqual(SUSPECT_HOURS.map(() => 'Suspect · unconfirmed: price'));
     expect(await overflowing()).toEqual([]);
@@ -167,9 +182,25 @@ describe.skipIf(missing !== null)('the Watches page in chromium', () => {
     await expect.poll(() => page.locator('#notice').textContent()).toMatch(/queued for delivery again/);
     expect(backend.calls.filter((call) => call.method === 'RedeliverWebhook').map((call) => call.request.deliveryId)).toEqual(['1']);
 
-    const shot = join(mkdtempSync(join(tmpdir(), 'watches-screenshot-')), 'watches-390.png');
-    await page.screenshot({ path: shot, fullPage: true });
-    console.log(`watches screenshot: ${shot}`);
+    // "Send a test event": a WEBHOOK_TEST event through the watcher, listed with the events, its delivery queued.
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.locator('#notice').textContent()).toBe('Test event 2 sent to https://hooks.example.com/retail.');
+    expect(backend.calls.filter((call) => call.method === 'SendTestWebhook').map((call) => [call.accountId, call.request.watchId])).toEqual([[created!.accountId, created!.watch.id]]);
+    await expect.poll(() => page.locator('#events-body tr').last().textContent()).toContain('Test event');
+    await expect.poll(() => page.locator('#deliveries-body tr').first().textContent()).toContain('Pending');
+
+    const shots = mkdtempSync(join(tmpdir(), 'watches-screenshot-'));
+    await page.screenshot({ path: join(shots, 'watches-390.png'), fullPage: true });
+    await page.locator('#chart').screenshot({ path: join(shots, 'chart-390.png') });
+    // The same page on a desktop's width: the chart follows its container, its axes still whole.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(() => page.evaluate('document.querySelector("#chart canvas").width / devicePixelRatio')).toBeGreaterThan(600);
+    expect(await leftEdgeInk()).toBe(0);
+    expect(await overflowing()).toEqual([]);
+    await page.screenshot({ path: join(shots, 'watches-1280.png'), fullPage: true });
+    await page.locator('#chart').screenshot({ path: join(shots, 'chart-1280.png') });
+    await page.setViewportSize(PHONE);
+    console.log(`watches screenshots: ${shots}`);
 
     // Pause and resume from the keyboard.
     await item.getByRole('button', { name: 'Pause kettle' }).focus();

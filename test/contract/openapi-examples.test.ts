@@ -37,6 +37,13 @@ describe('the OpenAPI examples', () => {
     return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   };
 
+  it('give GET /api/account a response example its schema accepts', () => {
+    const example = paths['/api/account']!.get!.responses['200']!.content!['application/json']!.example as { data: { plan: string; usage: unknown[] } };
+    expect(example.data.plan).toBe('development');
+    expect(example.data.usage.length).toBeGreaterThan(0);
+    expect(valid(pointer('paths', '/api/account', 'get', 'responses', '200', 'content', 'application/json', 'schema'), example)).toEqual([]);
+  });
+
   it('give every parameter of every operation an example its schema accepts', () => {
     const problems: string[] = [];
     for (const { path, method, op } of operations) {

@@ -92,6 +92,7 @@ export async function collectWatchExamples(source: ExampleSource, product: Catal
   const deliveries = await call('GET', deliveriesPath);
   const deliveryId = (deliveries.data.retailWebhookDeliveries as { deliveries: { id: string }[] }).deliveries[0]!.id;
   const redelivered = await call('POST', `${deliveriesPath}/${deliveryId}/redeliver`);
+  const tested = await call('POST', `/watches/${id}/test-event`);
   // A second watch, so that a list of one (the oldest first) has a next page to point at.
   const second = await call('POST', '/watches', { asin, domain });
   const listed = await call('GET', '/watches?limit=1');
@@ -120,5 +121,6 @@ export async function collectWatchExamples(source: ExampleSource, product: Catal
     list_RetailWatchEvents: example('list_RetailWatchEvents', { watchId: id }, events, { cursor: firstId(events) }),
     list_RetailWebhookDeliveries: example('list_RetailWebhookDeliveries', { watchId: id }, deliveries, { cursor: firstId(deliveries) }),
     redeliver_RetailWebhook: example('redeliver_RetailWebhook', { watchId: id, deliveryId }, redelivered),
+    sendTest_RetailWebhook: example('sendTest_RetailWebhook', { watchId: id }, tested),
   };
 }

@@ -42,6 +42,7 @@ export interface RuleCase {
 const PATTERN_BREAKERS: Record<string, string> = {
   '^[A-Za-z0-9]{10}$': 'B0TEST000!',
   '^https://': 'http://www.amazon.com/dp/B0TEST0001',
+  '^https?://': 'ftp://hooks.example.com/receiver/0001',
   '^[0-9Xx -]{8,24}$': '97803064061a',
   '\\S': '   ',
   '^[A-Za-z0-9_./-]{1,120}$': 'home garden',

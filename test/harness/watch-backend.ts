@@ -165,6 +165,16 @@ export async function startWatchBackend(options: { serviceToken: string }): Prom
       const { items, nextCursor } = page(mine, req.cursor, req.limit, 50);
       return { retailWebhookDeliveries: { deliveries: items, ...(nextCursor ? { nextCursor } : {}) } };
     },
+    SendTestWebhook(req, accountId) {
+      const watch = owned(req.watchId, accountId);
+      const url = watch.webhook?.url;
+      if (!url) throw new WatchBackendError(ErrorReason.INVALID_ARGUMENT, 'the watch has no webhook: set its webhook.url first');
+      const event = create(WatchEventSchema, { id: String(++eventSeq), watchId: watch.id, type: WatchEventType.WEBHOOK_TEST, at: now(), after: { status: watch.status } });
+      events.push({ accountId, event });
+      const delivery = create(WebhookDeliverySchema, { id: String(++deliverySeq), eventId: event.id, url, attemptCount: 0, status: WebhookDeliveryStatus.PENDING, createdAt: now() });
+      deliveries.set(delivery.id, { watchId: watch.id, delivery });
+      return { retailWatchEvent: event };
+    },
     RedeliverWebhook(req, accountId) {
       const watch = owned(req.watchId, accountId);
       const entry = deliveries.get(String(req.deliveryId));

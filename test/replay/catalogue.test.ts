@@ -17,7 +17,7 @@ mkdirSync(join(corpus, 'golden'));
 const real = (id: string, operation: string, request: Record<string, string>, extra: object = {}) => ({ id, operation, domain: request.domain!, url: `https://www.amazon.com/x/${id}`, status: 200, page: 'p.html', request, source: 'someone/else tests/page.html', ...extra });
 writeFileSync(join(corpus, 'index.json'), JSON.stringify([
   real('us-product-B000000001', 'product', { asin: 'B000000001', domain: 'US' }),
-  real('us-reviews-B000000002', 'reviews', { asin: 'B000000002', domain: 'US' }),
+  real('us-reviews-B000000002', 'reviews', { asin: 'B000000002', domain: 'US' }, { url: 'https://www.amazon.com/product-reviews/B000000002' }),
   real('ae-product-B000000003', 'product', { asin: 'B000000003', domain: 'AE' }),
   real('us-blocked-1', 'product(blocked)', { asin: 'B0BLOCK001', domain: 'US' }, { status: 503, golden: 'us-blocked-1.json' }),
   // The same request as a project fixture: listed once, from the fixture.
@@ -33,7 +33,7 @@ describe('buildDemoCatalogue', () => {
   const catalogue = buildDemoCatalogue(recordings, ['fixtures', 'corpus'], { reviewsSession: false });
 
   it('lists a project product page for everything its page answers, a real one for what it was recorded for', () => {
-    expect(listed(catalogue, 'B0FXPLP001')).toEqual(['GetGtinFromAsin', 'GetProduct', 'GetProductReviews', 'GetProductVariants', 'GetSalesEstimate', 'GetStockEstimate']);
+    expect(listed(catalogue, 'B0FXPLP001')).toEqual(['GetGtinFromAsin', 'GetProduct', 'GetProductVariants', 'GetSalesEstimate', 'GetStockEstimate']);
     expect(listed(catalogue, 'B000000001')).toEqual(['GetProduct']);
     expect(catalogue.entries.filter((e) => e.query.asin === 'B0FXUSP001' && e.operation === 'GetProduct')).toEqual([expect.objectContaining({ source: 'project fixture' })]);
   });
@@ -50,11 +50,16 @@ describe('buildDemoCatalogue', () => {
     expect(catalogue.entries.some((e) => e.recording === 'us-blocked-1')).toBe(false);
   });
 
-  it('lists review-list recordings only with a marketplace session, and product-page reviews only without one', () => {
+  it('lists review-list recordings only with a marketplace session, and the product page with top reviews only without one', () => {
     expect(listed(catalogue, 'B000000002')).toEqual([]);
+    expect(listed(catalogue, 'B0FXREV001')).toEqual(['GetProductReviews']);
     const withSession = buildDemoCatalogue(recordings, [], { reviewsSession: true });
     expect(listed(withSession, 'B000000002')).toEqual(['GetProductReviews']);
-    expect(listed(withSession, 'B0FXPLP001')).not.toContain('GetProductReviews');
+    expect(listed(withSession, 'B0FXREV001')).toEqual([]);
+  });
+
+  it('does not list reviews for the product pages that hold none', () => {
+    expect(catalogue.entries.filter((e) => e.operation === 'GetProductReviews').map((e) => e.query.asin)).toEqual(['B0FXREV001']);
   });
 
   it('orders by marketplace, then operation, fixtures before real pages', () => {

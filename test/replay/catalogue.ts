@@ -60,19 +60,28 @@ export interface CatalogueOptions {
   readonly reviewsSession: boolean;
 }
 
+/**
+ * Whether a reviews recording answers GetProductReviews in this demo: a review list page
+ * (`/product-reviews/ASIN`) only with a marketplace session, a product page with top reviews only
+ * without one. The project's other product pages hold no reviews, so they are not listed for reviews:
+ * the catalogue lists requests that answer with something to see, not empty lists.
+ */
+function answersReviews(recording: Recording, reviewsSession: boolean): boolean {
+  return /\/product-reviews\//.test(recording.entry.url) === reviewsSession;
+}
+
 export function buildDemoCatalogue(recordings: readonly Recording[], sources: readonly string[], options: CatalogueOptions): DemoCatalogue {
-  const productPageRpcs = options.reviewsSession ? PRODUCT_PAGE_RPCS : [...PRODUCT_PAGE_RPCS, 'getProductReviews' as const];
   const entries = new Map<string, CatalogueEntry>();
   const errors = new Map<string, CatalogueErrorExample>();
   for (const recording of recordings) {
     const { entry } = recording;
     const method = RPC_OF_OPERATION[entry.operation];
     if (!method || !SERVED_DOMAINS.has(entry.domain) || !entry.request) continue;
-    if (entry.operation === 'reviews' && !options.reviewsSession) continue;
+    if (entry.operation === 'reviews' && !answersReviews(recording, options.reviewsSession)) continue;
     const query = queryOf(recording);
     const errorStatus = expectedErrorStatus(recording);
     const complete = errorStatus === undefined && entry.operation === 'product' && sourceOf(recording) === 'project fixture';
-    const methods = complete ? [method, ...productPageRpcs] : [method];
+    const methods = complete ? [method, ...PRODUCT_PAGE_RPCS] : [method];
     for (const name of methods) {
       const op = OPERATION_OF_METHOD.get(name);
       if (!op || !fits(op, query)) continue;

@@ -92,7 +92,7 @@ export interface Watch {
 }
 
 /** Condition events carry the condition's type; lifecycle events say what happened to the watch. */
-export type EventType = ConditionType | 'WATCH_PAUSED' | 'WATCH_RESUMED' | 'PRODUCT_NOT_FOUND';
+export type EventType = ConditionType | 'WATCH_PAUSED' | 'WATCH_RESUMED' | 'PRODUCT_NOT_FOUND' | 'WEBHOOK_TEST';
 
 /** A fact about one watch, private to its account. `id` is the cursor order (monotonic). */
 export interface WatchEvent {

@@ -1,37 +1,23 @@
 /**
- * The demo catalogue as one HTML page: no script, no external asset (the stylesheet is inline and
- * the Content-Security-Policy allows nothing else), readable on a 390-px wide phone (lists rather
- * than wide tables; curl lines wrap).
+ * The demo catalogue as one HTML page in the service's look (the shared theme.css and its own
+ * stylesheet, served with it by the router from this origin), readable on a 390-px wide phone (cards
+ * rather than wide tables; curl lines wrap). A browser has no key to send, so a request is not a link
+ * (it would answer 401): each shows its curl line with a Copy button (catalogue.js; without script the
+ * line is there to select).
  */
-import { createHash } from 'node:crypto';
-import { countsOf, curlOf, identifierOf, type CatalogueEntry, type DemoCatalogue, urlOf } from './model.js';
-import { DEMO_CATALOGUE_JSON_PATH } from './paths.js';
+import { escapeHtml, pageHead } from '@retail/gateway-shared';
+import { countsOf, curlOf, identifierOf, type CatalogueEntry, type DemoCatalogue } from './model.js';
+import { DEMO_ASSETS_PATH, DEMO_CATALOGUE_JSON_PATH } from './paths.js';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-const STYLE = `
-body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b;background:#fff}
-h1{font-size:1.6rem;margin:.2rem 0 .8rem}h2{font-size:1.3rem;margin:2rem 0 .5rem;border-bottom:1px solid #ccc}
-h3{font-size:1.05rem;margin:1.2rem 0 .3rem}code,pre{font-family:ui-monospace,monospace;font-size:.85rem}
-pre{background:#f4f4f4;padding:.5rem;margin:.2rem 0 .8rem;white-space:pre-wrap;overflow-wrap:anywhere}
-ul.entries{list-style:none;padding:0;margin:0}ul.entries li{margin:0 0 .6rem}
-a{color:#0b57d0;overflow-wrap:anywhere}nav a{display:inline-block;margin:0 .6rem .3rem 0}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
-.note{color:#555}`;
-
-/** The Content-Security-Policy source that allows exactly the inline stylesheet above. */
-export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export { escapeHtml };
 
 function entryItem(entry: CatalogueEntry, base: string, status?: number): string {
-  const url = urlOf(entry, base);
-  const badge = status === undefined ? '' : ` → <strong>${status}</strong>`;
+  const badge = status === undefined ? '' : ` <span class="status">→ ${status}</span>`;
   const from = entry.source === 'project fixture' ? 'project fixture' : 'recorded page';
-  return `<li><a href="${escapeHtml(url)}"><code>${escapeHtml(identifierOf(entry))}</code></a>${badge} <span class="note">(${from})</span>
+  return `<li><div class="entry-head"><span><code>${escapeHtml(identifierOf(entry))}</code>${badge} <span class="note">(${from})</span></span>
+<button type="button" class="copy" hidden>Copy curl</button></div>
 <pre>${escapeHtml(curlOf(entry, base))}</pre></li>`;
 }
-
 function marketplaceSection(catalogue: DemoCatalogue, domain: string, base: string): string {
   const own = catalogue.entries.filter((e) => e.domain === domain);
   const operations = [...new Set(own.map((e) => e.path))];
@@ -53,16 +39,19 @@ export function cataloguePage(catalogue: DemoCatalogue, base: string): string {
 <p>These recordings are blocked or missing pages: they show what an error looks like (no unit is charged).</p>
 <ul class="entries">\n${catalogue.errors.map((e) => entryItem(e, base, e.status)).join('\n')}\n</ul>`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>What the demo knows</title><style>${STYLE}</style></head>
-<body><main>
+<html lang="en">
+${pageHead('What the demo knows · Retail Data API', [`${DEMO_ASSETS_PATH}/theme.css`, `${DEMO_ASSETS_PATH}/catalogue.css`], [`${DEMO_ASSETS_PATH}/catalogue.js`])}
+<body>
+<header class="site-header"><p class="brand"><a href="/">Retail Data API</a><span>demo catalogue</span></p></header>
+<main>
 <h1>What the demo knows</h1>
-<p>The demo answers from recorded marketplace pages (${catalogue.sources.map(escapeHtml).join('; ')}), never the live marketplace.
+<p class="lead">The demo answers from recorded marketplace pages (${catalogue.sources.map(escapeHtml).join('; ')}), never the live marketplace.
 These are the ${catalogue.entries.length} requests it can answer; anything else answers 404 "no such product".
-Every call needs the development key that <code>npm run demo</code> printed, sent as the <code>API-KEY</code> header:</p>
+Every call needs the development key that <code>npm run demo</code> printed, sent as the <code>API-KEY</code> header:
+set it once in your terminal, then copy any request below and paste it there.</p>
 <pre>KEY=&lt;the development key printed by npm run demo&gt;</pre>
 <p>The same list for programs: <a href="${escapeHtml(base + DEMO_CATALOGUE_JSON_PATH)}"><code>${DEMO_CATALOGUE_JSON_PATH}</code></a>.</p>
-<nav aria-label="Marketplaces">${catalogue.marketplaces.map((m) => `<a href="#${m}">${m}</a>`).join('')}${errors ? '<a href="#errors">errors</a>' : ''}</nav>
+<nav class="marketplaces" aria-label="Marketplaces">${catalogue.marketplaces.map((m) => `<a href="#${m}">${m}</a>`).join('')}${errors ? '<a href="#errors">errors</a>' : ''}</nav>
 <table><caption class="note">Requests per marketplace</caption><thead><tr><th>Marketplace</th><th>Requests</th><th>Operations</th></tr></thead><tbody>
 ${rows}
 </tbody></table>

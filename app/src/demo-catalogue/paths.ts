@@ -7,3 +7,5 @@
 export const DEMO_CATALOGUE_PATH = '/demo';
 /** The same catalogue as a JSON document for programs. */
 export const DEMO_CATALOGUE_JSON_PATH = '/demo/catalogue.json';
+/** The page's stylesheets and script. */
+export const DEMO_ASSETS_PATH = '/demo/assets';

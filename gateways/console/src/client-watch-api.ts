@@ -60,5 +60,6 @@ export function createClientWatchApi({ client, meter }: ClientWatchApiOptions): 
     listWatchEvents: (account, query) => call(account, 'ListWatchEvents', { ...query }),
     listWebhookDeliveries: (account, watchId, query) => call(account, 'ListWebhookDeliveries', { ...query, watchId }),
     redeliverWebhook: (account, watchId, deliveryId) => call(account, 'RedeliverWebhook', { watchId, deliveryId }),
+    sendTestWebhook: (account, watchId) => call(account, 'SendTestWebhook', { watchId }),
   };
 }

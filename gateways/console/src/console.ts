@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errorEnvelope } from '@retail/contract';
+import { DEFAULT_PLANS } from '@retail/metering';
 import { THEME_STYLESHEET, serveFixedFiles } from '@retail/gateway-shared';
 import { createAccountRoutes } from './account-routes.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
@@ -66,6 +67,7 @@ export function createConsole(options: ConsoleOptions): Router {
 
   const ctx: ConsoleContext = {
     metering: options.metering,
+    plans: options.plans ?? DEFAULT_PLANS,
     users,
     signupMode: options.signupMode,
     sessions: createSessionManager(

@@ -1,5 +1,6 @@
 /** Options of createConsole and the shared pieces its routes use. */
 import type { Metering } from '@retail/metering/api';
+import type { PlanTable } from '@retail/metering';
 import type { AttemptLimit, AttemptLimiter } from './attempt-limiter.js';
 import type { ErrorLogger } from './errors.js';
 import type { PasswordCost } from './passwords.js';
@@ -29,6 +30,8 @@ export const DEFAULT_LIMITS: ConsoleLimits = {
 
 export interface ConsoleOptions {
   readonly metering: Metering;
+  /** The plan table in force (the metering instance's), for the watch form's intervals; default the built-in plans. */
+  readonly plans?: PlanTable;
   /** Defaults to a memory store (one process only). */
   readonly users?: UserStore;
   readonly signupMode: SignupMode;
@@ -53,6 +56,7 @@ export interface ConsoleOptions {
 
 export interface ConsoleContext {
   readonly metering: Metering;
+  readonly plans: PlanTable;
   readonly users: UserStore;
   readonly signupMode: SignupMode;
   readonly sessions: SessionManager;

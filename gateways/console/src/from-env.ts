@@ -4,6 +4,7 @@
  */
 import type { Router } from 'express';
 import type { Metering } from '@retail/metering/api';
+import type { PlanTable } from '@retail/metering';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
 import { createClientJobApi } from './client-job-api.js';
 import { createClientWatchApi } from './client-watch-api.js';
@@ -18,6 +19,8 @@ import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
   readonly metering: Metering;
+  /** The plan table in force (MeteringInstance.plans), for the watch form's intervals. */
+  readonly plans?: PlanTable;
   /** The watch service for the Watches page; default: over gRPC to WATCHER_ADDRESS when it is set. */
   readonly watches?: WatchApi;
   /** The job service for the Jobs page; default: over gRPC to WATCHER_ADDRESS when it is set. */
@@ -67,6 +70,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
   const jobs = options.jobs ?? fromWatcher?.jobs;
   const router = createConsole({
     metering: options.metering,
+    ...(options.plans ? { plans: options.plans } : {}),
     users,
     signupMode: config.signupMode,
     sessionSecret: config.sessionSecret,

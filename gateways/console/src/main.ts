@@ -18,7 +18,7 @@ const log = (level: string, message: string, detail: Record<string, unknown> = {
 const metering = await createMeteringFromEnv(process.env);
 const consoleApp = (() => {
   try {
-    return createConsoleFromEnv({ metering, log });
+    return createConsoleFromEnv({ metering, plans: metering.plans, log });
   } catch (error) {
     if (!(error instanceof ConsoleConfigError)) throw error;
     // A bad environment is one line per variable, not a stack trace (as the core and gateways do).

@@ -77,4 +77,6 @@ export interface WatchApi {
   listWatchEvents(accountId: string, query: EventsQuery): Promise<WireData>;
   listWebhookDeliveries(accountId: string, watchId: string, query: PageQuery): Promise<WireData>;
   redeliverWebhook(accountId: string, watchId: string, deliveryId: string): Promise<WireData>;
+  /** A WEBHOOK_TEST event, delivered to the watch's webhook as any event (free). */
+  sendTestWebhook(accountId: string, watchId: string): Promise<WireData>;
 }

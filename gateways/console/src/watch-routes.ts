@@ -15,22 +15,30 @@ import {
   ListWebhookDeliveriesRequestSchema,
   parameterRules,
   RedeliverWebhookRequestSchema,
+  SendTestWebhookRequestSchema,
   UpdateWatchRequestSchema,
   WatchConditionTypeSchema,
   wireEnumValues,
 } from '@retail/contract';
+import type { Plan } from '@retail/metering';
 import type { ConsoleContext } from './context.js';
 import { createRequireAccount } from './account-routes.js';
 import type { CreateWatchBody, EventsQuery, HistoryQuery, PageQuery, UpdateWatchBody, WatchApi } from './watch-api.js';
 import { parseBody, parseId, parseQuery } from './watch-input.js';
 
-/** What the create form offers, from the proto: the marketplaces, condition types and interval bounds. */
-function formOptions() {
+/**
+ * What the create form offers: the marketplaces, condition types and interval bounds the proto
+ * declares, the shortest interval narrowed to what the account's plan allows (the watcher refuses a
+ * shorter one, so the form does not offer it).
+ */
+function formOptions(planName: string, plan: Plan | undefined) {
   const interval = parameterRules(CreateWatchRequestSchema.field.intervalSeconds);
+  const minimum = Math.max(interval.minimum!, plan?.minWatchIntervalSeconds ?? 0);
   return {
     domains: wireEnumValues(DomainSchema),
     conditionTypes: wireEnumValues(WatchConditionTypeSchema),
-    intervalSeconds: { minimum: interval.minimum, maximum: interval.maximum, default: Number(interval.defaultValue) },
+    plan: planName,
+    intervalSeconds: { minimum, maximum: interval.maximum, default: Math.max(Number(interval.defaultValue), minimum) },
   };
 }
 
@@ -40,11 +48,11 @@ export function createWatchRoutes(ctx: ConsoleContext, watches: WatchApi): Route
   const router = Router();
   const requireAccount = createRequireAccount(ctx);
   const account = (res: Response) => res.locals.accountId as string;
-  const options = formOptions();
   const watchId = (value: string | string[] | undefined) => parseId(GetWatchRequestSchema, 'id', param(value));
 
-  router.get('/watches/options', requireAccount, (_req, res) => {
-    res.json({ data: options });
+  router.get('/watches/options', requireAccount, async (_req, res) => {
+    const { plan } = await ctx.metering.admin.summary(account(res));
+    res.json({ data: formOptions(plan, ctx.plans[plan]) });
   });
 
   router.get('/watches', requireAccount, async (req, res) => {
@@ -88,6 +96,11 @@ export function createWatchRoutes(ctx: ConsoleContext, watches: WatchApi): Route
     const id = parseId(RedeliverWebhookRequestSchema, 'watchId', param(req.params.watchId));
     const deliveryId = parseId(RedeliverWebhookRequestSchema, 'deliveryId', param(req.params.deliveryId));
     res.json({ data: await watches.redeliverWebhook(account(res), id, deliveryId) });
+  });
+
+  router.post('/watches/:watchId/test-event', requireAccount, async (req, res) => {
+    const id = parseId(SendTestWebhookRequestSchema, 'watchId', param(req.params.watchId));
+    res.json({ data: await watches.sendTestWebhook(account(res), id) });
   });
 
   router.get('/product/history', requireAccount, async (req, res) => {

@@ -220,7 +220,7 @@ describe('GraphQL watch operations', () => {
     const negative = await gql(key, `mutation { createRetailWatch(asin: "${ASIN}", conditions: [{ type: ANY_CHANGE }, { type: PRICE_AT_OR_BELOW, value: -1 }]) { id } }`);
     expect(negative.status).toBe(400);
     expect(negative.json).toEqual({ success: false, errors: [{ code: 400, message: 'conditions[1].value must be at least 0', path: ['conditions', '1', 'value'] }] });
-    const http = await gql(key, `mutation { createRetailWatch(asin: "${ASIN}", webhook: { url: "http://hooks.example.com" }) { id } }`);
+    const http = await gql(key, `mutation { createRetailWatch(asin: "${ASIN}", webhook: { url: "ftp://hooks.example.com" }) { id } }`);
     expect(http.json).toMatchObject({ success: false, errors: [{ code: 400, message: expect.stringMatching(/^webhook\.url /), path: ['webhook', 'url'] }] });
     const extra = await gql(key, CREATE, { webhook: { url: 'https://hooks.example.com', secret: 'mine' } });
     expect(extra.json).toEqual({ success: false, errors: [{ code: 400, message: 'unknown parameter webhook.secret', path: ['webhook'] }] });

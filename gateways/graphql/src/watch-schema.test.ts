@@ -28,7 +28,7 @@ describe('watch operations in the schema', () => {
     const query = Object.keys(schema.getQueryType()!.getFields());
     const mutation = Object.keys(schema.getMutationType()!.getFields());
     expect(query).toEqual(expect.arrayContaining(['retailWatches', 'retailWatch', 'retailProductHistory', 'retailWatchEvents', 'retailWebhookDeliveries']));
-    expect(mutation).toEqual(['createRetailWatch', 'updateRetailWatch', 'deleteRetailWatch', 'redeliverRetailWebhook', 'createRetailJob', 'cancelRetailJob']);
+    expect(mutation).toEqual(['createRetailWatch', 'updateRetailWatch', 'deleteRetailWatch', 'redeliverRetailWebhook', 'sendRetailWebhookTest', 'createRetailJob', 'cancelRetailJob']);
     for (const op of WATCH_REGISTRY) expect(op.httpMethod === 'GET' ? query : mutation).toContain(op.graphqlFields[0]);
   });
 
@@ -90,7 +90,7 @@ describe('planning watch operations', () => {
   });
 
   it('refuses nested values outside their rules, naming the item as REST names it in the body', () => {
-    const bad = plan(`mutation { createRetailWatch(asin: "B08N5WRWNW", conditions: [{ type: ANY_CHANGE }, { type: PRICE_AT_OR_BELOW, value: -1 }], webhook: { url: "http://plain.example" }) { id } }`);
+    const bad = plan(`mutation { createRetailWatch(asin: "B08N5WRWNW", conditions: [{ type: ANY_CHANGE }, { type: PRICE_AT_OR_BELOW, value: -1 }], webhook: { url: "ftp://plain.example" }) { id } }`);
     expect(!bad.ok && bad.errors).toEqual([
       { message: 'conditions[1].value must be at least 0', path: ['conditions', '1', 'value'] },
       { message: expect.stringMatching(/^webhook\.url /), path: ['webhook', 'url'] },

@@ -9,11 +9,11 @@ import { listingSettingsOf } from './listing-settings.js';
 const hints = (name: string) => TOOLS.find((t) => t.name === name)?.annotations;
 
 describe('MCP tools', () => {
-  it('are one per registry operation, the lookups, the nine watch tools and the five job tools, named by mcp_tool, then the batch tool', () => {
+  it('are one per registry operation, the lookups, the ten watch tools and the five job tools, named by mcp_tool, then the batch tool', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch']);
     expect(TOOLS.slice(REGISTRY.length).map((t) => t.name)).toEqual([
       'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete',
-      'retail_product_history', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver',
+      'retail_product_history', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver', 'retail_webhook_test',
       'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_batch',
     ]);
     for (const op of API_REGISTRY) expect(operationOfTool(op.mcpTool)).toBe(op);
@@ -87,7 +87,7 @@ describe('toolsets', () => {
 describe('server instructions', () => {
   it('name the free tools, and only those, so a model knows which calls cost units', () => {
     expect(FREE_TOOLS).toEqual([
-      'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver',
+      'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver', 'retail_webhook_test',
       'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results',
     ]);
     expect(INSTRUCTIONS).toContain(`except these free ones, which manage your own watches and bulk jobs (a job's items are charged one unit per success as they run): ${FREE_TOOLS.join(', ')}.`);

@@ -116,6 +116,7 @@ describe.skipIf(missing)('MCP watch tools', () => {
       retail_watch_events: [true, false, true, false],
       retail_webhook_deliveries: [true, false, true, false],
       retail_webhook_redeliver: [false, false, false, false],
+      retail_webhook_test: [false, false, false, false],
     });
     expect(await balanceOf(caller)).toBe(5);
   });

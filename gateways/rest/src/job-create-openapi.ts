@@ -37,7 +37,7 @@ export function createOperation({ schemas, freeHeaders, errorRefs }: JobDocument
       // Examples in the schema only: an explorer filling them in beside a JSON body would be refused.
       query('operation', withExample({ type: 'string', enum: BATCH_REGISTRY.items.map((i) => i.name) }, firstItem?.operation), 'CSV only: the operation of every row, instead of an "operation" column.'),
       query('label', withExample({ type: 'string', maxLength: 200 }, given.label), 'NDJSON and CSV only: your label for the job.'),
-      query('webhook', withExample({ type: 'string', pattern: '^https://' }, webhookUrl), 'NDJSON and CSV only: HTTPS URL told when the job ends (signed, Standard Webhooks).'),
+      query('webhook', withExample({ type: 'string', pattern: '^https?://' }, webhookUrl), 'NDJSON and CSV only: HTTPS URL told when the job ends (signed, Standard Webhooks); http only to this machine where the operator allows it.'),
     ],
     requestBody: {
       required: true,

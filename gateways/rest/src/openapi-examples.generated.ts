@@ -240,7 +240,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   get_RetailProductReviews: {
     parameters: {
       domain: 'US',
-      asin: '0316769487',
+      asin: 'B0FXREV001',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       page: 1,
@@ -250,18 +250,88 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     },
     request: {
       domain: 'US',
-      asin: '0316769487',
+      asin: 'B0FXREV001',
     },
     response: {
       data: {
         retailProduct: {
-          topReviews: [],
+          topReviews: [
+            {
+              id: 'R1FXTOP0000001',
+              title: 'Pours exactly where I aim it',
+              body: 'The gooseneck gives a steady thin stream and the handle stays cool.',
+              rating: 5,
+              date: '2026-03-03',
+              verifiedPurchase: true,
+              helpfulVotes: 12,
+              imageUrls: [
+                'https://m.media-amazon.com/images/I/71FixtureRevA._SY88.jpg',
+              ],
+              videos: [],
+              reviewer: {
+                id: 'amzn1.account.AFIXTUREREVIEWER1',
+                name: 'Dana K.',
+                url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER1',
+              },
+            },
+            {
+              id: 'R2FXTOP0000002',
+              title: 'Lid rattles',
+              body: 'Works, but the lid rattles when the water boils.',
+              rating: 2,
+              date: '2026-01-18',
+              verifiedPurchase: false,
+              helpfulVotes: 1,
+              imageUrls: [],
+              videos: [],
+              reviewer: {
+                id: 'amzn1.account.AFIXTUREREVIEWER2',
+                name: 'M. Ortiz',
+                url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER2',
+              },
+            },
+          ],
           reviewsPaginated: {
-            reviews: [],
+            reviews: [
+              {
+                id: 'R1FXTOP0000001',
+                title: 'Pours exactly where I aim it',
+                body: 'The gooseneck gives a steady thin stream and the handle stays cool.',
+                rating: 5,
+                date: '2026-03-03',
+                verifiedPurchase: true,
+                helpfulVotes: 12,
+                imageUrls: [
+                  'https://m.media-amazon.com/images/I/71FixtureRevA._SY88.jpg',
+                ],
+                videos: [],
+                reviewer: {
+                  id: 'amzn1.account.AFIXTUREREVIEWER1',
+                  name: 'Dana K.',
+                  url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER1',
+                },
+              },
+              {
+                id: 'R2FXTOP0000002',
+                title: 'Lid rattles',
+                body: 'Works, but the lid rattles when the water boils.',
+                rating: 2,
+                date: '2026-01-18',
+                verifiedPurchase: false,
+                helpfulVotes: 1,
+                imageUrls: [],
+                videos: [],
+                reviewer: {
+                  id: 'amzn1.account.AFIXTUREREVIEWER2',
+                  name: 'M. Ortiz',
+                  url: 'https://www.amazon.com/gp/profile/amzn1.account.AFIXTUREREVIEWER2',
+                },
+              },
+            ],
             pageInfo: {
               currentPage: 1,
               totalPages: 1,
-              totalResults: 0,
+              totalResults: 2,
               hasNextPage: false,
               hasPrevPage: false,
             },
@@ -1234,6 +1304,121 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  get_Account: {
+    parameters: {},
+    request: {},
+    response: {
+      data: {
+        accountId: 'acct0example',
+        plan: 'development',
+        balance: 980,
+        usage: [
+          {
+            date: '2026-01-01',
+            operation: 'GetProduct',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAsinFromGtin',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetGtinFromAsin',
+            interface: 'rest',
+            calls: 2,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductVariants',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductOffers',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetProductReviews',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetStockEstimate',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetSalesEstimate',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'SearchProducts',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAutocompleteSuggestions',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetDeals',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetBestSellers',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetBestSellerCategories',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetSeller',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetAuthor',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetCategoryTaxonomy',
+            interface: 'rest',
+            calls: 1,
+          },
+          {
+            date: '2026-01-01',
+            operation: 'GetCategory',
+            interface: 'rest',
+            calls: 1,
+          },
+        ],
+      },
+    },
+  },
   create_RetailWatch: {
     parameters: {
       domain: 'US',
@@ -1592,6 +1777,28 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  sendTest_RetailWebhook: {
+    parameters: {
+      watchId: '00000000-0000-4000-8000-000000000001',
+    },
+    request: {
+      watchId: '00000000-0000-4000-8000-000000000001',
+    },
+    response: {
+      data: {
+        retailWatchEvent: {
+          id: '2',
+          watchId: '00000000-0000-4000-8000-000000000001',
+          type: 'WEBHOOK_TEST',
+          before: null,
+          after: {
+            status: 'ACTIVE',
+          },
+          at: '2026-01-01T12:00:07.000Z',
+        },
+      },
+    },
+  },
   create_RetailJob: {
     parameters: {
       items: [
@@ -1660,7 +1867,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 0,
           failed: 0,
           unitsCharged: 0,
-          createdAt: '2026-01-01T12:00:07.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
           finishedAt: null,
           label: 'The Catcher in the Rye',
           stopReason: null,
@@ -1692,11 +1899,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 3,
           failed: 0,
           unitsCharged: 3,
-          createdAt: '2026-01-01T12:00:07.000Z',
-          finishedAt: '2026-01-01T12:00:08.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
+          finishedAt: '2026-01-01T12:00:09.000Z',
           label: 'The Catcher in the Rye',
           stopReason: null,
-          expiresAt: '2026-01-01T12:00:09.000Z',
+          expiresAt: '2026-01-01T12:00:10.000Z',
           webhook: {
             url: 'https://127.0.0.1:65535/retail-events',
             deliveryStatus: 'FAILED',
@@ -1710,7 +1917,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   list_RetailJobs: {
     parameters: {
       limit: 1,
-      cursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+      cursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjExLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
     },
     request: {
       limit: 1,
@@ -1726,15 +1933,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
               done: 1,
               failed: 0,
               unitsCharged: 1,
-              createdAt: '2026-01-01T12:00:10.000Z',
-              finishedAt: '2026-01-01T12:00:11.000Z',
+              createdAt: '2026-01-01T12:00:11.000Z',
+              finishedAt: '2026-01-01T12:00:12.000Z',
               label: null,
               stopReason: null,
-              expiresAt: '2026-01-01T12:00:12.000Z',
+              expiresAt: '2026-01-01T12:00:13.000Z',
               webhook: null,
             },
           ],
-          nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjEwLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
+          nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjExLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
         },
       },
     },
@@ -1755,11 +1962,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
           done: 3,
           failed: 0,
           unitsCharged: 3,
-          createdAt: '2026-01-01T12:00:07.000Z',
-          finishedAt: '2026-01-01T12:00:08.000Z',
+          createdAt: '2026-01-01T12:00:08.000Z',
+          finishedAt: '2026-01-01T12:00:09.000Z',
           label: 'The Catcher in the Rye',
           stopReason: null,
-          expiresAt: '2026-01-01T12:00:09.000Z',
+          expiresAt: '2026-01-01T12:00:10.000Z',
           webhook: {
             url: 'https://127.0.0.1:65535/retail-events',
             deliveryStatus: 'FAILED',

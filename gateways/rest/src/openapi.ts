@@ -245,7 +245,11 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
       summary: 'Plan, unit balance and recent usage of the calling key\'s account (free).',
       tags: ['account'],
       responses: {
-        '200': { description: 'The account summary.', headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] }, content: { 'application/json': { schema: ACCOUNT_SCHEMA } } },
+        '200': {
+          description: 'The account summary.',
+          headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] },
+          content: { 'application/json': { schema: ACCOUNT_SCHEMA, ...(OPENAPI_EXAMPLES.get_Account ? { example: OPENAPI_EXAMPLES.get_Account.response } : {}) } },
+        },
         ...errorRefs(['400', '401', '403', '429', '500', '503']),
       },
     },

@@ -137,7 +137,7 @@ describe.skipIf(missing !== null)('watch operations over REST', () => {
       [await call('POST', '/api/retail/watches', { body: ['B08N5WRWNW'] }), 400, ['body'], /JSON object/],
       [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', intervalSeconds: 60 } }), 400, ['body', 'intervalSeconds'], /intervalSeconds/],
       [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', conditions: [{ type: 'SOON' }] } }), 400, ['body', 'conditions', '0', 'type'], /must be one of/],
-      [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', webhook: { url: 'http://plain.example' } } }), 400, ['body', 'webhook', 'url'], /webhook\.url/],
+      [await call('POST', '/api/retail/watches', { body: { asin: 'B08N5WRWNW', webhook: { url: 'ftp://plain.example' } } }), 400, ['body', 'webhook', 'url'], /webhook\.url/],
       [await call('POST', '/api/retail/watches?asin=B08N5WRWNW', { body: {} }), 400, ['query', 'asin'], /JSON body/],
       [await call('PATCH', '/api/retail/watches/not-a-watch-id', { body: { label: 'x' } }), 400, ['path', 'id'], /id/],
       [await call('GET', '/api/retail/watches/not-a-watch-id'), 400, ['path', 'id'], /id/],

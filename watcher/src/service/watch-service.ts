@@ -11,6 +11,7 @@ import { listWebhookDeliveriesHandler, redeliverWebhookHandler } from './deliver
 import { listWatchEventsHandler } from './events-list.js';
 import { streamWatchEventsHandler } from './events-stream.js';
 import { productHistoryHandler } from './product-history.js';
+import { sendTestWebhookHandler } from './test-webhook.js';
 import { createWatchHandler } from './watch-create.js';
 import { getWatchHandler, listWatchesHandler } from './watch-read.js';
 import { updateWatchHandler } from './watch-update.js';
@@ -30,6 +31,7 @@ export function createWatchService(deps: WatchServiceDeps) {
     listWatchEvents: listWatchEventsHandler(parts),
     listWebhookDeliveries: listWebhookDeliveriesHandler(parts),
     redeliverWebhook: redeliverWebhookHandler(parts),
+    sendTestWebhook: sendTestWebhookHandler(parts),
     streamWatchEvents: streamWatchEventsHandler(parts),
   };
 }

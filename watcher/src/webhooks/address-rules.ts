@@ -24,7 +24,17 @@ export interface AddressClass {
 export interface TargetPolicy {
   /** The operator's setting (WEBHOOK_ALLOW_PRIVATE_TARGETS): internal addresses and names are allowed. */
   readonly allowPrivateTargets: boolean;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK: this machine's loopback (127.0.0.0/8, ::1, localhost) is allowed, over
+   * http too, so a receiver on the developer's machine (`retail listen`) gets the events. On in the
+   * one-process `npm start` and `npm run demo`, where the service and its user share the machine;
+   * off in every deployment (on a server, loopback is the server's own services).
+   */
+  readonly allowLoopback?: boolean;
 }
+
+/** What classifyAddress calls this machine's own addresses. */
+const LOOPBACK = 'loopback';
 
 /**
  * Metadata endpoints hold the node's cloud credentials: the classic prize of a forged request and no
@@ -44,7 +54,7 @@ function classesByRange(kinds: RangesByKind): ReadonlyMap<string, AddressClass> 
 const IPV4_RANGES = classesByRange({
   public: { unicast: 'public' },
   internal: {
-    loopback: 'loopback', private: 'private (RFC 1918)', linkLocal: 'link-local',
+    loopback: LOOPBACK, private: 'private (RFC 1918)', linkLocal: 'link-local',
     carrierGradeNat: 'shared address space (CGNAT, 100.64.0.0/10)',
   },
   never: { unspecified: 'unspecified (0.0.0.0/8)', broadcast: 'broadcast', multicast: 'multicast' },
@@ -53,7 +63,7 @@ const IPV4_RANGES = classesByRange({
 /** Public is not a range name here: ipaddr.js calls all of the rest `unicast`, of which only 2000::/3 is global. */
 const IPV6_RANGES = classesByRange({
   internal: {
-    loopback: 'loopback', linkLocal: 'link-local', uniqueLocal: 'unique-local (fc00::/7)',
+    loopback: LOOPBACK, linkLocal: 'link-local', uniqueLocal: 'unique-local (fc00::/7)',
     deprecatedSiteLocal: 'site-local (fec0::/10)',
   },
   never: { unspecified: 'unspecified (::)', multicast: 'multicast', teredo: 'a Teredo tunnel address' },
@@ -123,5 +133,13 @@ export function refusalOfAddress(text: string, policy: TargetPolicy): string | n
   if (!found) return `${JSON.stringify(text)} is not an IP address`;
   if (found.kind === 'public') return null;
   if (found.kind === 'internal' && policy.allowPrivateTargets) return null;
+  if (found.what === LOOPBACK && policy.allowLoopback) return null;
   return `${text} is ${found.what}`;
+}
+
+/** Whether a URL's host is this machine's loopback: a loopback literal, or the name localhost. */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  return classifyAddress(name)?.what === LOOPBACK;
 }

@@ -3,7 +3,12 @@ import { loadWebhookConfig } from './config.js';
 
 describe('loadWebhookConfig', () => {
   it('keeps private targets closed and the timeout at 10 s by default', () => {
-    expect(loadWebhookConfig({})).toEqual({ policy: { allowPrivateTargets: false }, timeoutMs: 10_000 });
+    expect(loadWebhookConfig({})).toEqual({ policy: { allowPrivateTargets: false, allowLoopback: false }, timeoutMs: 10_000 });
+  });
+
+  it('opens this machine\'s loopback only for the exact word true', () => {
+    expect(loadWebhookConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).policy).toEqual({ allowPrivateTargets: false, allowLoopback: true });
+    expect(() => loadWebhookConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK must be true or false/);
   });
 
   it('opens private targets only for the exact word true', () => {

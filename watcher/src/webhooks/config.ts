@@ -5,6 +5,9 @@
  *   unique-local addresses and to internal names (localhost, .local, .internal, .svc, single labels).
  *   For development, tests and receivers inside the operator's own network. Default false.
  *   Metadata endpoints and non-unicast addresses stay refused either way.
+ * - WEBHOOK_ALLOW_LOOPBACK=true: webhooks may go to this machine's loopback, over http too (a
+ *   receiver beside a one-process service, `retail listen`). Default false; `npm start` and
+ *   `npm run demo` turn it on unless it is set (app/src/config.ts); the chart never does.
  * - WEBHOOK_TIMEOUT_MS: the whole of one attempt, default 10000.
  */
 import type { TargetPolicy } from './address-rules.js';
@@ -12,6 +15,7 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS } from './deliver.js';
 
 export const ALLOW_PRIVATE_VARIABLE = 'WEBHOOK_ALLOW_PRIVATE_TARGETS';
 export const TIMEOUT_VARIABLE = 'WEBHOOK_TIMEOUT_MS';
+export const ALLOW_LOOPBACK_VARIABLE = 'WEBHOOK_ALLOW_LOOPBACK';
 
 export interface WebhookConfig {
   readonly policy: TargetPolicy;
@@ -34,7 +38,7 @@ function timeout(raw: string | undefined, name: string): number {
 
 export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
   return {
-    policy: { allowPrivateTargets: flag(env[ALLOW_PRIVATE_VARIABLE], ALLOW_PRIVATE_VARIABLE) },
+    policy: { allowPrivateTargets: flag(env[ALLOW_PRIVATE_VARIABLE], ALLOW_PRIVATE_VARIABLE), allowLoopback: flag(env[ALLOW_LOOPBACK_VARIABLE], ALLOW_LOOPBACK_VARIABLE) },
     timeoutMs: timeout(env[TIMEOUT_VARIABLE], TIMEOUT_VARIABLE),
   };
 }

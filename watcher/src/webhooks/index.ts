@@ -3,7 +3,7 @@
  * signed (signer) and their secrets kept (secret-box, secret-keys), one attempt (deliver, outcome)
  * and the back-off the queue applies between attempts (retry-schedule). See docs/watches.md, "Webhooks".
  */
-export { classifyAddress, refusalOfAddress, type AddressClass, type AddressKind, type TargetPolicy } from './address-rules.js';
+export { classifyAddress, isLoopbackHost, refusalOfAddress, type AddressClass, type AddressKind, type TargetPolicy } from './address-rules.js';
 export { checkWebhookUrl, WEBHOOK_URL_PATH, type CheckedWebhookUrl, type WebhookUrlError } from './url-check.js';
 export { guardedLookup, systemResolve, TargetRefusedError, type ResolveHost } from './guarded-lookup.js';
 export { generateWebhookSecret, signatureHeaders, type SignatureHeaders } from './signer.js';
@@ -12,5 +12,5 @@ export { loadSecretKeyring, SECRET_KEY_VARIABLE, RETIRED_KEYS_VARIABLE } from '.
 export { webhookPayload, type WebhookPayload } from './payload.js';
 export { createWebhookSender, DEFAULT_DELIVERY_TIMEOUT_MS, type WebhookDelivery, type WebhookSender, type WebhookSenderOptions } from './deliver.js';
 export type { DeliveryOutcome, DeliveryResult } from './outcome.js';
-export { loadWebhookConfig, ALLOW_PRIVATE_VARIABLE, TIMEOUT_VARIABLE, type WebhookConfig } from './config.js';
+export { loadWebhookConfig, ALLOW_LOOPBACK_VARIABLE, ALLOW_PRIVATE_VARIABLE, TIMEOUT_VARIABLE, type WebhookConfig } from './config.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_RETRY_JITTER } from './retry-schedule.js';

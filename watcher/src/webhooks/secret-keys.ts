@@ -14,6 +14,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { EnvironmentError } from '@retail/contract/environment';
 import { generateSecretKey, secretKey, type SecretKey, type SecretKeyring } from './secret-box.js';
 
 export const SECRET_KEY_VARIABLE = 'WEBHOOK_SECRET_KEY';
@@ -27,11 +28,18 @@ export interface SecretKeySource {
   readonly warn?: (message: string) => void;
 }
 
+/** A missing or malformed key: the person who started the process fixes it, so it prints as a bad environment (exit 2, no stack). */
+export class SecretKeyError extends EnvironmentError {
+  constructor(problem: string) {
+    super('webhooks', [problem]);
+  }
+}
+
 function decodeKey(text: string, where: string): SecretKey {
   const trimmed = text.trim();
   const bytes = Buffer.from(trimmed, 'base64');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || bytes.length !== 32) {
-    throw new Error(`${where} must be base64 of 32 random bytes (openssl rand -base64 32)`);
+    throw new SecretKeyError(`${where} must be base64 of 32 random bytes (openssl rand -base64 32)`);
   }
   return secretKey(bytes);
 }
@@ -64,5 +72,5 @@ export function loadSecretKeyring(source: SecretKeySource = {}): SecretKeyring {
   const configured = env[SECRET_KEY_VARIABLE];
   if (configured) return { current: decodeKey(configured, SECRET_KEY_VARIABLE), retired };
   if (source.dataDir) return { current: keyFromDataDir(source.dataDir, warn), retired };
-  throw new Error(`${SECRET_KEY_VARIABLE} is not set (base64 of 32 random bytes: openssl rand -base64 32); webhook secrets cannot be stored without it`);
+  throw new SecretKeyError(`${SECRET_KEY_VARIABLE} is not set: with DATABASE_URL (no data directory) webhook secrets cannot be stored without it; set it to base64 of 32 random bytes (openssl rand -base64 32), the same on every replica`);
 }

@@ -3,6 +3,7 @@ import { checkWebhookUrl } from './url-check.js';
 
 const strict = { allowPrivateTargets: false };
 const permissive = { allowPrivateTargets: true };
+const loopback = { allowPrivateTargets: false, allowLoopback: true };
 
 function messageOf(input: unknown, policy = strict): string | null {
   const result = checkWebhookUrl(input, policy);
@@ -61,5 +62,17 @@ describe('checkWebhookUrl', () => {
     expect(messageOf('https://169.254.169.254/', permissive)).toMatch(/metadata/);
     expect(messageOf('https://0.0.0.0/', permissive)).toMatch(/unspecified/);
     expect(messageOf('https://224.0.0.1/', permissive)).toMatch(/multicast/);
+  });
+
+  it('with loopback allowed (npm start), takes http and https to this machine only, on an unprivileged port', () => {
+    for (const url of ['http://127.0.0.1:3000/hook', 'http://localhost:4242/', 'http://[::1]:8081/x', 'https://127.0.0.2:8443/', 'https://hooks.example.com/']) {
+      expect(checkWebhookUrl(url, loopback).ok, url).toBe(true);
+    }
+    expect(messageOf('http://hooks.example.com/', loopback)).toBe('must use https (or http to this machine: 127.0.0.1, [::1], localhost)');
+    expect(messageOf('http://127.0.0.1/hook', loopback)).toBe('port 80 is not allowed: use 443 or a port from 1024 to 65535');
+    expect(messageOf('http://10.0.0.1:3000/', loopback)).toMatch(/must use https/);
+    expect(messageOf('https://10.0.0.1/', loopback)).toMatch(/private.*public hosts only$/);
+    expect(messageOf('https://printer.local/', loopback)).toMatch(/internal name/);
+    expect(messageOf('http://[::ffff:7f00:1]:3000/', loopback)).toMatch(/must use https/);
   });
 });

@@ -5,7 +5,7 @@
  * delivery by the guarded lookup, because what a name resolves to can change after the watch is made.
  */
 import { isIP } from 'node:net';
-import { PUBLIC_ONLY, refusalOfAddress, type TargetPolicy } from './address-rules.js';
+import { isLoopbackHost, PUBLIC_ONLY, refusalOfAddress, type TargetPolicy } from './address-rules.js';
 
 export interface WebhookUrlError {
   readonly message: string;
@@ -44,8 +44,9 @@ function refusalOfName(hostname: string): string | null {
 }
 
 function refusalOfPort(url: URL): string | null {
-  if (url.port === '') return null; // the URL parser drops :443 from https URLs
-  const port = Number(url.port);
+  // The URL parser drops the scheme's default port: :443 from https (allowed), :80 from http (not).
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (port === 443) return null;
   return port >= LOWEST_UNPRIVILEGED_PORT ? null : `port ${port} is not allowed: use 443 or a port from ${LOWEST_UNPRIVILEGED_PORT} to 65535`;
 }
 
@@ -58,7 +59,11 @@ function problemOf(input: unknown, policy: TargetPolicy): string | URL {
   } catch {
     return 'must be an absolute HTTPS URL';
   }
-  if (url.protocol !== 'https:') return 'must use https (signed events are not sent in clear text)';
+  // Clear text stays on this machine: http only to its loopback, and only where the operator allows that.
+  const loopback = policy.allowLoopback === true && isLoopbackHost(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    return policy.allowLoopback ? 'must use https (or http to this machine: 127.0.0.1, [::1], localhost)' : 'must use https (signed events are not sent in clear text)';
+  }
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password; the signature authenticates the sender';
   if (url.hash !== '') return 'must not contain a fragment (#…): it is never sent';
   const portProblem = refusalOfPort(url);
@@ -68,7 +73,7 @@ function problemOf(input: unknown, policy: TargetPolicy): string | URL {
     const refusal = refusalOfAddress(url.hostname, policy);
     return refusal ? `${refusal}; ${PUBLIC_ONLY}` : url;
   }
-  if (!policy.allowPrivateTargets) return refusalOfName(url.hostname) ?? url;
+  if (!policy.allowPrivateTargets && !loopback) return refusalOfName(url.hostname) ?? url;
   return url;
 }
 

@@ -45,6 +45,18 @@ export function historySummary(points) {
   return `${points.length} snapshots: ${range}; out of stock in ${outOfStock} of them${marked}.`;
 }
 
+/**
+ * An axis as wide as its longest label ("$2,500.00" with its symbol, "1.249,99 €"), measured in the
+ * axis font as uPlot's own axis-autosize example does: a fixed width clips long currencies.
+ */
+function labelWidth(u, values, axisIndex, cycle) {
+  const axis = u.axes[axisIndex];
+  if (cycle > 1) return axis._size;
+  const longest = (values ?? []).reduce((widest, value) => (String(value).length > widest.length ? String(value) : widest), '');
+  u.ctx.font = axis.font[0];
+  return Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / devicePixelRatio + 4);
+}
+
 const chartSize = (container) => ({ width: Math.max(240, container.clientWidth), height: container.clientWidth < 480 ? 200 : 260 });
 
 /** Draws `points` into `container`; returns a function that removes the chart. */
@@ -81,8 +93,9 @@ export async function drawHistory(container, points) {
         },
       ],
       axes: [
-        {},
-        { scale: 'price', size: 70, values: (_u, ticks) => ticks.map(money) },
+        // Time labels ("11/27 18:00") need about 80 px each: fewer ticks than uPlot's default 50 px apart, so the first ones do not overlap.
+        { space: 90 },
+        { scale: 'price', size: labelWidth, values: (_u, ticks) => ticks.map(money) },
         { scale: 'stock', side: 1, size: 40, grid: { show: false }, splits: () => [0, 1], values: (_u, ticks) => ticks.map((t) => (t === 1 ? 'In' : 'Out')) },
       ],
     },

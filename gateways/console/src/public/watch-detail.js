@@ -121,6 +121,24 @@ async function redeliverOne(delivery, control) {
   }
 }
 
+/** A WEBHOOK_TEST event to the watch's webhook; it shows in the events and, delivered, in the deliveries. */
+async function sendTestEvent() {
+  const watch = current;
+  const control = $('send-test-event');
+  control.disabled = true;
+  try {
+    const { retailWatchEvent } = await api('POST', `watches/${encodeURIComponent(watch.id)}/test-event`);
+    say(`Test event ${retailWatchEvent.id} sent to ${watch.webhook.url}.`);
+    await Promise.all([loadEvents(), loadDeliveries()]);
+  } catch (error) {
+    complain(error);
+  } finally {
+    control.disabled = false;
+  }
+}
+
+$('send-test-event').addEventListener('click', () => void sendTestEvent());
+
 $('history-period').addEventListener('change', () => {
   if (current) loadHistory().catch(complain);
 });

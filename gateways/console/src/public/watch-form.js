@@ -6,8 +6,8 @@ import { $ } from './page.js';
 import { CONDITIONS, intervalChoices, intervalText } from './watch-text.js';
 
 const LOOKUP_HINTS = {
-  asin: { label: 'ASIN', hint: '10 letters or digits, e.g. B08N5WRWNW.', placeholder: 'B08N5WRWNW' },
-  url: { label: 'Product URL', hint: 'The product page’s https address; its host sets the marketplace.', placeholder: 'https://www.amazon.com/dp/B08N5WRWNW' },
+  asin: { label: 'ASIN', hint: '10 letters or digits, e.g. B0FXTUS001.', placeholder: 'B0FXTUS001' },
+  url: { label: 'Product URL', hint: 'The product page’s https address; its host sets the marketplace.', placeholder: 'https://www.amazon.com/dp/B0FXTUS001' },
 };
 
 /** Where a refusal's path is shown: the body field → the form's error slot. */

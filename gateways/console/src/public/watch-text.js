@@ -20,6 +20,7 @@ const EVENTS = {
   WATCH_PAUSED: 'Watch paused',
   WATCH_RESUMED: 'Watch resumed',
   PRODUCT_NOT_FOUND: 'Product not found',
+  WEBHOOK_TEST: 'Test event',
 };
 
 const PAUSED_REASONS = {

@@ -13,7 +13,7 @@ const NO_KEY = 'Put your API key in the Headers tab below: {"API-KEY": "rk_..."}
 const defaultQuery = `# Put your API key in the Headers tab below, then run (Ctrl-Enter).
 # One unit per field that calls the marketplace; introspection is free.
 {
-  retailProduct(asin: "0131103628", domain: US) {
+  retailProduct(asin: "B0FXTUS001", domain: US) {
     title
     price { value currency display }
     isPrime

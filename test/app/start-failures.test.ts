@@ -1,0 +1,98 @@
+/**
+ * `npm start` stopped by something the person who started it can fix says so in one line that names
+ * the port or the variable and what to do, and exits 2: no stack trace. Each case starts the real
+ * entry point as a separate process; the ports are held by a listener of this test.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'start-failures-'));
+
+function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolvePromise) => {
+    execFile(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'app/src/main.ts'],
+      {
+        cwd: ROOT,
+        timeout: 45_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          LOG_LEVEL: 'silent',
+          CONSOLE_SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
+          WATCHER_DATA_DIR: join(dataDir, String(Math.random())),
+          PORT: '0',
+          GRPC_PORT: '0',
+          ...env,
+        },
+      },
+      (error, _stdout, stderr) => resolvePromise({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+    );
+  });
+}
+
+let held: Server;
+let port: number;
+
+beforeAll(async () => {
+  held = createServer();
+  await new Promise<void>((resolvePromise) => held.listen(0, '127.0.0.1', resolvePromise));
+  port = (held.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((resolvePromise) => held.close(resolvePromise));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The last line of what the process wrote, and that nothing before it was a stack trace. */
+function oneLine(stderr: string): string {
+  expect(stderr).not.toMatch(/^\s+at /m);
+  return stderr.trim().split('\n').at(-1)!;
+}
+
+describe('npm start stopped by a port another process holds', () => {
+  it.each([
+    ['PORT', 'HTTP: REST, GraphQL, MCP, console'],
+    ['GRPC_PORT', 'the gRPC core'],
+    ['WATCHER_GRPC_PORT', 'the gRPC watcher'],
+  ])('%s: names the port and the variable, exit 2', async (variable, listener) => {
+    const { code, stderr } = await start({ [variable]: String(port) });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(`port ${port} (${variable}, ${listener}) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set ${variable} to another port (0 picks a free one)`);
+  });
+});
+
+describe('npm start stopped by a setting that cannot work', () => {
+  it('HOST that is not an address of this machine', async () => {
+    const { code, stderr } = await start({ HOST: '192.0.2.1' });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe('192.0.2.1 is not an address of this machine, so nothing can listen there: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for every interface)');
+  });
+
+  it('DATABASE_URL without WEBHOOK_SECRET_KEY', async () => {
+    const { code, stderr } = await start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      'invalid webhooks configuration:',
+      '  - WEBHOOK_SECRET_KEY is not set: with DATABASE_URL (no data directory) webhook secrets cannot be stored without it; set it to base64 of 32 random bytes (openssl rand -base64 32), the same on every replica',
+    ]);
+  });
+
+  it('DATABASE_URL naming a server that does not answer', async () => {
+    const closed = await new Promise<number>((resolvePromise) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolvePromise(free));
+      });
+    });
+    const { code, stderr } = await start({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/retail`, WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(`DATABASE_URL names a server that does not answer (ECONNREFUSED 127.0.0.1:${closed}): start it, correct DATABASE_URL, or unset it to keep watches and jobs in the embedded PGlite (WATCHER_DATA_DIR)`);
+  });
+});
