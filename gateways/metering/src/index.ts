@@ -2,6 +2,7 @@
  * The auth and metering library: `createMetering` builds one ledger (Redis single node or Cluster
  * when configured, memory otherwise) behind the gateways' Meter and the console's AccountAdmin.
  */
+import type { Database } from '@retail/database';
 import type { Metering } from './api.js';
 import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
@@ -9,6 +10,10 @@ import { createMeter } from './meter.js';
 import { bump, createCounters, type MeteringCounters } from './metrics.js';
 import { DEFAULT_PLAN, DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, validatePlans, type PlanTable } from './plans.js';
 import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
+import { createLedgerRecord } from './record/ledger-record.js';
+import { migrateRecord } from './record/migrate.js';
+import { createRecordedStore } from './record/recorded-store.js';
+import { createUsageHandoff } from './record/usage-handoff.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
@@ -41,6 +46,14 @@ export interface MeteringOptions {
    * Redis) before it answers the served call with 0 units charged (default 15 s, at most 2 min).
    */
   readonly settleWindowMs?: number;
+  /**
+   * The system of record (PostgreSQL or PGlite; docs/metering.md, The record): accounts, keys, credits,
+   * usage and audit are written there, and an account the ledger store does not know is restored from
+   * it. Migrated here; its owner closes it after `close()`. Without it the store is the only copy.
+   */
+  readonly record?: Database;
+  /** Where the record's restores and hand-off troubles are said (default: standard error). */
+  readonly log?: (line: string) => void;
 }
 
 export interface MeteringInstance extends Metering {
@@ -50,6 +63,8 @@ export interface MeteringInstance extends Metering {
   /** The plan table in force (built-ins merged with the configured ones) and the fallback plan. */
   readonly plans: PlanTable;
   readonly defaultPlan: string;
+  /** Whether accounts, keys and usage are kept in a database besides the store. */
+  readonly recorded: boolean;
   /** True when the store answers (for /readyz). */
   ready(): Promise<boolean>;
 }
@@ -78,12 +93,13 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
   const counters = createCounters();
   const useRedis = Boolean(options.redisUrl) || Boolean(options.cluster?.length);
-  const store = useRedis
+  const hotStore = useRedis
     ? createRedisStore({
         ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:',
         settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'),
       })
     : createMemoryStore(storeOptions);
+  const store = options.record ? await withRecord(hotStore, options.record, clock, options.log ?? ((line) => console.error(line)), plans) : hotStore;
   // A ledger that is down at start-up is not fatal: calls answer 503 until it is back.
   await store.ready();
   const meter = createMeter({
@@ -95,9 +111,19 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   return {
     meter, admin, counters, plans, defaultPlan,
     storeKind: store.kind,
+    recorded: options.record !== undefined,
     ready: () => store.ready(),
     close: () => store.close(),
   };
+}
+
+/** The store behind the record: migrated, the plan table in force recorded. */
+async function withRecord(store: LedgerStore, database: Database, clock: () => number, log: (line: string) => void, plans: PlanTable): Promise<LedgerStore> {
+  await migrateRecord(database);
+  const record = createLedgerRecord(database);
+  await record.recordPlans(plans, clock());
+  const usage = createUsageHandoff({ record, log });
+  return createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
 }
 
 /** A positive whole number of milliseconds from the environment, or undefined when unset. */

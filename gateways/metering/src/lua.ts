@@ -200,6 +200,25 @@ audit(ARGV[5], tonumber(ARGV[6]))
 return 1
 `;
 
+/**
+ * ARGV: base, balance, plan, disabled (1/0), createdAt, keys (JSON [{keyId, hash, prefix, label, ops,
+ * ifaces, createdAt, expiresAt, revokedAt}], strings, '' for none), auditEntry, auditKeep.
+ * Returns 1, or 0 when the account exists (nothing changes): one step, so no call sees half an account.
+ */
+const RESTORE_ACCOUNT = `
+if redis.call('EXISTS', acct) == 1 then return 0 end
+redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', ARGV[4], 'createdAt', ARGV[5])
+for _, k in ipairs(cjson.decode(ARGV[6])) do
+  local keyKey = base .. 'key:' .. k.keyId
+  redis.call('HSET', keyKey, 'keyId', k.keyId, 'hash', k.hash, 'prefix', k.prefix, 'label', k.label, 'ops', k.ops, 'ifaces', k.ifaces, 'createdAt', k.createdAt)
+  if k.expiresAt ~= '' then redis.call('HSET', keyKey, 'expiresAt', k.expiresAt) end
+  if k.revokedAt ~= '' then redis.call('HSET', keyKey, 'revokedAt', k.revokedAt) end
+  redis.call('HSET', base .. 'keyhash', k.hash, k.keyId)
+end
+audit(ARGV[7], tonumber(ARGV[8]))
+return 1
+`;
+
 /** ARGV: base, units, now, auditEntry, auditKeep. Returns the new balance, or false when missing. */
 const GRANT = `
 if redis.call('EXISTS', acct) == 0 then return false end
@@ -286,6 +305,7 @@ export const LEDGER_SCRIPTS = {
   ledgerAdmit: ADMIT,
   ledgerSettle: SETTLE,
   ledgerCreateAccount: CREATE_ACCOUNT,
+  ledgerRestoreAccount: RESTORE_ACCOUNT,
   ledgerGrant: GRANT,
   ledgerSetField: SET_FIELD,
   ledgerDeleteAccount: DELETE_ACCOUNT,

@@ -145,6 +145,18 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       const created = await call('ledgerCreateAccount', accountId, units, plan, audit.at, auditJson(audit), options.auditRetention);
       return created === 1;
     },
+    async restoreAccount(snapshot, audit) {
+      const text = (n: number | undefined) => (n === undefined ? '' : String(n));
+      const keys = snapshot.keys.map((key) => ({
+        keyId: key.keyId, hash: key.hash, prefix: key.prefix, label: key.label ?? '', ops: key.operations.join(','),
+        ifaces: key.interfaces.join(','), createdAt: String(key.createdAt), expiresAt: text(key.expiresAt), revokedAt: text(key.revokedAt),
+      }));
+      const restored = await call(
+        'ledgerRestoreAccount', snapshot.accountId, snapshot.balance, snapshot.plan, snapshot.disabled ? '1' : '0', snapshot.createdAt,
+        JSON.stringify(keys), auditJson(audit), options.auditRetention,
+      );
+      return restored === 1;
+    },
     async grantUnits(accountId, units, now, audit) {
       const balance = await call('ledgerGrant', accountId, units, now, auditJson(audit), options.auditRetention);
       return balance === null ? null : Number(balance);
