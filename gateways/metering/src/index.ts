@@ -2,7 +2,7 @@
  * The auth and metering library: `createMetering` builds one ledger (Redis single node or Cluster
  * when configured, memory otherwise) behind the gateways' Meter and the console's AccountAdmin.
  */
-import type { Database } from '@retail/database';
+import { createPostgresDatabase, type Database } from '@retail/database';
 import type { Metering } from './api.js';
 import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
@@ -137,7 +137,8 @@ function millisecondsFromEnv(env: Record<string, string | undefined>, name: stri
 /**
  * From the environment: LEDGER_REDIS_URL, else REDIS_URL (memory store when neither is set);
  * LEDGER_REDIS_CLUSTER (comma list of host:port startup nodes) for a Cluster; METERING_PLANS (JSON,
- * merged over the built-in plans, see parsePlans); LEDGER_HOLD_TTL_MS and LEDGER_SETTLE_WINDOW_MS.
+ * merged over the built-in plans, see parsePlans); LEDGER_HOLD_TTL_MS and LEDGER_SETTLE_WINDOW_MS;
+ * LEDGER_DATABASE_URL, the PostgreSQL of the ledger's record (docs/metering.md, The record).
  */
 export async function createMeteringFromEnv(
   env: Record<string, string | undefined> = process.env,
@@ -148,10 +149,22 @@ export async function createMeteringFromEnv(
   const plans = env.METERING_PLANS ? parsePlans(env.METERING_PLANS) : undefined;
   const holdTtlMs = millisecondsFromEnv(env, 'LEDGER_HOLD_TTL_MS');
   const settleWindowMs = millisecondsFromEnv(env, 'LEDGER_SETTLE_WINDOW_MS');
-  return createMetering({
-    redisUrl, cluster, plans,
-    ...(holdTtlMs !== undefined ? { holdTtlMs } : {}),
-    ...(settleWindowMs !== undefined ? { settleWindowMs } : {}),
-    ...overrides,
-  });
+  // The record this metering opens itself (LEDGER_DATABASE_URL) is closed with it; one it is given is its owner's.
+  const ownRecord = overrides.record === undefined && env.LEDGER_DATABASE_URL
+    ? createPostgresDatabase({ connectionString: env.LEDGER_DATABASE_URL })
+    : undefined;
+  try {
+    const metering = await createMetering({
+      redisUrl, cluster, plans,
+      ...(holdTtlMs !== undefined ? { holdTtlMs } : {}),
+      ...(settleWindowMs !== undefined ? { settleWindowMs } : {}),
+      ...(ownRecord && { record: ownRecord }),
+      ...overrides,
+    });
+    if (!ownRecord) return metering;
+    return { ...metering, close: () => metering.close().finally(() => ownRecord.close()) };
+  } catch (error) {
+    await ownRecord?.close();
+    throw error;
+  }
 }

@@ -26,7 +26,8 @@ export const USAGE = `usage: npm run --silent admin -- <command>
   key revoke <accountId> <keyId>
   usage show <accountId>
   usage recent <accountId> [--limit N]      latest charged calls (operation, interface, time, key id)
-ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster)`;
+ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster);
+record: LEDGER_DATABASE_URL (PostgreSQL), written first when set`;
 
 class UsageError extends Error {}
 
