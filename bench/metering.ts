@@ -64,6 +64,9 @@ async function throughput(step: () => Promise<unknown>): Promise<{ rate: number;
   return { rate: done / seconds, cpuUsPerCall: (used.user + used.system) / done };
 }
 
+/** Alternating rounds of the comparison; the median of each side is compared. */
+const ROUNDS = 5;
+
 /** Admits and settles one call on `metering` with `key`. */
 async function meteredCall(metering: MeteringInstance, request: { key: string; interface: 'rest'; operations: string[]; shapeValid: boolean; requestId: string }): Promise<void> {
   const admitted = await metering.meter.admit(request);
@@ -75,7 +78,7 @@ async function meteredCall(metering: MeteringInstance, request: { key: string; i
  * The Redis ledger with and without its record, in alternating rounds (the machine is shared): the
  * ratios recorded/plain of admitted calls/s and of this process's CPU per call, then the hand-off's lag.
  */
-async function recordComparison(plain: MeteringInstance, request: Parameters<typeof meteredCall>[1]) {
+async function recordComparison(plain: MeteringInstance, client: Redis, request: Parameters<typeof meteredCall>[1]) {
   const missingPg = await postgresMissing();
   if (missingPg) {
     console.log(`record comparison skipped: ${missingPg}`);
@@ -83,20 +86,41 @@ async function recordComparison(plain: MeteringInstance, request: Parameters<typ
   }
   const test = await createTestDatabase('ledger_bench');
   const db: Database = createPostgresDatabase({ connectionString: test.url });
-  const withRecord = await createMetering({ redisUrl: redisUrl!, record: db, log: () => undefined });
+  // The hot path alone: this process only appends to the hand-off stream; a second metering (the
+  // watcher, say) consumes it, and its CPU per row is measured apart.
+  // A redis-server of its own, so each server's INFO commandstats gives its scripts' CPU per call.
+  const recordRedis = await startRedis();
+  const recordClient = new Redis(recordRedis.url);
+  const handoffLength = () => recordClient.xlen('ledger:usage-handoff');
+  const withRecord = await createMetering({ redisUrl: recordRedis.url, record: db, log: () => undefined, usageConsumer: false });
   try {
     const { accountId } = await withRecord.admin.createAccount({ units: 100_000_000, plan: 'unlimited' });
     const recordedRequest = { ...request, key: (await withRecord.admin.createKey(accountId, { label: 'bench' })).key };
     const rounds = { plain: [] as Array<{ rate: number; cpuUsPerCall: number }>, recorded: [] as Array<{ rate: number; cpuUsPerCall: number }> };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       rounds.plain.push(await throughput(() => meteredCall(plain, request)));
       rounds.recorded.push(await throughput(() => meteredCall(withRecord, recordedRequest)));
     }
+    // The consumer's cost per row: what the rounds appended, written by a consumer in this process.
+    const consumerDb = createPostgresDatabase({ connectionString: test.url });
+    const backlog = (await handoffLength());
+    const consumerCpu = process.cpuUsage();
+    const consumerStart = Date.now();
+    const scriptUs = { plain: await evalshaUsPerCall(client), recorded: await evalshaUsPerCall(recordClient) };
+    const consumer = await createMetering({ redisUrl: recordRedis.url, record: consumerDb, log: () => undefined });
+    while ((await handoffLength()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const consumerUsed = process.cpuUsage(consumerCpu);
+    const consumerMs = Date.now() - consumerStart;
+    await consumer.close();
+    await consumerDb.close();
+    const consumerCpuUsPerRow = (consumerUsed.user + consumerUsed.system) / backlog;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const rateRatio = median(rounds.recorded.map((r) => r.rate)) / median(rounds.plain.map((r) => r.rate));
     const cpuRatio = median(rounds.recorded.map((r) => r.cpuUsPerCall)) / median(rounds.plain.map((r) => r.cpuUsPerCall));
 
-    // The hand-off at a paced 1,000 calls/s: settled calls not yet rows, sampled every 250 ms.
+    // The hand-off at a paced 1,000 calls/s, with a consumer running: settled calls not yet rows, sampled every 250 ms.
+    const lagDb = createPostgresDatabase({ connectionString: test.url });
+    const lagConsumer = await createMetering({ redisUrl: recordRedis.url, record: lagDb, log: () => undefined });
     const rowsOf = async () => Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger_usage'))[0]!.n);
     const before = await rowsOf();
     let settled = 0;
@@ -120,19 +144,30 @@ async function recordComparison(plain: MeteringInstance, request: Parameters<typ
     const drainStart = Date.now();
     while ((await rowsOf()) - before < settled) await new Promise((resolve) => setTimeout(resolve, 10));
     const drainMs = Date.now() - drainStart;
+    await lagConsumer.close();
+    await lagDb.close();
     const pacedRate = settled / seconds;
-    console.log(`Redis ledger with its record / without (median of 3 alternating rounds): admitted calls/s ${rateRatio.toFixed(3)}×, CPU per call ${cpuRatio.toFixed(3)}×`);
+    console.log(`Redis ledger with its record / without (median of ${ROUNDS} alternating rounds): admitted calls/s ${rateRatio.toFixed(3)}×, CPU per call ${cpuRatio.toFixed(3)}×`);
+    console.log(`ledger scripts' Redis CPU per call (admit/settle mean): ${scriptUs.recorded.toFixed(2)} µs with the hand-off, ${scriptUs.plain.toFixed(2)} µs without (${(scriptUs.recorded / scriptUs.plain).toFixed(3)}×)`);
+    console.log(`hand-off consumer: ${backlog} rows in ${consumerMs} ms, ${consumerCpuUsPerRow.toFixed(1)} µs of this process's CPU per row (with its start-up)`);
     console.log(`hand-off at ${pacedRate.toFixed(0)} calls/s: at most ${maxBehind} settled calls not yet rows (${(maxBehind / pacedRate * 1000).toFixed(0)} ms), drained ${drainMs} ms after the last`);
-    return { rounds, rateRatio, cpuRatio, pacedRate, maxBehind, drainMs };
+    return { rounds, rateRatio, cpuRatio, scriptUs, backlog, consumerMs, consumerCpuUsPerRow, pacedRate, maxBehind, drainMs };
   } finally {
     await withRecord.close();
     await db.close();
     await test.drop();
+    recordClient.disconnect();
+    await recordRedis.stop();
   }
 }
 
+/** Mean CPU per EVALSHA (the ledger scripts) on the server `redis` talks to. */
+async function evalshaUsPerCall(redis: Redis): Promise<number> {
+  return Number(/cmdstat_evalsha:.*?usec_per_call=([\d.]+)/.exec(await redis.info('commandstats'))?.[1] ?? NaN);
+}
+
 const redis = await startRedis();
-const redisUrl: string | undefined = redis.url;
+
 const client = new Redis(redis.url);
 const metering = await createMetering({ redisUrl: redis.url });
 try {
@@ -162,7 +197,7 @@ try {
   });
   await memory.close();
 
-  const recorded = await recordComparison(metering, request);
+  const recorded = await recordComparison(metering, client, request);
 
   // Server-side cost of the scripts (both admit and settle), independent of client and network load.
   const stats = await client.info('commandstats');

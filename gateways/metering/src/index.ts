@@ -14,6 +14,7 @@ import { createLedgerRecord } from './record/ledger-record.js';
 import { migrateRecord } from './record/migrate.js';
 import { createRecordedStore } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
+import { startUsageStream } from './record/usage-stream.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
@@ -54,6 +55,11 @@ export interface MeteringOptions {
   readonly record?: Database;
   /** Where the record's restores and hand-off troubles are said (default: standard error). */
   readonly log?: (line: string) => void;
+  /**
+   * Whether this process consumes the hand-off stream (single-node Redis with a record; default true).
+   * False: its settles only append, and other processes with the record write the rows.
+   */
+  readonly usageConsumer?: boolean;
 }
 
 export interface MeteringInstance extends Metering {
@@ -93,13 +99,21 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
   const counters = createCounters();
   const useRedis = Boolean(options.redisUrl) || Boolean(options.cluster?.length);
+  const keyPrefix = options.keyPrefix ?? 'ledger:';
+  // The durable hand-off to the record needs the stream beside the accounts: a single-node Redis.
+  const usageStream = options.record && options.redisUrl && !options.cluster?.length ? `${keyPrefix}usage-handoff` : undefined;
   const hotStore = useRedis
     ? createRedisStore({
-        ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:',
-        settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'),
+        ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix,
+        settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'), ...(usageStream && { usageStream }),
       })
     : createMemoryStore(storeOptions);
-  const store = options.record ? await withRecord(hotStore, options.record, clock, options.log ?? ((line) => console.error(line)), plans) : hotStore;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const store = options.record
+    ? await withRecord(hotStore, options.record, {
+        clock, log, plans, ...(usageStream && { stream: { redisUrl: options.redisUrl!, name: usageStream, consume: options.usageConsumer ?? true } }),
+      })
+    : hotStore;
   // A ledger that is down at start-up is not fatal: calls answer 503 until it is back.
   await store.ready();
   const meter = createMeter({
@@ -117,12 +131,23 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
 }
 
-/** The store behind the record: migrated, the plan table in force recorded. */
-async function withRecord(store: LedgerStore, database: Database, clock: () => number, log: (line: string) => void, plans: PlanTable): Promise<LedgerStore> {
+interface RecordSetup {
+  readonly clock: () => number;
+  readonly log: (line: string) => void;
+  readonly plans: PlanTable;
+  /** The settle script's hand-off stream (single-node Redis); otherwise the in-process hand-off. */
+  readonly stream?: { readonly redisUrl: string; readonly name: string; readonly consume: boolean };
+}
+
+/** The store behind the record: migrated, the plan table in force recorded, usage handed off. */
+async function withRecord(store: LedgerStore, database: Database, setup: RecordSetup): Promise<LedgerStore> {
+  const { clock, log } = setup;
   await migrateRecord(database);
   const record = createLedgerRecord(database);
-  await record.recordPlans(plans, clock());
-  const usage = createUsageHandoff({ record, log });
+  await record.recordPlans(setup.plans, clock());
+  const usage = setup.stream
+    ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume })
+    : createUsageHandoff({ record, log });
   return createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
 }
 

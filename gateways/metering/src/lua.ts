@@ -120,8 +120,10 @@ return {'ok', keyId, planName, num(tokens), tostring(balance - units)}
 `;
 
 /**
- * ARGV: base, holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs,
- * usageRetention, dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs. Returns {charged, balance}.
+ * KEYS[2]: the record's hand-off stream (single node; KEYS[1] again when there is none). ARGV: base,
+ * holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs, usageRetention,
+ * dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs, accountId for the hand-off ('' = none).
+ * Returns {charged, balance}.
  *
  * Exactly once per hold id: the answer is kept (in the hold's field, see the layout) and a repeated settle returns it.
  * A hold that expired and was released before its settle arrived is charged from the balance, as far
@@ -165,14 +167,23 @@ if exists then redis.call('HINCRBY', acct, 'balance', units - charged) end
 if charged > 0 then
   local dayKey = base .. 'day:' .. ARGV[7]
   local n = 0
+  local ops = {}
   for op in string.gmatch(ARGV[5], '[^,]+') do
     if n >= charged then break end
     n = n + 1
+    ops[n] = op
     redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
     redis.call('HINCRBY', dayKey, op .. '@' .. ARGV[4], 1)
   end
   redis.call('PEXPIRE', dayKey, ARGV[10])
   redis.call('SADD', base .. 'days', ARGV[7])
+  -- The record's hand-off (KEYS[2]): written with the charge, in the same step, so a charged call
+  -- is in the stream exactly once (a repeated settle returned above).
+  if ARGV[13] ~= '' then
+    -- One field (account, key, interface, operations, units, time, then the hold id, which may hold
+    -- anything): a seventh of the parsing of seven fields for the consumer.
+    redis.call('XADD', KEYS[2], '*', 'r', ARGV[13] .. '\t' .. ARGV[3] .. '\t' .. ARGV[4] .. '\t' .. table.concat(ops, ',') .. '\t' .. charged .. '\t' .. ARGV[6] .. '\t' .. ARGV[2])
+  end
 end
 if exists and (held or charged > 0) then
   -- keyId is set on every key: its absence means the key is gone.
@@ -316,6 +327,11 @@ export const LEDGER_SCRIPTS = {
 } as const;
 
 export type LedgerScriptName = keyof typeof LEDGER_SCRIPTS;
+
+/** Keys a script is given (KEYS): the account hash, and for the settle the hand-off stream too. */
+export function scriptKeyCount(name: LedgerScriptName): number {
+  return name === 'ledgerSettle' ? 2 : 1;
+}
 
 export function scriptSource(name: LedgerScriptName): string {
   return PRELUDE + LEDGER_SCRIPTS[name];

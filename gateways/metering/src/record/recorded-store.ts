@@ -88,7 +88,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
     },
     async settle(input) {
       const outcome = await store.settle(input);
-      if (outcome.charged > 0) {
+      if (outcome.charged > 0 && usage.push) {
         usage.push({
           accountId: input.accountId, holdId: input.holdId, keyId: input.keyId, iface: input.iface,
           operations: input.chargedOperations.slice(0, outcome.charged), units: outcome.charged, at: input.now,

@@ -3,18 +3,17 @@
  * go to PostgreSQL in batches, retried with back-off while it is down, so an outage never blocks or
  * fails a call. The record skips a hold id it has (idempotent), so a row sent twice is written once.
  *
- * This one lives in the process's memory: what a crash loses is the rows not yet written (a clean stop
- * writes them all). The durable hand-off across processes (a Redis stream with a consumer group) is
- * docs/metering.md, "The record", Not yet.
+ * This one lives in the process's memory (the memory store, a Redis Cluster): what a crash loses is the
+ * rows not yet written (a clean stop writes them all). A single-node ledger Redis hands off through a
+ * stream instead (usage-stream.ts), which survives the process.
  */
 import type { LedgerRecord, UsageRow } from './ledger-record.js';
 
 export interface UsageHandoff {
-  push(row: UsageRow): void;
+  /** Takes a settled call's row; absent when the settle script already handed it off (usage-stream.ts). */
+  readonly push?: (row: UsageRow) => void;
   /** Resolves once every row pushed so far is written (or the record is down: then rejects). */
   flush(): Promise<void>;
-  /** Rows waiting. */
-  pending(): number;
   /** Writes what waits (trying for at most `graceMs`), then stops. */
   close(graceMs?: number): Promise<void>;
 }
@@ -76,7 +75,6 @@ export function createUsageHandoff(options: UsageHandoffOptions): UsageHandoff {
     async flush() {
       while (queue.length > 0) await start();
     },
-    pending: () => queue.length,
     async close(graceMs = 5_000) {
       if (timer) clearTimeout(timer);
       const done = (async () => {
