@@ -36,6 +36,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type StreamEntry = [id: string, fields: string[]];
 
+/** Whether stream id `a` ("ms-seq") comes after `b`. */
+function streamIdAfter(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am > bm || (am === bm && as > bs);
+}
+
 /** The settle script's entry: one field `r`, tab-separated, the hold id last (lua.ts, SETTLE). */
 function rowOf(fields: string[]): UsageRow {
   const parts = (fields[1] ?? '').split('\t');
@@ -59,6 +66,8 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
   redis.on('error', () => undefined);
   let stopped = false;
   let failures = 0;
+  /** The batch this consumer has read and not yet written: a restore must wait for it (flush). */
+  let inFlight: Promise<void> | undefined;
 
   const createGroup = async () => {
     try {
@@ -113,11 +122,18 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
         )) as Array<[string, StreamEntry[]]> | null;
         const entries = reply?.[0]?.[1] ?? [];
         if (cursor === '0' && entries.length === 0) cursor = '>';
-        await settleEntries(entries);
+        inFlight = settleEntries(entries);
+        await inFlight.finally(() => {
+          inFlight = undefined;
+        });
       } catch (error) {
         if (stopped) break;
-        if (/NOGROUP/.test((error as Error).message)) await createGroup().catch(() => undefined); // a flushed Redis
-        else log(`usage record: reading ${stream} failed (${(error as Error).message}); retrying`);
+        if (/NOGROUP/.test((error as Error).message)) {
+          // A flushed or replaced Redis: the group again, from the stream's first entry.
+          if (await createGroup().then(() => true, () => false)) continue;
+        } else {
+          log(`usage record: reading ${stream} failed (${(error as Error).message}); retrying`);
+        }
         await sleep(1_000);
       }
     }
@@ -127,10 +143,17 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
 
   return {
     async flush() {
-      // Until the stream is empty (every consumer's entries written), at most a few seconds.
+      // Until every entry there now is written (entries are deleted once written, so the oldest left
+      // is newer), at most a few seconds: under load the stream is never empty.
+      // A batch read before a flush of the Redis is no longer in the stream: wait for it by hand.
+      await inFlight?.catch(() => undefined);
+      const [newest] = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as StreamEntry[];
+      if (!newest) return;
       const until = Date.now() + 5_000;
-      while ((await redis.xlen(stream)) > 0) {
-        if (Date.now() > until) throw new Error(`${stream} still holds entries`);
+      for (;;) {
+        const [oldest] = (await redis.xrange(stream, '-', '+', 'COUNT', 1)) as StreamEntry[];
+        if (!oldest || streamIdAfter(oldest[0], newest[0])) return;
+        if (Date.now() > until) throw new Error(`${stream} still holds entries from before the flush`);
         await sleep(20);
       }
     },
