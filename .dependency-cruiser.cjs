@@ -41,6 +41,7 @@ const PACKAGE_RULES = [
   ['gateways-not-core', 'Gateways call the core over gRPC; they never import it.', '^gateways/', '^core/'],
   ['contract-at-the-bottom', '@retail/contract (proto/) imports no other workspace package.', '^proto/', '^(core|gateways|watcher|app|telemetry)/'],
   ['database-at-the-bottom', '@retail/database (database/) is the PostgreSQL seam under the watcher and the ledger record: it imports no other workspace package.', '^database/', '^(proto|telemetry|core|gateways|watcher|app|clients|cli)/'],
+  ['gateways-without-pglite', 'The gateways reach PostgreSQL through @retail/database\'s pg subpaths, never its index or PGlite: their images do not carry the embedded engine.', '^gateways/', '^database/src/(index|pglite-database)\\.ts$|@electric-sql/pglite'],
   ['core-without-a-database', 'The core keeps no records: it never imports @retail/database.', '^core/', '^database/'],
   ['telemetry-at-the-bottom', '@retail/telemetry is imported by the parts, never the other way round.', '^telemetry/', '^(core|gateways|watcher|app)/'],
   ['only-tests-import-app', 'app/ is the top: no package imports it (the cross-cutting tests and benchmarks may).', '^(proto|telemetry|database|core|gateways|watcher)/', '^app/'],

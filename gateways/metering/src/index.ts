@@ -2,7 +2,9 @@
  * The auth and metering library: `createMetering` builds one ledger (Redis single node or Cluster
  * when configured, memory otherwise) behind the gateways' Meter and the console's AccountAdmin.
  */
-import { createPostgresDatabase, type Database } from '@retail/database';
+// Subpaths, not the index: the gateways never load PGlite (the one-process stack brings its own).
+import type { Database } from '@retail/database/database';
+import { createPostgresDatabase } from '@retail/database/pg-database';
 import type { Metering } from './api.js';
 import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';

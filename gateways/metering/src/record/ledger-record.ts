@@ -4,7 +4,7 @@
  * an account's balance is always `credits − debits` and can be rebuilt from here when the ledger Redis
  * is lost (recorded-store.ts). Reads here are for the administration paths, never a metered call's.
  */
-import type { Database, Queryable } from '@retail/database';
+import type { Database, Queryable } from '@retail/database/database';
 import type { AuditEntry, Interface, UsageInterface } from '../api.js';
 import type { PlanTable } from '../plans.js';
 import type { AccountSnapshot, StoredKey } from '../store.js';

@@ -1,6 +1,7 @@
 /** The ledger record's migrations (gateways/metering/migrations/*.sql), run at start through @retail/database's runner. */
 import { fileURLToPath } from 'node:url';
-import { runMigrations, type Database, type MigrateOptions } from '@retail/database';
+import type { Database } from '@retail/database/database';
+import { runMigrations, type MigrateOptions } from '@retail/database/migrate';
 
 export const RECORD_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 export const RECORD_MIGRATIONS_TABLE = 'ledger_migrations';
