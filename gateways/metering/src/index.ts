@@ -13,7 +13,7 @@ import { bump, createCounters, type MeteringCounters } from './metrics.js';
 import { DEFAULT_PLAN, DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, validatePlans, type PlanTable } from './plans.js';
 import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
 import { createLedgerRecord } from './record/ledger-record.js';
-import { migrateRecord } from './record/migrate.js';
+import { prepareRecord } from './record/prepare-record.js';
 import { createRecordedStore } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
 import { startUsageStream } from './record/usage-stream.js';
@@ -141,16 +141,22 @@ interface RecordSetup {
   readonly stream?: { readonly redisUrl: string; readonly name: string; readonly consume: boolean };
 }
 
-/** The store behind the record: migrated, the plan table in force recorded, usage handed off. */
+/** The store behind the record: migrated (or trying to be), the plan table in force recorded, usage handed off. */
 async function withRecord(store: LedgerStore, database: Database, setup: RecordSetup): Promise<LedgerStore> {
   const { clock, log } = setup;
-  await migrateRecord(database);
   const record = createLedgerRecord(database);
-  await record.recordPlans(setup.plans, clock());
+  const preparation = await prepareRecord({ database, record, plans: setup.plans, clock, log });
   const usage = setup.stream
     ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume })
     : createUsageHandoff({ record, log });
-  return createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
+  const recorded = createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
+  return {
+    ...recorded,
+    async close() {
+      preparation.stop();
+      await recorded.close();
+    },
+  };
 }
 
 /** A positive whole number of milliseconds from the environment, or undefined when unset. */

@@ -83,6 +83,42 @@ describe.skipIf(missing !== null)('usage hand-off to the record', () => {
     }
   }, 60_000);
 
+  it('starts while PostgreSQL is away, serves calls from the ledger, and catches up once it is back', async () => {
+    // An account the ledger already has (made before this process, here without a record).
+    const plain = await createMetering({ redisUrl: redis.url });
+    const { accountId } = await plain.admin.createAccount({ units: 100, plan: 'unlimited' });
+    const { key } = await plain.admin.createKey(accountId);
+    await plain.close();
+
+    const fresh = await createTestDatabase('ledger_late');
+    const url = new URL(fresh.url);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const db = createPostgresDatabase({ connectionString: url.toString(), maxConnections: 2 });
+    const log: string[] = [];
+    proxy.cut();
+    const metering = await createMetering({ redisUrl: redis.url, record: db, log: (line) => log.push(line) });
+    const check = createPostgresDatabase({ connectionString: fresh.url });
+    try {
+      expect(log.some((line) => line.includes('PostgreSQL is not ready'))).toBe(true);
+      expect(await spend(metering, key, 5)).toBe(5);
+      // Account changes wait for the record: refused, and nothing changed in the ledger either.
+      await expect(metering.admin.grantUnits(accountId, 10)).rejects.toMatchObject({ name: 'RecordUnavailableError' });
+      expect((await metering.admin.summary(accountId)).balance).toBe(95);
+      proxy.restore();
+      await until(async () => log.some((line) => line.includes('PostgreSQL is ready')), 'the schema made once PostgreSQL is back');
+      await until(async () => {
+        const rows = await check.query<{ n: number }>('SELECT count(*)::integer AS n FROM ledger_usage').catch(() => [{ n: 0 }]);
+        return rows[0]!.n === 5;
+      }, 'the 5 calls written');
+    } finally {
+      proxy.restore();
+      await metering.close();
+      await db.close();
+      await check.close();
+      await fresh.drop();
+    }
+  }, 60_000);
+
   it('writes what a stopped consumer held once another takes it over, and a batch written twice once', async () => {
     const before = (await usage()).rows;
     const db = viaProxy();

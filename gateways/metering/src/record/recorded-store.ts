@@ -24,6 +24,26 @@ export interface RecordedStoreOptions {
   readonly missRetryMs?: number;
 }
 
+/**
+ * An account or key change the record could not take (PostgreSQL down or not migrated yet): nothing
+ * was changed. The console answers it 503; the name is what callers match, as for the ledger's errors.
+ */
+export class RecordUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the ledger record is unavailable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'RecordUnavailableError';
+  }
+}
+
+/** The record's answer, or RecordUnavailableError. */
+async function fromRecord<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new RecordUnavailableError(error);
+  }
+}
+
 /** Accounts remembered as "nothing to restore" at most: a flood of invented account ids stays bounded. */
 const MAX_REMEMBERED_MISSES = 10_000;
 
@@ -97,7 +117,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       return outcome;
     },
     async createAccount(accountId, units, plan, audit) {
-      if (!(await record.createAccount(accountId, units, plan, audit))) return false;
+      if (!(await fromRecord(record.createAccount(accountId, units, plan, audit)))) return false;
       forget(accountId);
       // Should this write fail, the record has the account and the first use restores it.
       return store.createAccount(accountId, units, plan, audit);
@@ -106,7 +126,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       return store.restoreAccount(snapshot, audit);
     },
     async grantUnits(accountId, units, now, audit) {
-      const creditId = await record.grantUnits(accountId, units, audit);
+      const creditId = await fromRecord(record.grantUnits(accountId, units, audit));
       let balance: number | null;
       try {
         balance = await store.grantUnits(accountId, units, now, audit);
@@ -123,17 +143,17 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       return (await restore(accountId))?.balance ?? null;
     },
     async setAccountField(accountId, field, value, audit) {
-      const recorded = await record.setAccountField(accountId, field, value, audit);
+      const recorded = await fromRecord(record.setAccountField(accountId, field, value, audit));
       const stored = await store.setAccountField(accountId, field, value, audit);
       return stored || (recorded && (await restore(accountId)) !== null);
     },
     async deleteAccount(accountId) {
-      const recorded = await record.deleteAccount(accountId, clock());
+      const recorded = await fromRecord(record.deleteAccount(accountId, clock()));
       const stored = await store.deleteAccount(accountId);
       return recorded || stored;
     },
     async createKey(accountId, key, maxActiveKeys, now, audit) {
-      if (!(await record.createKey(accountId, key, audit))) {
+      if (!(await fromRecord(record.createKey(accountId, key, audit)))) {
         const outcome = await store.createKey(accountId, key, maxActiveKeys, now, audit);
         if (outcome === 'ok') log(`ledger: account ${accountId} is not in the record (made before it); key ${key.keyId} is in Redis only`);
         return outcome;
@@ -154,7 +174,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       return orRestored(accountId, await store.listKeys(accountId), () => store.listKeys(accountId));
     },
     async revokeKey(accountId, keyId, now, audit) {
-      const recorded = await record.revokeKey(accountId, keyId, now, audit);
+      const recorded = await fromRecord(record.revokeKey(accountId, keyId, now, audit));
       const stored = await store.revokeKey(accountId, keyId, now, audit);
       return stored || (recorded && (await restore(accountId)) !== null);
     },
