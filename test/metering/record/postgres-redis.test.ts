@@ -1,11 +1,13 @@
 /**
- * The record suite on a real PostgreSQL server, once over the memory store and once over a real
- * redis-server restarted without its data between the two meterings (the ledger Redis lost).
+ * The record suite on a real PostgreSQL server, over the memory store, over a real redis-server
+ * restarted without its data between the two meterings (the ledger Redis lost), and over a Redis
+ * Cluster flushed between them (the in-process hand-off: a Cluster has no stream beside the accounts).
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createPostgresDatabase } from '@retail/database';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
-import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
+import { Redis } from 'ioredis';
+import { redisClusterMissing, redisMissing, startRedis, startRedisCluster, type RedisCluster, type RedisServer } from '../../harness/redis.js';
 import { recordSuite } from './record-suite.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
@@ -31,5 +33,31 @@ describe.skipIf(missing !== null)('ledger record on PostgreSQL', () => {
   recordSuite('PostgreSQL, Redis restarted empty between runs', open, {
     metering: () => ({ redisUrl: redis.url }),
     emptyStore: () => redis.restart(),
+  });
+
+  const clusterMissing = redisClusterMissing();
+  if (clusterMissing) console.warn(`[skip] ${clusterMissing}`);
+  describe.skipIf(clusterMissing !== null)('on a Redis Cluster', () => {
+    let cluster: RedisCluster;
+    beforeAll(async () => {
+      cluster = await startRedisCluster();
+    });
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+    recordSuite('PostgreSQL, Redis Cluster flushed between runs', open, {
+      metering: () => ({ cluster: cluster.nodes }),
+      async emptyStore() {
+        // Every node, primary by primary (the cluster has no replicas).
+        for (const node of cluster.nodes) {
+          const client = new Redis(`redis://${node}`);
+          try {
+            await client.flushall();
+          } finally {
+            client.disconnect();
+          }
+        }
+      },
+    });
   });
 });
