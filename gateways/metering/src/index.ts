@@ -17,6 +17,7 @@ import { prepareRecord } from './record/prepare-record.js';
 import { createRecordedStore } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
 import { startUsageStream } from './record/usage-stream.js';
+import { usageHistory, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
@@ -25,6 +26,7 @@ export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, DEVELOPMENT_
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
+export { usageCsv, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
 
 export interface MeteringOptions {
   /** Single-node Redis URL (redis://host:port/db). */
@@ -73,6 +75,8 @@ export interface MeteringInstance extends Metering {
   readonly defaultPlan: string;
   /** Whether accounts, keys and usage are kept in a database besides the store. */
   readonly recorded: boolean;
+  /** Calls and units per period from the record's usage log; absent without a record. */
+  readonly usageHistory?: (accountId: string, query: UsageHistoryQuery) => Promise<UsageHistoryRow[]>;
   /** True when the store answers (for /readyz). */
   ready(): Promise<boolean>;
 }
@@ -128,6 +132,7 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
     meter, admin, counters, plans, defaultPlan,
     storeKind: store.kind,
     recorded: options.record !== undefined,
+    ...(options.record && { usageHistory: (accountId: string, query: UsageHistoryQuery) => usageHistory(options.record!, accountId, query) }),
     ready: () => store.ready(),
     close: () => store.close(),
   };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@retail/database';
 import type { AdmitRequest, MeteringInstance, MeteringOptions } from '../../../gateways/metering/src/index.js';
-import { createMetering } from '../../../gateways/metering/src/index.js';
+import { createMetering, usageCsv, type UsageGroup } from '../../../gateways/metering/src/index.js';
 import { generateKey } from '../../../gateways/metering/src/keys.js';
 import { createLedgerRecord } from '../../../gateways/metering/src/record/ledger-record.js';
 import { migrateRecord } from '../../../gateways/metering/src/record/migrate.js';
@@ -93,6 +93,51 @@ export function recordSuite(name: string, open: DatabaseFactory, suite: RecordSu
       expect((await second.admin.audit(accountId)).map((e) => e.action).slice(0, 6))
         .toEqual(['account.plan', 'account.grant', 'key.revoke', 'key.create', 'key.create', 'account.create']);
       await second.close();
+      await db.close();
+    });
+
+    it('answers usage history per day or hour, grouped by key, operation and interface, and as CSV', async () => {
+      const db = await open();
+      const clock = fakeClock(Date.parse('2026-03-01T12:00:00Z'));
+      const first = await createMetering({ clock: clock.now, record: db, log: () => undefined, ...options() });
+      const { accountId } = await first.admin.createAccount({ units: 100 });
+      const one = await first.admin.createKey(accountId, { label: 'one' });
+      const two = await first.admin.createKey(accountId, { label: 'two' });
+      expect(await spend(first, one.key, 3)).toBe(3);
+      const both = await first.meter.admit({ key: one.key, interface: 'graphql', operations: ['GetProduct', 'GetOffers'], shapeValid: true, requestId: 'g' });
+      if (!both.ok) throw new Error('graphql call refused');
+      expect((await first.meter.settle(both.hold, 2)).charged).toBe(2);
+      clock.advance(86_400_000 + 3_600_000);
+      expect(await spend(first, two.key, 1)).toBe(1);
+      await first.close(); // writes what the hand-off holds
+
+      const reader = await createMetering({ clock: clock.now, record: db, log: () => undefined, ...options() });
+      const history = reader.usageHistory!;
+      const range = { from: Date.parse('2026-03-01T00:00:00Z'), to: Date.parse('2026-03-03T00:00:00Z') };
+      expect(await history(accountId, { ...range, granularity: 'day', groupBy: [] })).toEqual([
+        { period: '2026-03-01T00:00:00.000Z', calls: 4, units: 5 },
+        { period: '2026-03-02T00:00:00.000Z', calls: 1, units: 1 },
+      ]);
+      expect(await history(accountId, { ...range, granularity: 'day', groupBy: ['key'] })).toEqual([
+        { period: '2026-03-01T00:00:00.000Z', keyId: one.info.keyId, calls: 4, units: 5 },
+        { period: '2026-03-02T00:00:00.000Z', keyId: two.info.keyId, calls: 1, units: 1 },
+      ]);
+      const perOperation = await history(accountId, { ...range, granularity: 'hour', groupBy: ['interface', 'operation'] });
+      expect(perOperation).toEqual([
+        { period: '2026-03-01T12:00:00.000Z', operation: 'GetOffers', interface: 'graphql', calls: 1, units: 1 },
+        { period: '2026-03-01T12:00:00.000Z', operation: 'GetProduct', interface: 'graphql', calls: 1, units: 1 },
+        { period: '2026-03-01T12:00:00.000Z', operation: 'GetProduct', interface: 'rest', calls: 3, units: 3 },
+        { period: '2026-03-02T13:00:00.000Z', operation: 'GetProduct', interface: 'rest', calls: 1, units: 1 },
+      ]);
+      expect(usageCsv(perOperation.slice(0, 1), ['operation', 'interface'])).toBe('period,operation,interface,calls,units\r\n2026-03-01T12:00:00.000Z,GetOffers,graphql,1,1\r\n');
+      for (const bad of [
+        { ...range, to: range.from, granularity: 'day' as const, groupBy: [] },
+        { from: range.from, to: range.from + 40 * 86_400_000, granularity: 'hour' as const, groupBy: [] },
+        { ...range, granularity: 'day' as const, groupBy: ['customer' as UsageGroup] },
+      ]) {
+        await expect(history(accountId, bad)).rejects.toMatchObject({ name: 'MeteringAdminError', code: 'INVALID' });
+      }
+      await reader.close();
       await db.close();
     });
 
