@@ -40,15 +40,18 @@ const PACKAGE_RULES = [
   ['core-not-gateways', 'The core never imports a gateway: both speak through @retail/contract.', '^core/', '^gateways/'],
   ['gateways-not-core', 'Gateways call the core over gRPC; they never import it.', '^gateways/', '^core/'],
   ['contract-at-the-bottom', '@retail/contract (proto/) imports no other workspace package.', '^proto/', '^(core|gateways|watcher|app|telemetry)/'],
+  ['database-at-the-bottom', '@retail/database (database/) is the PostgreSQL seam under the watcher and the ledger record: it imports no other workspace package.', '^database/', '^(proto|telemetry|core|gateways|watcher|app|clients|cli)/'],
+  ['gateways-without-pglite', 'The gateways reach PostgreSQL through @retail/database\'s pg subpaths, never its index or PGlite: their images do not carry the embedded engine.', '^gateways/', '^database/src/(index|pglite-database)\\.ts$|@electric-sql/pglite'],
+  ['core-without-a-database', 'The core keeps no records: it never imports @retail/database.', '^core/', '^database/'],
   ['telemetry-at-the-bottom', '@retail/telemetry is imported by the parts, never the other way round.', '^telemetry/', '^(core|gateways|watcher|app)/'],
-  ['only-tests-import-app', 'app/ is the top: no package imports it (the cross-cutting tests and benchmarks may).', '^(proto|telemetry|core|gateways|watcher)/', '^app/'],
+  ['only-tests-import-app', 'app/ is the top: no package imports it (the cross-cutting tests and benchmarks may).', '^(proto|telemetry|database|core|gateways|watcher)/', '^app/'],
   ['watcher-not-core', 'The watcher calls the core over gRPC, as a gateway does; it never imports it.', '^watcher/', '^core/'],
   ['watcher-above-the-libraries', 'The watcher uses the gateway libraries (metering, the core client), never a protocol adapter.', '^watcher/', '^gateways/(rest|graphql|mcp|console)/'],
   ['only-app-imports-watcher', 'The watcher is a deployable: only app/ (and the cross-cutting tests) import it.', '^(proto|telemetry|core|gateways)/', '^watcher/'],
   ['gateway-libraries-not-adapters', 'gateways/shared and gateways/metering sit below the protocol adapters and the console.', '^gateways/(shared|metering)/', '^gateways/(rest|graphql|mcp|console)/'],
-  ['client-on-the-contract', 'The TypeScript client (clients/) imports only @retail/contract: an internal service installs it without server code.', '^clients/', '^(core|gateways|watcher|app|telemetry|cli)/'],
-  ['cli-on-the-registry', 'The CLI calls the REST API; of our code it imports only the operation and batch registries (and the contract below them).', '^cli/', '^(core|watcher|app|telemetry|clients)/|^gateways/(?!shared/src/(batch-)?registry\\.ts$)'],
-  ['nothing-imports-the-clients', 'The clients and the CLI are leaves: no package imports them (the cross-cutting tests may).', '^(proto|telemetry|core|gateways|watcher|app)/', '^(clients|cli)/'],
+  ['client-on-the-contract', 'The TypeScript client (clients/) imports only @retail/contract: an internal service installs it without server code.', '^clients/', '^(core|gateways|watcher|app|telemetry|cli|database)/'],
+  ['cli-on-the-registry', 'The CLI calls the REST API; of our code it imports only the operation and batch registries (and the contract below them).', '^cli/', '^(core|watcher|app|telemetry|clients|database)/|^gateways/(?!shared/src/(batch-)?registry\\.ts$)'],
+  ['nothing-imports-the-clients', 'The clients and the CLI are leaves: no package imports them (the cross-cutting tests may).', '^(proto|telemetry|database|core|gateways|watcher|app)/', '^(clients|cli)/'],
 ].map(([name, comment, from, to]) => ({ name, severity: 'error', comment, from: { path: from }, to: { path: to } }));
 
 module.exports = {

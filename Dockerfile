@@ -31,6 +31,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY proto/package.json proto/
 COPY telemetry/package.json telemetry/
+COPY database/package.json database/
 COPY core/package.json core/
 COPY gateways/shared/package.json gateways/shared/
 COPY gateways/metering/package.json gateways/metering/
@@ -53,6 +54,8 @@ COPY proto/tsconfig.build.json proto/
 COPY proto/src proto/src
 COPY telemetry/tsconfig.build.json telemetry/
 COPY telemetry/src telemetry/src
+COPY database/tsconfig.build.json database/
+COPY database/src database/src
 COPY core/tsconfig.build.json core/
 COPY core/src core/src
 COPY gateways/ gateways/
@@ -64,7 +67,7 @@ COPY docs docs
 # Dependency order: the contract first, then the libraries, then the deployables (each package
 # resolves its workspace dependencies through their dist/ type declarations).
 RUN set -eux; \
-    for pkg in proto telemetry gateways/metering gateways/shared core \
+    for pkg in proto telemetry database gateways/metering gateways/shared core \
                gateways/rest gateways/graphql gateways/mcp gateways/console watcher; do \
       npx tsc -p "$pkg/tsconfig.build.json"; \
     done; \
@@ -83,12 +86,16 @@ COPY --from=build /app/proto/package.json proto/
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/telemetry/package.json telemetry/
 COPY --from=build /app/telemetry/dist telemetry/dist
+COPY --from=build /app/database/package.json database/
+COPY --from=build /app/database/dist database/dist
 COPY --from=build /app/core/package.json core/
 COPY --from=build /app/core/dist core/dist
 COPY --from=build /app/gateways/shared/package.json gateways/shared/
 COPY --from=build /app/gateways/shared/dist gateways/shared/dist
 COPY --from=build /app/gateways/metering/package.json gateways/metering/
 COPY --from=build /app/gateways/metering/dist gateways/metering/dist
+# The ledger record's SQL migrations, applied at start when it has a database; found beside dist/.
+COPY --from=build /app/gateways/metering/migrations gateways/metering/migrations
 COPY --from=build /app/gateways/rest/package.json gateways/rest/
 COPY --from=build /app/gateways/rest/dist gateways/rest/dist
 COPY --from=build /app/gateways/graphql/package.json gateways/graphql/
@@ -148,8 +155,10 @@ ENV GRPC_PORT=50051
 EXPOSE 50051
 CMD ["node", "--import", "@retail/telemetry/register", "core/dist/main.js"]
 
-# What the gateways and the watcher load besides: the metering library and gateways/shared (the core client).
+# What the gateways and the watcher load besides: the metering library (and the PostgreSQL seam under
+# its record) and gateways/shared (the core client).
 FROM service AS gateway-libraries
+COPY --from=dist /app/database database
 COPY --from=dist /app/gateways/metering gateways/metering
 COPY --from=dist /app/gateways/shared gateways/shared
 

@@ -13,6 +13,7 @@ import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway, listingSettingsOf } from '@retail/mcp';
 import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
 import { createRestGateway, type LandingLink } from '@retail/rest';
+import { openDatabase } from '@retail/watcher/store/index';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
@@ -64,17 +65,22 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   const { port: grpcPort } = await core.start();
   const coreAddress = `127.0.0.1:${grpcPort}`;
 
-  const metering = await createMeteringFromEnv(env);
-  registerMeteringMetrics(meteringCounters);
   // The level comes from the environment this stack was given, as the core's does (loadCoreConfig
   // above), not from this process's: a caller passing LOG_LEVEL=silent gets a silent stack.
   const logLevel = env.LOG_LEVEL || 'info';
+  // One database for the watcher and the ledger's record (PGlite in WATCHER_DATA_DIR unless
+  // DATABASE_URL): keys, accounts and balances survive a restart as the watches do.
+  const database = await openDatabase(config.watcher.store);
+  const ledgerLog = createGatewayLogger('ledger', logLevel);
+  const metering = await createMeteringFromEnv(env, { record: database, log: (line) => ledgerLog.info(line) });
+  registerMeteringMetrics(meteringCounters);
   // The watcher reads through the same core over gRPC and charges the same ledger.
   const watcherLog = createGatewayLogger('watcher', logLevel);
   const watcher = await startWatcher({
     config: { ...config.watcher, core: { address: coreAddress, deadlineMs: config.coreDeadlineMs } },
     env,
     metering,
+    database,
     log: (message) => watcherLog.info(message),
   });
   // One client for the gateways and the console: the lookups to the core, the watch operations to the watcher.
@@ -92,6 +98,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
+    await metering.close();
+    await database.close();
     throw error;
   }
 
@@ -148,6 +156,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
       await console_.close();
       await watcher.stop();
       await metering.close();
+      await database.close();
       await core.stop({ graceMs: 2_000 });
     },
   };

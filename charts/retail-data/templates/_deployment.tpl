@@ -151,6 +151,13 @@ spec:
   valueFrom:
     secretKeyRef: {{ include "retail-data.redisUrlRef" (list $root "ledger") }}
 {{- end }}
+{{- if and $traits.ledger $root.Values.metering.database.existingSecret }}
+- name: LEDGER_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $root.Values.metering.database.existingSecret | quote }}
+      key: {{ $root.Values.metering.database.existingSecretKey | quote }}
+{{- end }}
 {{- if $traits.cache }}
 - name: CACHE_REDIS_URL
   valueFrom:

@@ -72,7 +72,7 @@ export function createErrorHandler(log: ErrorLogger): ErrorRequestHandler {
 /**
  * Errors from the layers below, turned into what the user should see: the metering library's
  * admin misuse errors (MeteringAdminError: KEY_LIMIT, NOT_FOUND, INVALID) are 4xx with its public
- * message; a ledger that cannot be reached is 503 (try again), not 500.
+ * message; a ledger (or its record in PostgreSQL) that cannot be reached is 503 (try again), not 500.
  */
 function libraryError(error: unknown): { status: number; message: string } | undefined {
   if (!(error instanceof Error)) return undefined;
@@ -82,7 +82,7 @@ function libraryError(error: unknown): { status: number; message: string } | und
     if (code === 'NOT_FOUND') return { status: 404, message: 'This account no longer exists' };
     if (code === 'INVALID') return { status: 400, message: error.message };
   }
-  if (error.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|ETIMEDOUT|Connection is closed|Stream isn't writeable/.test(error.message)) {
+  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'RecordUnavailableError' || /ECONNREFUSED|ETIMEDOUT|Connection is closed|Stream isn't writeable/.test(error.message)) {
     return { status: 503, message: 'The account service is temporarily unavailable; try again shortly' };
   }
   return undefined;

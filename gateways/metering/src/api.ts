@@ -179,7 +179,7 @@ export interface CreatedKey {
 
 export interface AuditEntry {
   readonly at: string;
-  readonly action: 'key.create' | 'key.revoke' | 'account.create' | 'account.grant' | 'account.plan' | 'account.disable' | 'account.enable';
+  readonly action: 'key.create' | 'key.revoke' | 'account.create' | 'account.grant' | 'account.plan' | 'account.disable' | 'account.enable' | 'account.delete' | 'account.restore';
   readonly keyId?: string;
   readonly detail?: string;
 }

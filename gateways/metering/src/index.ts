@@ -2,6 +2,9 @@
  * The auth and metering library: `createMetering` builds one ledger (Redis single node or Cluster
  * when configured, memory otherwise) behind the gateways' Meter and the console's AccountAdmin.
  */
+// Subpaths, not the index: the gateways never load PGlite (the one-process stack brings its own).
+import type { Database } from '@retail/database/database';
+import { createPostgresDatabase } from '@retail/database/pg-database';
 import type { Metering } from './api.js';
 import { createAccountAdmin } from './admin.js';
 import { createMemoryStore } from './memory-store.js';
@@ -9,6 +12,12 @@ import { createMeter } from './meter.js';
 import { bump, createCounters, type MeteringCounters } from './metrics.js';
 import { DEFAULT_PLAN, DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, validatePlans, type PlanTable } from './plans.js';
 import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
+import { createLedgerRecord } from './record/ledger-record.js';
+import { prepareRecord } from './record/prepare-record.js';
+import { createRecordedStore } from './record/recorded-store.js';
+import { createUsageHandoff } from './record/usage-handoff.js';
+import { startUsageStream } from './record/usage-stream.js';
+import { usageHistory, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';
@@ -17,6 +26,7 @@ export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, DEVELOPMENT_
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
+export { usageCsv, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
 
 export interface MeteringOptions {
   /** Single-node Redis URL (redis://host:port/db). */
@@ -41,6 +51,19 @@ export interface MeteringOptions {
    * Redis) before it answers the served call with 0 units charged (default 15 s, at most 2 min).
    */
   readonly settleWindowMs?: number;
+  /**
+   * The system of record (PostgreSQL or PGlite; docs/metering.md, The record): accounts, keys, credits,
+   * usage and audit are written there, and an account the ledger store does not know is restored from
+   * it. Migrated here; its owner closes it after `close()`. Without it the store is the only copy.
+   */
+  readonly record?: Database;
+  /** Where the record's restores and hand-off troubles are said (default: standard error). */
+  readonly log?: (line: string) => void;
+  /**
+   * Whether this process consumes the hand-off stream (single-node Redis with a record; default true).
+   * False: its settles only append, and other processes with the record write the rows.
+   */
+  readonly usageConsumer?: boolean;
 }
 
 export interface MeteringInstance extends Metering {
@@ -50,6 +73,10 @@ export interface MeteringInstance extends Metering {
   /** The plan table in force (built-ins merged with the configured ones) and the fallback plan. */
   readonly plans: PlanTable;
   readonly defaultPlan: string;
+  /** Whether accounts, keys and usage are kept in a database besides the store. */
+  readonly recorded: boolean;
+  /** Calls and units per period from the record's usage log; absent without a record. */
+  readonly usageHistory?: (accountId: string, query: UsageHistoryQuery) => Promise<UsageHistoryRow[]>;
   /** True when the store answers (for /readyz). */
   ready(): Promise<boolean>;
 }
@@ -78,12 +105,21 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   };
   const counters = createCounters();
   const useRedis = Boolean(options.redisUrl) || Boolean(options.cluster?.length);
-  const store = useRedis
+  const keyPrefix = options.keyPrefix ?? 'ledger:';
+  // The durable hand-off to the record needs the stream beside the accounts: a single-node Redis.
+  const usageStream = options.record && options.redisUrl && !options.cluster?.length ? `${keyPrefix}usage-handoff` : undefined;
+  const hotStore = useRedis
     ? createRedisStore({
-        ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix: options.keyPrefix ?? 'ledger:',
-        settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'),
+        ...storeOptions, redisUrl: options.redisUrl, cluster: options.cluster, keyPrefix,
+        settleWindowMs, onSettleRetry: () => bump(counters, 'settleRetries'), ...(usageStream && { usageStream }),
       })
     : createMemoryStore(storeOptions);
+  const log = options.log ?? ((line: string) => console.error(line));
+  const store = options.record
+    ? await withRecord(hotStore, options.record, {
+        clock, log, plans, ...(usageStream && { stream: { redisUrl: options.redisUrl!, name: usageStream, consume: options.usageConsumer ?? true } }),
+      })
+    : hotStore;
   // A ledger that is down at start-up is not fatal: calls answer 503 until it is back.
   await store.ready();
   const meter = createMeter({
@@ -95,8 +131,36 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
   return {
     meter, admin, counters, plans, defaultPlan,
     storeKind: store.kind,
+    recorded: options.record !== undefined,
+    ...(options.record && { usageHistory: (accountId: string, query: UsageHistoryQuery) => usageHistory(options.record!, accountId, query) }),
     ready: () => store.ready(),
     close: () => store.close(),
+  };
+}
+
+interface RecordSetup {
+  readonly clock: () => number;
+  readonly log: (line: string) => void;
+  readonly plans: PlanTable;
+  /** The settle script's hand-off stream (single-node Redis); otherwise the in-process hand-off. */
+  readonly stream?: { readonly redisUrl: string; readonly name: string; readonly consume: boolean };
+}
+
+/** The store behind the record: migrated (or trying to be), the plan table in force recorded, usage handed off. */
+async function withRecord(store: LedgerStore, database: Database, setup: RecordSetup): Promise<LedgerStore> {
+  const { clock, log } = setup;
+  const record = createLedgerRecord(database);
+  const preparation = await prepareRecord({ database, record, plans: setup.plans, clock, log });
+  const usage = setup.stream
+    ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume })
+    : createUsageHandoff({ record, log });
+  const recorded = createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
+  return {
+    ...recorded,
+    async close() {
+      preparation.stop();
+      await recorded.close();
+    },
   };
 }
 
@@ -111,7 +175,8 @@ function millisecondsFromEnv(env: Record<string, string | undefined>, name: stri
 /**
  * From the environment: LEDGER_REDIS_URL, else REDIS_URL (memory store when neither is set);
  * LEDGER_REDIS_CLUSTER (comma list of host:port startup nodes) for a Cluster; METERING_PLANS (JSON,
- * merged over the built-in plans, see parsePlans); LEDGER_HOLD_TTL_MS and LEDGER_SETTLE_WINDOW_MS.
+ * merged over the built-in plans, see parsePlans); LEDGER_HOLD_TTL_MS and LEDGER_SETTLE_WINDOW_MS;
+ * LEDGER_DATABASE_URL, the PostgreSQL of the ledger's record (docs/metering.md, The record).
  */
 export async function createMeteringFromEnv(
   env: Record<string, string | undefined> = process.env,
@@ -122,10 +187,22 @@ export async function createMeteringFromEnv(
   const plans = env.METERING_PLANS ? parsePlans(env.METERING_PLANS) : undefined;
   const holdTtlMs = millisecondsFromEnv(env, 'LEDGER_HOLD_TTL_MS');
   const settleWindowMs = millisecondsFromEnv(env, 'LEDGER_SETTLE_WINDOW_MS');
-  return createMetering({
-    redisUrl, cluster, plans,
-    ...(holdTtlMs !== undefined ? { holdTtlMs } : {}),
-    ...(settleWindowMs !== undefined ? { settleWindowMs } : {}),
-    ...overrides,
-  });
+  // The record this metering opens itself (LEDGER_DATABASE_URL) is closed with it; one it is given is its owner's.
+  const ownRecord = overrides.record === undefined && env.LEDGER_DATABASE_URL
+    ? createPostgresDatabase({ connectionString: env.LEDGER_DATABASE_URL })
+    : undefined;
+  try {
+    const metering = await createMetering({
+      redisUrl, cluster, plans,
+      ...(holdTtlMs !== undefined ? { holdTtlMs } : {}),
+      ...(settleWindowMs !== undefined ? { settleWindowMs } : {}),
+      ...(ownRecord && { record: ownRecord }),
+      ...overrides,
+    });
+    if (!ownRecord) return metering;
+    return { ...metering, close: () => metering.close().finally(() => ownRecord.close()) };
+  } catch (error) {
+    await ownRecord?.close();
+    throw error;
+  }
 }

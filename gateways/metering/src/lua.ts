@@ -120,8 +120,10 @@ return {'ok', keyId, planName, num(tokens), tostring(balance - units)}
 `;
 
 /**
- * ARGV: base, holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs,
- * usageRetention, dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs. Returns {charged, balance}.
+ * KEYS[2]: the record's hand-off stream (single node; KEYS[1] again when there is none). ARGV: base,
+ * holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs, usageRetention,
+ * dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs, accountId for the hand-off ('' = none).
+ * Returns {charged, balance}.
  *
  * Exactly once per hold id: the answer is kept (in the hold's field, see the layout) and a repeated settle returns it.
  * A hold that expired and was released before its settle arrived is charged from the balance, as far
@@ -165,14 +167,23 @@ if exists then redis.call('HINCRBY', acct, 'balance', units - charged) end
 if charged > 0 then
   local dayKey = base .. 'day:' .. ARGV[7]
   local n = 0
+  local ops = {}
   for op in string.gmatch(ARGV[5], '[^,]+') do
     if n >= charged then break end
     n = n + 1
+    ops[n] = op
     redis.call('XADD', base .. 'usage', 'MAXLEN', '~', ARGV[9], '*', 'op', op, 'iface', ARGV[4], 'at', ARGV[6], 'key', ARGV[3])
     redis.call('HINCRBY', dayKey, op .. '@' .. ARGV[4], 1)
   end
   redis.call('PEXPIRE', dayKey, ARGV[10])
   redis.call('SADD', base .. 'days', ARGV[7])
+  -- The record's hand-off (KEYS[2]): written with the charge, in the same step, so a charged call
+  -- is in the stream exactly once (a repeated settle returned above).
+  if ARGV[13] ~= '' then
+    -- One field (account, key, interface, operations, units, time, then the hold id, which may hold
+    -- anything): a seventh of the parsing of seven fields for the consumer.
+    redis.call('XADD', KEYS[2], '*', 'r', ARGV[13] .. '\t' .. ARGV[3] .. '\t' .. ARGV[4] .. '\t' .. table.concat(ops, ',') .. '\t' .. charged .. '\t' .. ARGV[6] .. '\t' .. ARGV[2])
+  end
 end
 if exists and (held or charged > 0) then
   -- keyId is set on every key: its absence means the key is gone.
@@ -197,6 +208,25 @@ const CREATE_ACCOUNT = `
 if redis.call('EXISTS', acct) == 1 then return 0 end
 redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', '0', 'createdAt', ARGV[4])
 audit(ARGV[5], tonumber(ARGV[6]))
+return 1
+`;
+
+/**
+ * ARGV: base, balance, plan, disabled (1/0), createdAt, keys (JSON [{keyId, hash, prefix, label, ops,
+ * ifaces, createdAt, expiresAt, revokedAt}], strings, '' for none), auditEntry, auditKeep.
+ * Returns 1, or 0 when the account exists (nothing changes): one step, so no call sees half an account.
+ */
+const RESTORE_ACCOUNT = `
+if redis.call('EXISTS', acct) == 1 then return 0 end
+redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', ARGV[4], 'createdAt', ARGV[5])
+for _, k in ipairs(cjson.decode(ARGV[6])) do
+  local keyKey = base .. 'key:' .. k.keyId
+  redis.call('HSET', keyKey, 'keyId', k.keyId, 'hash', k.hash, 'prefix', k.prefix, 'label', k.label, 'ops', k.ops, 'ifaces', k.ifaces, 'createdAt', k.createdAt)
+  if k.expiresAt ~= '' then redis.call('HSET', keyKey, 'expiresAt', k.expiresAt) end
+  if k.revokedAt ~= '' then redis.call('HSET', keyKey, 'revokedAt', k.revokedAt) end
+  redis.call('HSET', base .. 'keyhash', k.hash, k.keyId)
+end
+audit(ARGV[7], tonumber(ARGV[8]))
 return 1
 `;
 
@@ -286,6 +316,7 @@ export const LEDGER_SCRIPTS = {
   ledgerAdmit: ADMIT,
   ledgerSettle: SETTLE,
   ledgerCreateAccount: CREATE_ACCOUNT,
+  ledgerRestoreAccount: RESTORE_ACCOUNT,
   ledgerGrant: GRANT,
   ledgerSetField: SET_FIELD,
   ledgerDeleteAccount: DELETE_ACCOUNT,
@@ -296,6 +327,11 @@ export const LEDGER_SCRIPTS = {
 } as const;
 
 export type LedgerScriptName = keyof typeof LEDGER_SCRIPTS;
+
+/** Keys a script is given (KEYS): the account hash, and for the settle the hand-off stream too. */
+export function scriptKeyCount(name: LedgerScriptName): number {
+  return name === 'ledgerSettle' ? 2 : 1;
+}
 
 export function scriptSource(name: LedgerScriptName): string {
   return PRELUDE + LEDGER_SCRIPTS[name];

@@ -152,6 +152,17 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       pushAudit(accounts.get(accountId)!, audit);
       return true;
     },
+    async restoreAccount(snapshot, audit) {
+      if (accounts.has(snapshot.accountId)) return false;
+      const account: AccountState = {
+        balance: snapshot.balance, plan: snapshot.plan, disabled: snapshot.disabled, holds: new Map(), settled: new Map(),
+        keys: new Map(snapshot.keys.map((key) => [key.keyId, key])), keyByHash: new Map(snapshot.keys.map((key) => [key.hash, key.keyId])),
+        usage: [], days: new Map(), audit: [],
+      };
+      accounts.set(snapshot.accountId, account);
+      pushAudit(account, audit);
+      return true;
+    },
     async grantUnits(accountId, units, now, audit) {
       const account = accounts.get(accountId);
       if (!account) return null;

@@ -6,7 +6,7 @@
 import { Cluster, Redis } from 'ioredis';
 import type { AuditEntry, Interface, UsageDay } from './api.js';
 import { plansForLua } from './plans.js';
-import { LEDGER_SCRIPTS, scriptSource, type LedgerScriptName } from './lua.js';
+import { LEDGER_SCRIPTS, scriptKeyCount, scriptSource, type LedgerScriptName } from './lua.js';
 import { DAY_COUNTER_TTL_MS, usageDay, type LedgerStore, type StoreOptions, type StoredKey, type AdmitCode } from './store.js';
 
 export interface RedisStoreOptions extends StoreOptions {
@@ -24,6 +24,12 @@ export interface RedisStoreOptions extends StoreOptions {
   readonly settleWindowMs: number;
   /** Called before each retry of a settle (metrics). */
   readonly onSettleRetry?: () => void;
+  /**
+   * The Redis stream each charging settle appends its usage row to, in the same script (the record's
+   * durable hand-off, record/usage-stream.ts). Single node only: on a Cluster the stream would sit in
+   * another slot than the account.
+   */
+  readonly usageStream?: string;
 }
 
 /**
@@ -64,7 +70,7 @@ function connect(options: RedisStoreOptions): LedgerClient {
   // Errors surface on the command that hit them; an unhandled 'error' event must not crash the process.
   client.on('error', () => {});
   for (const name of Object.keys(LEDGER_SCRIPTS) as LedgerScriptName[]) {
-    client.defineCommand(name, { numberOfKeys: 1, lua: scriptSource(name) });
+    client.defineCommand(name, { numberOfKeys: scriptKeyCount(name), lua: scriptSource(name) });
   }
   return client as LedgerClient;
 }
@@ -125,10 +131,11 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       const notAfter = Date.now() + options.settleWindowMs;
       for (let attempt = 0; ; attempt++) {
         try {
-          const [charged, balance] = (await call(
-            'ledgerSettle', input.accountId, input.holdId, input.keyId, input.iface, input.chargedOperations.join(','),
+          const acct = `${base(input.accountId)}acct`;
+          const [charged, balance] = (await client.ledgerSettle(
+            acct, options.usageStream ?? acct, base(input.accountId), input.holdId, input.keyId, input.iface, input.chargedOperations.join(','),
             input.now, input.day, options.lastUsedIntervalMs, options.usageRetention, DAY_COUNTER_TTL_MS,
-            notAfter, options.settleAnswerTtlMs,
+            notAfter, options.settleAnswerTtlMs, options.usageStream ? input.accountId : '',
           )) as [string, string];
           return { charged: Number(charged), balance: Number(balance) };
         } catch (error) {
@@ -144,6 +151,18 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
     async createAccount(accountId, units, plan, audit) {
       const created = await call('ledgerCreateAccount', accountId, units, plan, audit.at, auditJson(audit), options.auditRetention);
       return created === 1;
+    },
+    async restoreAccount(snapshot, audit) {
+      const text = (n: number | undefined) => (n === undefined ? '' : String(n));
+      const keys = snapshot.keys.map((key) => ({
+        keyId: key.keyId, hash: key.hash, prefix: key.prefix, label: key.label ?? '', ops: key.operations.join(','),
+        ifaces: key.interfaces.join(','), createdAt: String(key.createdAt), expiresAt: text(key.expiresAt), revokedAt: text(key.revokedAt),
+      }));
+      const restored = await call(
+        'ledgerRestoreAccount', snapshot.accountId, snapshot.balance, snapshot.plan, snapshot.disabled ? '1' : '0', snapshot.createdAt,
+        JSON.stringify(keys), auditJson(audit), options.auditRetention,
+      );
+      return restored === 1;
     },
     async grantUnits(accountId, units, now, audit) {
       const balance = await call('ledgerGrant', accountId, units, now, auditJson(audit), options.auditRetention);

@@ -21,6 +21,17 @@ export interface StoredKey {
   readonly revokedAt?: number;
 }
 
+/** What the ledger needs to serve an account again (from the record): its settings, balance and keys. */
+export interface AccountSnapshot {
+  readonly accountId: string;
+  readonly plan: string;
+  readonly disabled: boolean;
+  readonly createdAt: number;
+  /** Credits − recorded debits. */
+  readonly balance: number;
+  readonly keys: readonly StoredKey[];
+}
+
 export type AdmitCode = 'ok' | 'unknown' | 'disabled' | 'scope' | 'rate' | 'shape' | 'units';
 
 export interface StoreAdmitInput {
@@ -106,6 +117,11 @@ export interface LedgerStore {
   listKeys(accountId: string): Promise<StoredKey[] | null>;
   revokeKey(accountId: string, keyId: string, now: number, audit: AuditEntry): Promise<boolean>;
   summary(accountId: string, now: number, days: readonly string[]): Promise<StoreSummary | null>;
+  /**
+   * Puts an account the ledger does not know back as the record has it (balance, plan, disabled, keys
+   * with their revocations), in one step; false, changing nothing, when the ledger knows the account.
+   */
+  restoreAccount(snapshot: AccountSnapshot, audit: AuditEntry): Promise<boolean>;
   /** The account's plan name; null when there is no such account. */
   accountPlan(accountId: string): Promise<string | null>;
   audit(accountId: string): Promise<AuditEntry[]>;

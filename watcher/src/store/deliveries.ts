@@ -7,7 +7,7 @@ import type { WatchEvent } from '../model.js';
 import type { Clock } from './clock.js';
 import { checkedPageSize, idCursor, type Page, pageOf } from './cursor.js';
 import { qualified } from './columns.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 import { eventOf } from './events.js';
 import { isRowId, isWatchId } from './ids.js';
 import { recordOfRow } from './row-record.js';

@@ -7,7 +7,7 @@
 import type { EventType, WatchEvent } from '../model.js';
 import { checkedPageSize, idCursor, type Page, pageOf } from './cursor.js';
 import { qualified } from './columns.js';
-import type { Database } from './database.js';
+import type { Database } from '@retail/database';
 import { isWatchId } from './ids.js';
 
 /** An event to append: the record without its id (assigned on append), plus what makes it unique. */

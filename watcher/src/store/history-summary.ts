@@ -13,7 +13,7 @@
  * current price and stock are the latest trusted ones.
  */
 import type { DomainCode } from '../model.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 
 export interface HistorySummaryQuery {
   readonly domain: DomainCode;

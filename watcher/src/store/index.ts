@@ -1,7 +1,5 @@
 /** The watcher's storage layer: PostgreSQL or embedded PGlite behind one seam, migrated at start. */
-export type { Database, DatabaseSession, Queryable } from './database.js';
-export { createPostgresDatabase, type PostgresDatabaseOptions } from './pg-database.js';
-export { createPgliteDatabase } from './pglite-database.js';
+export { createPgliteDatabase, createPostgresDatabase, type Database, type DatabaseSession, type PostgresDatabaseOptions, type Queryable } from '@retail/database';
 export { openDatabase, openWatchStoreFromEnv, storeSettingsFromEnv, DEFAULT_DATA_DIR, type StoreSettings } from './open-database.js';
 export { migrate, MIGRATIONS_DIR, MIGRATIONS_TABLE } from './migrate.js';
 export { createWatchStore, openWatchStore, DEFAULT_JOB_RESULT_RETENTION_DAYS, DEFAULT_SNAPSHOT_RETENTION_DAYS, type WatchStore, type WatchStoreOptions } from './watch-store.js';

@@ -3,7 +3,7 @@
  * each `VALUES ($1, $2, …), (…)`. The only SQL built here is the placeholder list; every value is a
  * parameter (PostgreSQL and PGlite alike; arrays of bytea are not portable between them, rows are).
  */
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 
 /** Rows of values in `target`'s column order; `suffix` is appended to each statement (ON CONFLICT, RETURNING). */
 export async function insertRows<Row = Record<string, unknown>>(

@@ -6,7 +6,7 @@
  * changes nothing twice; the transaction that finishes the last chunk ends the job (job-rows.ts).
  */
 import type { Clock } from './clock.js';
-import type { Database, Queryable } from './database.js';
+import type { Database, Queryable } from '@retail/database';
 import { endIfFinished, type JobRecord, JOB_COLUMNS, jobOf, type JobRow } from './job-rows.js';
 import type { StoredResult } from './jobs.js';
 import { insertRows } from './insert-rows.js';

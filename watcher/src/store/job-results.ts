@@ -4,7 +4,7 @@
  * and a download is a series of such pages, never the whole job in memory.
  */
 import { InvalidCursorError } from './cursor.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 import type { StoredResult } from './jobs.js';
 
 /** A cursor is the index of the last result read, as text; none: before the first. */

@@ -4,7 +4,7 @@
  * only then are its counters final, its expiry set and its webhook due. CANCELLED and FAILED are
  * set at once (visible at once); chunks already running still finish, so such a job ends a little later.
  */
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 import { recordOfRow } from './row-record.js';
 
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'CANCELLED' | 'FAILED';

@@ -6,7 +6,7 @@
  */
 import type { Clock } from './clock.js';
 import { checkedPageSize, decodeTimeIdCursor, encodeTimeIdCursor, type Page, pageOf } from './cursor.js';
-import type { Database, Queryable } from './database.js';
+import type { Database, Queryable } from '@retail/database';
 import { isWatchId as isUuid } from './ids.js';
 import { endIfFinished, JOB_COLUMNS, jobOf, type JobRecord, type JobRow, type JobStatus, type JobStopReason, type JobWebhookStatus } from './job-rows.js';
 import { insertRows } from './insert-rows.js';

@@ -3,9 +3,7 @@
  * any number of replicas), else embedded PGlite in `WATCHER_DATA_DIR` (the one-process `npm start`:
  * no server to install; one process per directory).
  */
-import type { Database } from './database.js';
-import { createPostgresDatabase } from './pg-database.js';
-import { createPgliteDatabase } from './pglite-database.js';
+import { createPgliteDatabase, createPostgresDatabase, type Database } from '@retail/database';
 import { openWatchStore, type WatchStore, type WatchStoreOptions } from './watch-store.js';
 
 export const DEFAULT_DATA_DIR = '.data/watcher';

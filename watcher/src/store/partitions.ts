@@ -5,7 +5,7 @@
  * month is created `MONTHS_AHEAD` months early, and a missing one is created on first insert anyway).
  */
 import type { Clock } from './clock.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 
 /** The current month and the next two: a watcher that runs maintenance monthly still never misses. */
 export const MONTHS_AHEAD = 3;

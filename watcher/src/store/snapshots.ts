@@ -4,7 +4,7 @@
  * database as 8,760 rows when a chart wants 500.
  */
 import { type DomainCode, qualityOf, type Snapshot, type SnapshotQuality, type TrackedField, untrustedFields } from '../model.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 import { ensurePartitionsFrom } from './partitions.js';
 import { type HistorySummaryQuery, summarizeHistory } from './history-summary.js';
 

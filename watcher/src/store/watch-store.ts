@@ -3,7 +3,7 @@
  * migrates and prepares the snapshot partitions before anything reads or writes.
  */
 import { type Clock, systemClock } from './clock.js';
-import type { Database } from './database.js';
+import type { Database } from '@retail/database';
 import { createDeliveryRepository } from './deliveries.js';
 import { createEventRepository } from './events.js';
 import { createJobChunkRepository } from './job-chunks.js';

@@ -7,7 +7,7 @@ import type { Condition, DomainCode, PausedReason, Watch } from '../model.js';
 import type { Clock } from './clock.js';
 import { checkedPageSize, decodeTimeIdCursor, encodeTimeIdCursor, type Page, pageOf } from './cursor.js';
 import { qualified } from './columns.js';
-import type { Queryable } from './database.js';
+import type { Queryable } from '@retail/database';
 import { isWatchId } from './ids.js';
 import { recordOfRow } from './row-record.js';
 

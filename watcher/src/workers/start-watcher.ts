@@ -9,7 +9,7 @@ import { createMeteringFromEnv, type MeteringInstance } from '@retail/metering';
 import type { WatcherConfig } from '../config.js';
 import { createJobSystemFromEnv } from '../queue/index.js';
 import { createCoreSnapshotReader } from '../refresh/index.js';
-import { openDatabase, openWatchStore } from '../store/index.js';
+import { openDatabase, openWatchStore, type Database } from '../store/index.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
 import { createJobService, createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
@@ -21,6 +21,8 @@ export interface StartWatcherOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** A ledger to share (the one-process stack); otherwise one from the environment, closed at stop. */
   readonly metering?: MeteringInstance;
+  /** A database to share (the one-process stack: the ledger's record lives in it too); its owner closes it. */
+  readonly database?: Database;
   readonly log: (line: string) => void;
 }
 
@@ -41,12 +43,12 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     for (const close of closers.reverse()) await close().catch((error: unknown) => log(`close failed: ${(error as Error).message}`));
   };
   try {
-    const store = await openWatchStore(await openDatabase(config.store), {
+    const store = await openWatchStore(options.database ?? (await openDatabase(config.store)), {
       log,
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
       ...(config.store.jobResultRetentionDays !== undefined && { jobResultRetentionDays: config.store.jobResultRetentionDays }),
     });
-    closers.push(() => store.close());
+    if (!options.database) closers.push(() => store.close());
     const jobs = await createJobSystemFromEnv(env, {
       warn: log,
       ...(config.jobLockMs !== undefined && { lockDurationMs: config.jobLockMs }),

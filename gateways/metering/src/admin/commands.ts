@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Interface } from '../api.js';
-import { createMeteringFromEnv, MeteringAdminError, type MeteringInstance } from '../index.js';
+import { createMeteringFromEnv, MeteringAdminError, usageCsv, type MeteringInstance, type UsageGroup } from '../index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -26,7 +26,10 @@ export const USAGE = `usage: npm run --silent admin -- <command>
   key revoke <accountId> <keyId>
   usage show <accountId>
   usage recent <accountId> [--limit N]      latest charged calls (operation, interface, time, key id)
-ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster)`;
+  usage history <accountId> [--from ISO] [--to ISO] [--granularity day|hour] [--group-by key,operation,interface] [--csv]
+                                            calls and units per period from the record (default: the last 30 days by day)
+ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster);
+record: LEDGER_DATABASE_URL (PostgreSQL), written first when set`;
 
 class UsageError extends Error {}
 
@@ -49,6 +52,7 @@ async function run(metering: MeteringInstance, argv: string[], io: CliIo): Promi
     options: {
       units: { type: 'string' }, plan: { type: 'string' }, label: { type: 'string' }, account: { type: 'string' },
       interfaces: { type: 'string' }, operations: { type: 'string' }, expires: { type: 'string' }, limit: { type: 'string' },
+      from: { type: 'string' }, to: { type: 'string' }, granularity: { type: 'string' }, 'group-by': { type: 'string' }, csv: { type: 'boolean' },
     },
   });
   const [group, command, first, second] = positionals;
@@ -65,6 +69,17 @@ async function run(metering: MeteringInstance, argv: string[], io: CliIo): Promi
       return json(await admin.summary(need(first, 'accountId')));
     case 'usage recent':
       return json(await admin.recentUsage(need(first, 'accountId'), values.limit ? wholeNumber(values.limit, '--limit') : undefined));
+    case 'usage history': {
+      const accountId = need(first, 'accountId');
+      if (!metering.usageHistory) throw new UsageError('usage history is read from the record: set LEDGER_DATABASE_URL');
+      const to = values.to === undefined ? Date.now() : Date.parse(values.to);
+      const from = values.from === undefined ? to - 30 * 86_400_000 : Date.parse(values.from);
+      const groupBy = list(values['group-by']) as UsageGroup[];
+      const rows = await metering.usageHistory(accountId, { from, to, granularity: (values.granularity ?? 'day') as 'day' | 'hour', groupBy });
+      if (values.csv) io.out(usageCsv(rows, groupBy).trimEnd());
+      else json(rows);
+      return;
+    }
     case 'account grant':
       return json(await admin.grantUnits(need(first, 'accountId'), wholeNumber(second, 'units')));
     case 'account plan':

@@ -27,7 +27,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, types });
   // An idle client that loses its server emits here; without a listener Node would exit. The next
   // query gets a fresh connection, so logging is all there is to do.
-  pool.on('error', (error) => console.error(`[watcher] idle PostgreSQL connection failed: ${error.message}`));
+  pool.on('error', (error) => console.error(`[database] idle PostgreSQL connection failed: ${error.message}`));
   return {
     engine: 'postgres',
     ...queryableOf(pool),

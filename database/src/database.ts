@@ -1,8 +1,8 @@
 /**
- * The one seam between the watcher's storage code and a PostgreSQL engine: parameterised queries and
- * a transaction helper. Implemented by a `pg.Pool` (production, `DATABASE_URL`) and by embedded PGlite
- * (the one-process `npm start` and tests); both speak the same SQL, so one behaviour suite holds them
- * to the same results.
+ * The one seam between storage code (the watcher's store, the ledger's record) and a PostgreSQL
+ * engine: parameterised queries and a transaction helper. Implemented by a `pg.Pool` (production,
+ * `DATABASE_URL`) and by embedded PGlite (the one-process `npm start` and tests); both speak the same
+ * SQL, so one behaviour suite holds them to the same results.
  */
 
 /** Something that runs one statement with `$1`-style parameters and returns its rows. */

@@ -1,0 +1,170 @@
+/**
+ * The durable hand-off of settled usage on a single-node ledger Redis: the settle script appends each
+ * charged call to a stream in the same step as the charge (lua.ts, SETTLE), and every metering process
+ * with a record consumes it in one consumer group: read a batch, write it to PostgreSQL (idempotent by
+ * hold id), then acknowledge and delete it. A PostgreSQL outage leaves the entries in the stream (calls
+ * go on being charged) and a consumer that dies leaves its delivered entries pending, claimed by another
+ * (or by itself once restarted) after `claimIdleMs`; written twice, they are stored once.
+ *
+ * A Redis stream with a consumer group, rather than BullMQ: the entry has to be written by the settle
+ * script itself, atomically with the charge, and a BullMQ job cannot be added from inside a script.
+ */
+import { Redis } from 'ioredis';
+import type { UsageInterface } from '../api.js';
+import type { LedgerRecord, UsageRow } from './ledger-record.js';
+import type { UsageHandoff } from './usage-handoff.js';
+
+export const USAGE_STREAM_GROUP = 'ledger-record';
+
+export interface UsageStreamOptions {
+  readonly redisUrl: string;
+  readonly stream: string;
+  readonly record: Pick<LedgerRecord, 'recordUsage'>;
+  readonly log: (line: string) => void;
+  /** This process's name in the group (default: a random one per start). */
+  readonly consumer?: string;
+  readonly batch?: number;
+  /** How long a read waits for new entries (default 1 s). */
+  readonly blockMs?: number;
+  /** Entries delivered to a consumer and not acknowledged for this long are taken over (default 30 s). */
+  readonly claimIdleMs?: number;
+  /** False: only `flush` and `close` (another process consumes); default true. */
+  readonly consume?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type StreamEntry = [id: string, fields: string[]];
+
+/** Whether stream id `a` ("ms-seq") comes after `b`. */
+function streamIdAfter(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am > bm || (am === bm && as > bs);
+}
+
+/** The settle script's entry: one field `r`, tab-separated, the hold id last (lua.ts, SETTLE). */
+function rowOf(fields: string[]): UsageRow {
+  const parts = (fields[1] ?? '').split('\t');
+  return {
+    accountId: parts[0] ?? '', keyId: parts[1] ?? '', iface: (parts[2] ?? 'rest') as UsageInterface,
+    operations: (parts[3] ?? '').split(',').filter(Boolean), units: Number(parts[4]), at: Number(parts[5]),
+    holdId: parts.slice(6).join('\t'),
+  };
+}
+
+/** Starts consuming; the returned hand-off takes no rows (the settle script wrote the entry). */
+export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
+  const { stream, record, log } = options;
+  const consumer = options.consumer ?? `c-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const batch = options.batch ?? 500;
+  const blockMs = options.blockMs ?? 1_000;
+  const claimIdleMs = options.claimIdleMs ?? 30_000;
+  // Its own connection: a blocking read must not hold up the ledger's commands.
+  // Commands wait for the connection (offline queue): a ledger down at start-up is not fatal here either.
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  redis.on('error', () => undefined);
+  let stopped = false;
+  let failures = 0;
+  /** The batch this consumer has read and not yet written: a restore must wait for it (flush). */
+  let inFlight: Promise<void> | undefined;
+
+  const createGroup = async () => {
+    try {
+      await redis.xgroup('CREATE', stream, USAGE_STREAM_GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!/BUSYGROUP/.test((error as Error).message)) throw error;
+    }
+  };
+
+  /** Writes `entries` to the record and acknowledges them; keeps retrying while the record is down. */
+  async function settleEntries(entries: StreamEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map(([, fields]) => rowOf(fields));
+    for (;;) {
+      try {
+        await record.recordUsage(rows);
+        break;
+      } catch (error) {
+        failures++;
+        if (failures === 1 || failures % 20 === 0) log(`usage record: PostgreSQL write failed (${(error as Error).message}); ${entries.length} rows wait in ${stream}, retrying`);
+        if (stopped) return; // left pending: the next consumer takes them over
+        await sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+      }
+    }
+    if (failures > 0) log(`usage record: written again after ${failures} failed attempts`);
+    failures = 0;
+    const ids = entries.map(([id]) => id);
+    await redis.multi().xack(stream, USAGE_STREAM_GROUP, ...ids).xdel(stream, ...ids).exec();
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      try {
+        await createGroup();
+        break;
+      } catch {
+        await sleep(1_000);
+      }
+    }
+    let lastClaim = 0;
+    // First what this consumer name was given and never acknowledged (a restart under the same name).
+    let cursor = '0';
+    while (!stopped) {
+      try {
+        if (Date.now() - lastClaim >= claimIdleMs / 2) {
+          lastClaim = Date.now();
+          const [, claimed] = (await redis.xautoclaim(stream, USAGE_STREAM_GROUP, consumer, claimIdleMs, '0-0', 'COUNT', batch)) as [string, StreamEntry[]];
+          await settleEntries(claimed.filter((entry) => entry[1] !== null));
+        }
+        const reply = (await redis.xreadgroup(
+          'GROUP', USAGE_STREAM_GROUP, consumer, 'COUNT', batch, 'BLOCK', cursor === '0' ? 1 : blockMs, 'STREAMS', stream, cursor,
+        )) as Array<[string, StreamEntry[]]> | null;
+        const entries = reply?.[0]?.[1] ?? [];
+        if (cursor === '0' && entries.length === 0) cursor = '>';
+        inFlight = settleEntries(entries);
+        await inFlight.finally(() => {
+          inFlight = undefined;
+        });
+      } catch (error) {
+        if (stopped) break;
+        if (/NOGROUP/.test((error as Error).message)) {
+          // A flushed or replaced Redis: the group again, from the stream's first entry.
+          if (await createGroup().then(() => true, () => false)) continue;
+        } else {
+          log(`usage record: reading ${stream} failed (${(error as Error).message}); retrying`);
+        }
+        await sleep(1_000);
+      }
+    }
+  }
+
+  const running = options.consume === false ? Promise.resolve() : loop();
+
+  return {
+    async flush() {
+      // Until every entry there now is written (entries are deleted once written, so the oldest left
+      // is newer), at most a few seconds: under load the stream is never empty.
+      // A batch read before a flush of the Redis is no longer in the stream: wait for it by hand.
+      await inFlight?.catch(() => undefined);
+      const [newest] = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as StreamEntry[];
+      if (!newest) return;
+      const until = Date.now() + 5_000;
+      for (;;) {
+        const [oldest] = (await redis.xrange(stream, '-', '+', 'COUNT', 1)) as StreamEntry[];
+        if (!oldest || streamIdAfter(oldest[0], newest[0])) return;
+        if (Date.now() > until) throw new Error(`${stream} still holds entries from before the flush`);
+        await sleep(20);
+      }
+    },
+    async close(graceMs = 5_000) {
+      // A clean stop writes what waits first (this process's and, while it waits, anyone's), for at most graceMs.
+      const until = Date.now() + graceMs;
+      while (Date.now() < until && redis.status === 'ready' && (await redis.xlen(stream).catch(() => 0)) > 0) await sleep(20);
+      stopped = true;
+      // Unblocks the read; what was delivered and not acknowledged stays pending for the next consumer.
+      redis.disconnect();
+      await running;
+    },
+  };
+}
