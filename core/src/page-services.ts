@@ -3,11 +3,9 @@ import { createMemoryPageCache } from './cache/memory-store.js';
 import type { PageCache } from './cache/page-cache.js';
 import { withPageCache } from './cache/page-html-cache.js';
 import { createParsedPageSource, type ParsedPageSource } from './cache/parsed-pages.js';
-import { createCacheRedisClient, createRedisPageCache } from './cache/redis-store.js';
+import { createRedisPageCache } from './cache/redis-store.js';
 import { withFieldHealth } from './health/accounted-pages.js';
-import { createFieldHealth, type FieldHealth } from './health/field-health.js';
-import { createMemoryFieldWindow } from './health/field-window.js';
-import { createRedisFieldWindow } from './health/field-window-redis.js';
+import { createHealthServices, type HealthServices } from './health/health-services.js';
 import type { PageFetcher } from './pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from './outcomes/metrics.js';
 import { createParsePool, type ParsePool } from './workers/pool.js';
@@ -26,8 +24,8 @@ export interface PageServices {
   readonly parsePool: ParsePool;
   readonly cache: PageCache | undefined;
   readonly metrics: UpstreamMetrics;
-  /** Field health of every parse (core/src/health, docs/data-health.md): shared through the cache Redis. */
-  readonly fieldHealth: FieldHealth;
+  /** Field health of every parse and the incidents it opens (core/src/health, docs/data-health.md). */
+  readonly health: HealthServices;
   close(): Promise<void>;
 }
 
@@ -61,12 +59,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     : s.cacheMaxBytes > 0
       ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes })
       : undefined;
-  const fieldHealth = createFieldHealth({
-    // The window is shared by every replica on the cache Redis (its keys are tiny and short-lived, so
-    // the cache's eviction policy costs at worst a few counts), in memory for the one-process default.
-    store: options.cacheRedisUrl ? createRedisFieldWindow({ client: createCacheRedisClient(options.cacheRedisUrl, 1_000) }) : createMemoryFieldWindow(),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const health = createHealthServices({ cacheRedisUrl: options.cacheRedisUrl, ...(options.logger ? { logger: options.logger } : {}) });
   const parsedPages = withFieldHealth(createParsedPageSource({
     fetcher: resilient,
     ...(cache ? { cache } : {}),
@@ -75,7 +68,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     staleSeconds: s.cacheStaleSeconds,
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
-  }), fieldHealth);
+  }), health.fieldHealth);
   // Every handler reads parsed pages; `pages` serves a page's HTML itself (callers without a parser,
   // bench/cache.ts's baseline) through the same cache, single-flight and stale rules.
   const pages = withPageCache(parsedPages);
@@ -87,9 +80,9 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     parsePool,
     cache,
     metrics,
-    fieldHealth,
+    health,
     async close() {
-      await Promise.all([parsePool.close(), cache?.close(), fieldHealth.close(), options.raw.close?.()]);
+      await Promise.all([parsePool.close(), cache?.close(), health.close(), options.raw.close?.()]);
     },
   };
 }
