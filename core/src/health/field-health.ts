@@ -35,7 +35,10 @@ export interface FieldHealthOptions {
   readonly flushMs?: number;
   /** Parses a baseline must have learned from before it replaces the declared one (default 200). */
   readonly minLearned?: number;
-  /** Whether parses of a (marketplace, kind) teach its baseline now (no: under incident, so drift is never learned). */
+  /**
+   * Whether parses of a (marketplace, kind) teach its learned baseline now (no: under incident, so a
+   * drift is never learned). Asked only once the baseline is learned: before, every parse teaches it.
+   */
   readonly learning?: (marketplace: string, kind: string) => boolean;
   /** Hears every fresh snapshot (after each batch): the incident keeper reads the window here. */
   readonly onSnapshot?: (snapshot: FieldSnapshot) => void;
@@ -98,7 +101,11 @@ export function createFieldHealth(options: FieldHealthOptions): FieldHealth {
       batches.map(async ({ marketplace, health, presence }) => {
         metrics.parsed(marketplace, health, presence);
         try {
-          const learn = options.learning?.(marketplace, health.kind) ?? true;
+          // Under incident nothing is learned, so a drift never becomes the new normal; but until the
+          // baseline is learned at all it learns regardless: an incident opened only because a
+          // declared default does not fit this marketplace must be able to close.
+          const learned = snapshots.get(`${marketplace}:${health.kind}`)?.fields[0]?.baselineLearned ?? false;
+          const learn = !learned || (options.learning?.(marketplace, health.kind) ?? true);
           const counts = await options.store.push(keyOf(marketplace, health), presence, learn);
           // Built first: `onSnapshot?.(…)` would skip its argument when nobody listens.
           const snapshot = snapshotOf(marketplace, health, counts);

@@ -17,10 +17,12 @@ export interface IncidentKeeper {
   observe(snapshot: FieldSnapshot): Promise<void>;
   /** The state this replica knows (healthy when never judged). */
   record(marketplace: string, kind: string): IncidentRecord;
-  /** Every (marketplace, kind) judged so far. */
+  /** Every (marketplace, kind) judged so far (by this replica, or changed by any). */
   records(): IncidentRecord[];
   /** Whether the window's parses may teach the baseline: only while healthy (a drift is never learned). */
   learning(marketplace: string, kind: string): boolean;
+  /** The shared log's changes after `seq`, and its latest position (lower than `seq` after a reset of the log). */
+  transitionsAfter(seq: number): Promise<{ transitions: IncidentTransition[]; lastSeq: number }>;
   /** Re-reads the shared state (a timer does it every refreshMs). */
   refresh(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +76,8 @@ export function createIncidentKeeper(options: IncidentKeeperOptions): IncidentKe
 
   async function judgeWindow(snapshot: FieldSnapshot, retry: boolean): Promise<void> {
     const current = recordOf(snapshot.marketplace, snapshot.kind);
+    // A (marketplace, kind) is known (healthy) from its first judged window, not only from a change.
+    if (!known.has(incidentId(current))) known.set(incidentId(current), current);
     const verdict = judge(snapshot, current.fields, options.rules ?? DEFAULT_INCIDENT_RULES);
     if (!changed(current, verdict)) return;
     const at = now();
@@ -103,6 +107,11 @@ export function createIncidentKeeper(options: IncidentKeeperOptions): IncidentKe
     records: () => [...known.values()],
     learning: (marketplace, kind) => recordOf(marketplace, kind).state === 'healthy',
     refresh,
+    async transitionsAfter(seq) {
+      const all = await options.store.transitionsAfter(0);
+      const lastSeq = all.at(-1)?.seq ?? 0;
+      return { transitions: all.filter((t) => t.seq > seq), lastSeq };
+    },
     async close() {
       if (timer) clearInterval(timer);
       await Promise.all(queues.values());

@@ -12,7 +12,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  BACKGROUND_PRIORITY, type BatchItem, DataHealthService, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -67,6 +67,7 @@ export interface CallOptions {
 
 /** A server-streaming method of a backend service (BatchLookup, StreamJobResults, StreamJobProgress). */
 export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
+export type UnaryMethod = DescMethod & { readonly methodKind: 'unary' };
 
 /** The longest deadline a call may have (a timer's limit, about 24.8 days). */
 export const MAX_DEADLINE_MS = 2 ** 31 - 1;
@@ -92,6 +93,12 @@ export interface CoreClient {
    * the job downloads and progress streams all go through it.
    */
   streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
+  /**
+   * Calls a unary RPC that is no client-facing operation (DataHealthService: the watcher reads the
+   * incident log, the gateways the data status) with the same routing, metadata and errors as
+   * callOperation, never coalesced.
+   */
+  unaryCall<M extends UnaryMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): Promise<MessageShape<M['output']>>;
   /** How the lookups went to the core when coalescing is on (call-coalescer.ts); undefined when off. */
   coalescing(): Readonly<CoalescingCounts> | undefined;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
@@ -130,7 +137,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   const timeoutMs = options.deadlineMs ?? 10_000;
   const channel = { keepaliveMs: 30_000 };
   const core = createGrpcCaller(options.address, channel);
-  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core]]);
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core], [DataHealthService.typeName, core]]);
   const coalescer = options.coalesce ? createCallCoalescer(core) : undefined;
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);
@@ -177,6 +184,12 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       return { response, meta: responseInfo(response) };
     },
     streamCall,
+    async unaryCall(method, request, callOptions) {
+      return traceCoreCall(method, async () => {
+        const { caller, metadata } = prepare(method, callOptions);
+        return caller.unary(method, create(method.input, request), rpcOptions(metadata, callOptions));
+      }) as Promise<MessageShape<typeof method['output']>>;
+    },
     async streamBatch(items, callOptions, onResult) {
       const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
       for await (const response of stream) if (response.result) onResult(response.result);

@@ -64,6 +64,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       workers = await startWatcherWorkers({
         store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core), core,
         jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
+        ...(config.operatorWebhook && { operatorWebhook: config.operatorWebhook }),
       });
       closers.push(() => workers!.stop());
     }
