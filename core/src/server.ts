@@ -123,6 +123,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       reviewsSession: owned !== undefined && Boolean(config.reviewsSessionCookie),
       defaultBudgetMs: options.defaultBudgetMs,
       batchConcurrency: config.batchConcurrency,
+      ...(owned ? { incidents: owned.health.incidents } : {}),
     }),
   );
   server.addService(grpcServiceDefinition(DataHealthService), createDataHealthImplementation(owned?.health.incidents, logger));

@@ -19,3 +19,4 @@ export * from './rule-checks.js';
 export * from './gtin.js';
 export * from './health.js';
 export * from './batch.js';
+export * from './data-incident.js';

@@ -3,13 +3,12 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
   DataHealthService,
-  DataIncidentState,
   GetDataStatusResponseSchema,
   ListIncidentTransitionsResponseSchema,
   type ListIncidentTransitionsRequest,
 } from '@retail/contract';
 import type { IncidentKeeper } from '../health/incident-keeper.js';
-import type { IncidentState } from '../health/incident-rules.js';
+import { INCIDENT_STATE_VALUES } from '../health/incident-marks.js';
 import type { Logger } from '../logger.js';
 import { coreErrorStatus, toCoreError } from './status.js';
 
@@ -19,12 +18,6 @@ import { coreErrorStatus, toCoreError } from './status.js';
  * token. A core without page services of its own (tests that hand it pages) has judged nothing and
  * answers empty.
  */
-
-export const INCIDENT_STATE_VALUES: Record<IncidentState, DataIncidentState> = {
-  healthy: DataIncidentState.HEALTHY,
-  degraded: DataIncidentState.DEGRADED,
-  major: DataIncidentState.MAJOR,
-};
 
 type Incidents = Pick<IncidentKeeper, 'refresh' | 'records' | 'transitionsAfter'>;
 

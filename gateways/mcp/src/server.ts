@@ -144,7 +144,11 @@ async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { 
     headers: ctx.headers,
   });
   ctx.setHeaders(result.headers);
-  const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
+  const _meta = {
+    ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }),
+    requestId: result.requestId,
+    ...(result.ok && result.meta.dataIncident && { dataIncident: result.meta.dataIncident }),
+  };
   if (result.ok) {
     const body = { data: result.data };
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta };

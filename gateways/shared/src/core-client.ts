@@ -10,9 +10,9 @@
 import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, DataHealthService, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  BACKGROUND_PRIORITY, type BatchItem, type DataIncident, dataIncidentStateName, type DataIncidentStateName, DataHealthService, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -49,6 +49,15 @@ export interface ResponseInfo {
   readonly cache?: 'HIT' | 'MISS' | 'STALE';
   /** ISO 8601 time the (oldest) page behind the response was retrieved. */
   readonly retrievedAt?: string;
+  /** The data incident over the pages behind the response (docs/data-health.md), when there is one. */
+  readonly dataIncident?: DataIncidentInfo;
+}
+
+/** A data incident as clients see it: `X-Data-Incident`, GraphQL `extensions.dataIncident`, MCP `_meta.dataIncident`. */
+export interface DataIncidentInfo {
+  readonly state: DataIncidentStateName;
+  readonly kind: string;
+  readonly fields: readonly string[];
 }
 
 export interface CallOptions {
@@ -119,12 +128,14 @@ const CACHE_NAMES: Partial<Record<CacheStatus, ResponseInfo['cache']>> = {
 
 /** Reads `meta` (ResponseMeta) off a response message. */
 export function responseInfo(response: Message): ResponseInfo {
-  const meta = (response as unknown as { meta?: { cache: CacheStatus; retrievedAt?: { seconds: bigint; nanos: number } } }).meta;
+  const meta = (response as unknown as { meta?: { cache: CacheStatus; retrievedAt?: { seconds: bigint; nanos: number }; dataIncident?: DataIncident } }).meta;
   if (!meta) return {};
   const cache = CACHE_NAMES[meta.cache];
   const at = meta.retrievedAt;
   const retrievedAt = at ? new Date(Number(at.seconds) * 1000 + Math.floor(at.nanos / 1e6)).toISOString() : undefined;
-  return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}) };
+  const state = meta.dataIncident && dataIncidentStateName(meta.dataIncident.state);
+  const dataIncident = state && state !== 'healthy' ? { state, kind: meta.dataIncident!.kind, fields: [...meta.dataIncident!.fields] } : undefined;
+  return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}), ...(dataIncident ? { dataIncident } : {}) };
 }
 
 /** Services whose calls act for an account (`x-retail-account`): the watcher serves the watch and the job operations on one address. */
@@ -185,10 +196,13 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     },
     streamCall,
     async unaryCall(method, request, callOptions) {
-      return traceCoreCall(method, async () => {
+      const send = async () => {
         const { caller, metadata } = prepare(method, callOptions);
         return caller.unary(method, create(method.input, request), rpcOptions(metadata, callOptions));
-      }) as Promise<MessageShape<typeof method['output']>>;
+      };
+      // Traced inside a request's trace (GET /api/status); a background poll (the watcher's read of
+      // the incident log every 5 s) would open a trace of its own every time, so it opens none.
+      return (trace.getActiveSpan() ? traceCoreCall(method, send) : send()) as Promise<MessageShape<typeof method['output']>>;
     },
     async streamBatch(items, callOptions, onResult) {
       const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });

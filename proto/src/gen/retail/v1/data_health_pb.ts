@@ -12,7 +12,43 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/data_health.proto.
  */
 export const file_retail_v1_data_health: GenFile = /*@__PURE__*/
-  fileDesc("ChtyZXRhaWwvdjEvZGF0YV9oZWFsdGgucHJvdG8SCXJldGFpbC52MSIWChRHZXREYXRhU3RhdHVzUmVxdWVzdCKbAQoORGF0YUtpbmRTdGF0dXMSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRIrCgVzdGF0ZRgDIAEoDjIcLnJldGFpbC52MS5EYXRhSW5jaWRlbnRTdGF0ZRIpCgVzaW5jZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGZmllbGRzGAUgAygJIkEKFUdldERhdGFTdGF0dXNSZXNwb25zZRIoCgVraW5kcxgBIAMoCzIZLnJldGFpbC52MS5EYXRhS2luZFN0YXR1cyIzCh5MaXN0SW5jaWRlbnRUcmFuc2l0aW9uc1JlcXVlc3QSEQoJYWZ0ZXJfc2VxGAEgASgDItYBChZEYXRhSW5jaWRlbnRUcmFuc2l0aW9uEgsKA3NlcRgBIAEoAxITCgttYXJrZXRwbGFjZRgCIAEoCRIMCgRraW5kGAMgASgJEioKBGZyb20YBCABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSKAoCdG8YBSABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSDgoGZmllbGRzGAYgAygJEiYKAmF0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJrCh9MaXN0SW5jaWRlbnRUcmFuc2l0aW9uc1Jlc3BvbnNlEjYKC3RyYW5zaXRpb25zGAEgAygLMiEucmV0YWlsLnYxLkRhdGFJbmNpZGVudFRyYW5zaXRpb24SEAoIbGFzdF9zZXEYAiABKAMqmgEKEURhdGFJbmNpZGVudFN0YXRlEiMKH0RBVEFfSU5DSURFTlRfU1RBVEVfVU5TUEVDSUZJRUQQABIfChtEQVRBX0lOQ0lERU5UX1NUQVRFX0hFQUxUSFkQARIgChxEQVRBX0lOQ0lERU5UX1NUQVRFX0RFR1JBREVEEAISHQoZREFUQV9JTkNJREVOVF9TVEFURV9NQUpPUhADMtkBChFEYXRhSGVhbHRoU2VydmljZRJSCg1HZXREYXRhU3RhdHVzEh8ucmV0YWlsLnYxLkdldERhdGFTdGF0dXNSZXF1ZXN0GiAucmV0YWlsLnYxLkdldERhdGFTdGF0dXNSZXNwb25zZRJwChdMaXN0SW5jaWRlbnRUcmFuc2l0aW9ucxIpLnJldGFpbC52MS5MaXN0SW5jaWRlbnRUcmFuc2l0aW9uc1JlcXVlc3QaKi5yZXRhaWwudjEuTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChtyZXRhaWwvdjEvZGF0YV9oZWFsdGgucHJvdG8SCXJldGFpbC52MSJZCgxEYXRhSW5jaWRlbnQSKwoFc3RhdGUYASABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSDAoEa2luZBgCIAEoCRIOCgZmaWVsZHMYAyADKAkiFgoUR2V0RGF0YVN0YXR1c1JlcXVlc3QimwEKDkRhdGFLaW5kU3RhdHVzEhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSKwoFc3RhdGUYAyABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSKQoFc2luY2UYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmZpZWxkcxgFIAMoCSJBChVHZXREYXRhU3RhdHVzUmVzcG9uc2USKAoFa2luZHMYASADKAsyGS5yZXRhaWwudjEuRGF0YUtpbmRTdGF0dXMiMwoeTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXF1ZXN0EhEKCWFmdGVyX3NlcRgBIAEoAyLWAQoWRGF0YUluY2lkZW50VHJhbnNpdGlvbhILCgNzZXEYASABKAMSEwoLbWFya2V0cGxhY2UYAiABKAkSDAoEa2luZBgDIAEoCRIqCgRmcm9tGAQgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEigKAnRvGAUgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEg4KBmZpZWxkcxgGIAMoCRImCgJhdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawofTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXNwb25zZRI2Cgt0cmFuc2l0aW9ucxgBIAMoCzIhLnJldGFpbC52MS5EYXRhSW5jaWRlbnRUcmFuc2l0aW9uEhAKCGxhc3Rfc2VxGAIgASgDKpoBChFEYXRhSW5jaWRlbnRTdGF0ZRIjCh9EQVRBX0lOQ0lERU5UX1NUQVRFX1VOU1BFQ0lGSUVEEAASHwobREFUQV9JTkNJREVOVF9TVEFURV9IRUFMVEhZEAESIAocREFUQV9JTkNJREVOVF9TVEFURV9ERUdSQURFRBACEh0KGURBVEFfSU5DSURFTlRfU1RBVEVfTUFKT1IQAzLZAQoRRGF0YUhlYWx0aFNlcnZpY2USUgoNR2V0RGF0YVN0YXR1cxIfLnJldGFpbC52MS5HZXREYXRhU3RhdHVzUmVxdWVzdBogLnJldGFpbC52MS5HZXREYXRhU3RhdHVzUmVzcG9uc2UScAoXTGlzdEluY2lkZW50VHJhbnNpdGlvbnMSKS5yZXRhaWwudjEuTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXF1ZXN0GioucmV0YWlsLnYxLkxpc3RJbmNpZGVudFRyYW5zaXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * A data incident over the pages behind a response (ResponseMeta.data_incident): the most severe
+ * one when the response read pages of several kinds.
+ *
+ * @generated from message retail.v1.DataIncident
+ */
+export type DataIncident = Message<"retail.v1.DataIncident"> & {
+  /**
+   * Its state: degraded or major.
+   *
+   * @generated from field: retail.v1.DataIncidentState state = 1;
+   */
+  state: DataIncidentState;
+
+  /**
+   * The page kind under incident.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * The affected fields, by their JSON names.
+   *
+   * @generated from field: repeated string fields = 3;
+   */
+  fields: string[];
+};
+
+/**
+ * Describes the message retail.v1.DataIncident.
+ * Use `create(DataIncidentSchema)` to create a new message.
+ */
+export const DataIncidentSchema: GenMessage<DataIncident> = /*@__PURE__*/
+  messageDesc(file_retail_v1_data_health, 0);
 
 /**
  * Asks for the state of every judged (marketplace, kind).
@@ -27,7 +63,7 @@ export type GetDataStatusRequest = Message<"retail.v1.GetDataStatusRequest"> & {
  * Use `create(GetDataStatusRequestSchema)` to create a new message.
  */
 export const GetDataStatusRequestSchema: GenMessage<GetDataStatusRequest> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 0);
+  messageDesc(file_retail_v1_data_health, 1);
 
 /**
  * The incident state of one (marketplace, kind).
@@ -76,7 +112,7 @@ export type DataKindStatus = Message<"retail.v1.DataKindStatus"> & {
  * Use `create(DataKindStatusSchema)` to create a new message.
  */
 export const DataKindStatusSchema: GenMessage<DataKindStatus> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 1);
+  messageDesc(file_retail_v1_data_health, 2);
 
 /**
  * The state of every judged (marketplace, kind).
@@ -97,7 +133,7 @@ export type GetDataStatusResponse = Message<"retail.v1.GetDataStatusResponse"> &
  * Use `create(GetDataStatusResponseSchema)` to create a new message.
  */
 export const GetDataStatusResponseSchema: GenMessage<GetDataStatusResponse> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 2);
+  messageDesc(file_retail_v1_data_health, 3);
 
 /**
  * Asks for the incident changes after a position of the log.
@@ -118,7 +154,7 @@ export type ListIncidentTransitionsRequest = Message<"retail.v1.ListIncidentTran
  * Use `create(ListIncidentTransitionsRequestSchema)` to create a new message.
  */
 export const ListIncidentTransitionsRequestSchema: GenMessage<ListIncidentTransitionsRequest> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 3);
+  messageDesc(file_retail_v1_data_health, 4);
 
 /**
  * One opening, change or closing of an incident.
@@ -181,7 +217,7 @@ export type DataIncidentTransition = Message<"retail.v1.DataIncidentTransition">
  * Use `create(DataIncidentTransitionSchema)` to create a new message.
  */
 export const DataIncidentTransitionSchema: GenMessage<DataIncidentTransition> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 4);
+  messageDesc(file_retail_v1_data_health, 5);
 
 /**
  * Incident changes, oldest first.
@@ -209,7 +245,7 @@ export type ListIncidentTransitionsResponse = Message<"retail.v1.ListIncidentTra
  * Use `create(ListIncidentTransitionsResponseSchema)` to create a new message.
  */
 export const ListIncidentTransitionsResponseSchema: GenMessage<ListIncidentTransitionsResponse> = /*@__PURE__*/
-  messageDesc(file_retail_v1_data_health, 5);
+  messageDesc(file_retail_v1_data_health, 6);
 
 /**
  * How a (marketplace, kind) is read.
