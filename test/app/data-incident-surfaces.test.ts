@@ -100,4 +100,21 @@ describe('a data incident as clients see it', () => {
     const status = (await (await fetch(`${stack.url}/api/status`)).json()) as { data: { retailStatus: { marketplaces: { kinds: { state: string }[] }[] } } };
     expect(status.data.retailStatus.marketplaces[0]!.kinds[0]!.state).toBe('healthy');
   }, 60_000);
+
+  it('the status page (public) shows the state now and the incident of the last 30 days, as the watcher kept it', async () => {
+    // The watcher reads the core's incident log every 5 s.
+    let html = '';
+    const deadline = Date.now() + 20_000;
+    while (!(html.includes('healthy → major') && html.includes('major → healthy'))) {
+      if (Date.now() > deadline) throw new Error(`the status page never showed the incident: ${html}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const page = await fetch(`${stack.url}/status`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      html = await page.text();
+    }
+    expect(html).toContain('Every marketplace and page kind read so far is healthy.');
+    expect(html).toMatch(/<td>US<\/td><td>product<\/td><td class="state state-major">|<td>US<\/td><td>product<\/td><td class="state state-healthy">healthy/);
+    expect(html).toContain('<code>price</code> <code>isInStock</code>');
+  }, 60_000);
 });

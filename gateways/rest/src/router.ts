@@ -10,7 +10,7 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ErrorReason, errorEnvelope } from '@retail/contract';
 import {
-  API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
+  API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, pageHeaders, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
 } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
@@ -21,6 +21,7 @@ import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
 import { createMethodTable, expressPath, routeOrder } from './routes.js';
 import { STATUS_PATH, statusRoute } from './status-route.js';
+import { STATUS_PAGE_PATH, statusPage } from './pages/status-page.js';
 
 export interface RestGatewayOptions {
   readonly core: CoreClient;
@@ -92,6 +93,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
 
   // Public and unmetered: no key is read (docs/data-health.md).
   router.get(STATUS_PATH, statusRoute(core));
+  router.get(STATUS_PAGE_PATH, pageHeaders, statusPage(core));
 
   router.get(ACCOUNT_PATH, async (req, res) => {
     const requestId = requestIdFrom(req.headers);

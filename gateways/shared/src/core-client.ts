@@ -12,7 +12,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, type DataIncident, dataIncidentStateName, type DataIncidentStateName, DataHealthService, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  BACKGROUND_PRIORITY, type BatchItem, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName, DataHealthService, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -153,6 +153,8 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);
     for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
+    // The kept data incidents (the status page): the watcher's, for no account in particular.
+    callers.set(DataIncidentService.typeName, watcher);
   }
 
   /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/data_health.proto.
  */
 export const file_retail_v1_data_health: GenFile = /*@__PURE__*/
-  fileDesc("ChtyZXRhaWwvdjEvZGF0YV9oZWFsdGgucHJvdG8SCXJldGFpbC52MSJZCgxEYXRhSW5jaWRlbnQSKwoFc3RhdGUYASABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSDAoEa2luZBgCIAEoCRIOCgZmaWVsZHMYAyADKAkiFgoUR2V0RGF0YVN0YXR1c1JlcXVlc3QimwEKDkRhdGFLaW5kU3RhdHVzEhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSKwoFc3RhdGUYAyABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSKQoFc2luY2UYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmZpZWxkcxgFIAMoCSJBChVHZXREYXRhU3RhdHVzUmVzcG9uc2USKAoFa2luZHMYASADKAsyGS5yZXRhaWwudjEuRGF0YUtpbmRTdGF0dXMiMwoeTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXF1ZXN0EhEKCWFmdGVyX3NlcRgBIAEoAyLWAQoWRGF0YUluY2lkZW50VHJhbnNpdGlvbhILCgNzZXEYASABKAMSEwoLbWFya2V0cGxhY2UYAiABKAkSDAoEa2luZBgDIAEoCRIqCgRmcm9tGAQgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEigKAnRvGAUgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEg4KBmZpZWxkcxgGIAMoCRImCgJhdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawofTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXNwb25zZRI2Cgt0cmFuc2l0aW9ucxgBIAMoCzIhLnJldGFpbC52MS5EYXRhSW5jaWRlbnRUcmFuc2l0aW9uEhAKCGxhc3Rfc2VxGAIgASgDKpoBChFEYXRhSW5jaWRlbnRTdGF0ZRIjCh9EQVRBX0lOQ0lERU5UX1NUQVRFX1VOU1BFQ0lGSUVEEAASHwobREFUQV9JTkNJREVOVF9TVEFURV9IRUFMVEhZEAESIAocREFUQV9JTkNJREVOVF9TVEFURV9ERUdSQURFRBACEh0KGURBVEFfSU5DSURFTlRfU1RBVEVfTUFKT1IQAzLZAQoRRGF0YUhlYWx0aFNlcnZpY2USUgoNR2V0RGF0YVN0YXR1cxIfLnJldGFpbC52MS5HZXREYXRhU3RhdHVzUmVxdWVzdBogLnJldGFpbC52MS5HZXREYXRhU3RhdHVzUmVzcG9uc2UScAoXTGlzdEluY2lkZW50VHJhbnNpdGlvbnMSKS5yZXRhaWwudjEuTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXF1ZXN0GioucmV0YWlsLnYxLkxpc3RJbmNpZGVudFRyYW5zaXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChtyZXRhaWwvdjEvZGF0YV9oZWFsdGgucHJvdG8SCXJldGFpbC52MSJZCgxEYXRhSW5jaWRlbnQSKwoFc3RhdGUYASABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSDAoEa2luZBgCIAEoCRIOCgZmaWVsZHMYAyADKAkiFgoUR2V0RGF0YVN0YXR1c1JlcXVlc3QimwEKDkRhdGFLaW5kU3RhdHVzEhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSKwoFc3RhdGUYAyABKA4yHC5yZXRhaWwudjEuRGF0YUluY2lkZW50U3RhdGUSKQoFc2luY2UYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmZpZWxkcxgFIAMoCSJBChVHZXREYXRhU3RhdHVzUmVzcG9uc2USKAoFa2luZHMYASADKAsyGS5yZXRhaWwudjEuRGF0YUtpbmRTdGF0dXMiMwoeTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXF1ZXN0EhEKCWFmdGVyX3NlcRgBIAEoAyLWAQoWRGF0YUluY2lkZW50VHJhbnNpdGlvbhILCgNzZXEYASABKAMSEwoLbWFya2V0cGxhY2UYAiABKAkSDAoEa2luZBgDIAEoCRIqCgRmcm9tGAQgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEigKAnRvGAUgASgOMhwucmV0YWlsLnYxLkRhdGFJbmNpZGVudFN0YXRlEg4KBmZpZWxkcxgGIAMoCRImCgJhdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawofTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXNwb25zZRI2Cgt0cmFuc2l0aW9ucxgBIAMoCzIhLnJldGFpbC52MS5EYXRhSW5jaWRlbnRUcmFuc2l0aW9uEhAKCGxhc3Rfc2VxGAIgASgDIksKHkxpc3REYXRhSW5jaWRlbnRDaGFuZ2VzUmVxdWVzdBIpCgVzaW5jZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVQofTGlzdERhdGFJbmNpZGVudENoYW5nZXNSZXNwb25zZRIyCgdjaGFuZ2VzGAEgAygLMiEucmV0YWlsLnYxLkRhdGFJbmNpZGVudFRyYW5zaXRpb24qmgEKEURhdGFJbmNpZGVudFN0YXRlEiMKH0RBVEFfSU5DSURFTlRfU1RBVEVfVU5TUEVDSUZJRUQQABIfChtEQVRBX0lOQ0lERU5UX1NUQVRFX0hFQUxUSFkQARIgChxEQVRBX0lOQ0lERU5UX1NUQVRFX0RFR1JBREVEEAISHQoZREFUQV9JTkNJREVOVF9TVEFURV9NQUpPUhADMtkBChFEYXRhSGVhbHRoU2VydmljZRJSCg1HZXREYXRhU3RhdHVzEh8ucmV0YWlsLnYxLkdldERhdGFTdGF0dXNSZXF1ZXN0GiAucmV0YWlsLnYxLkdldERhdGFTdGF0dXNSZXNwb25zZRJwChdMaXN0SW5jaWRlbnRUcmFuc2l0aW9ucxIpLnJldGFpbC52MS5MaXN0SW5jaWRlbnRUcmFuc2l0aW9uc1JlcXVlc3QaKi5yZXRhaWwudjEuTGlzdEluY2lkZW50VHJhbnNpdGlvbnNSZXNwb25zZTKHAQoTRGF0YUluY2lkZW50U2VydmljZRJwChdMaXN0RGF0YUluY2lkZW50Q2hhbmdlcxIpLnJldGFpbC52MS5MaXN0RGF0YUluY2lkZW50Q2hhbmdlc1JlcXVlc3QaKi5yZXRhaWwudjEuTGlzdERhdGFJbmNpZGVudENoYW5nZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A data incident over the pages behind a response (ResponseMeta.data_incident): the most severe
@@ -248,6 +248,48 @@ export const ListIncidentTransitionsResponseSchema: GenMessage<ListIncidentTrans
   messageDesc(file_retail_v1_data_health, 6);
 
 /**
+ * Asks for the incident changes since a time.
+ *
+ * @generated from message retail.v1.ListDataIncidentChangesRequest
+ */
+export type ListDataIncidentChangesRequest = Message<"retail.v1.ListDataIncidentChangesRequest"> & {
+  /**
+   * The oldest change to list; unset: the last 30 days.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 1;
+   */
+  since?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message retail.v1.ListDataIncidentChangesRequest.
+ * Use `create(ListDataIncidentChangesRequestSchema)` to create a new message.
+ */
+export const ListDataIncidentChangesRequestSchema: GenMessage<ListDataIncidentChangesRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_data_health, 7);
+
+/**
+ * Incident changes, newest first (at most 500).
+ *
+ * @generated from message retail.v1.ListDataIncidentChangesResponse
+ */
+export type ListDataIncidentChangesResponse = Message<"retail.v1.ListDataIncidentChangesResponse"> & {
+  /**
+   * The changes as the watcher kept them (`seq`: their position in the core's log when read).
+   *
+   * @generated from field: repeated retail.v1.DataIncidentTransition changes = 1;
+   */
+  changes: DataIncidentTransition[];
+};
+
+/**
+ * Describes the message retail.v1.ListDataIncidentChangesResponse.
+ * Use `create(ListDataIncidentChangesResponseSchema)` to create a new message.
+ */
+export const ListDataIncidentChangesResponseSchema: GenMessage<ListDataIncidentChangesResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_data_health, 8);
+
+/**
  * How a (marketplace, kind) is read.
  *
  * @generated from enum retail.v1.DataIncidentState
@@ -316,4 +358,24 @@ export const DataHealthService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_retail_v1_data_health, 0);
+
+/**
+ * The data incidents the watcher keeps (docs/data-health.md), for the status page. Served by the
+ * watcher for internal callers with the service token.
+ *
+ * @generated from service retail.v1.DataIncidentService
+ */
+export const DataIncidentService: GenService<{
+  /**
+   * The incident changes since a time, newest first.
+   *
+   * @generated from rpc retail.v1.DataIncidentService.ListDataIncidentChanges
+   */
+  listDataIncidentChanges: {
+    methodKind: "unary";
+    input: typeof ListDataIncidentChangesRequestSchema;
+    output: typeof ListDataIncidentChangesResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_retail_v1_data_health, 1);
 
