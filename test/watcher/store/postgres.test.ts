@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, migrate, openWatchStore, type Database } from '../../../watcher/src/store/index.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
+import { incidentStoreSuite } from './incident-store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
 import { storeSuite } from './store-suite.js';
 
@@ -24,6 +25,7 @@ describe.skipIf(missing !== null)('PostgreSQL', () => {
 
   storeSuite('PostgreSQL', async () => (await open()).db);
   jobStoreSuite('PostgreSQL', async () => (await open()).db);
+  incidentStoreSuite('PostgreSQL', async () => (await open()).db);
 
   it('concurrent starters: exactly one applies the migrations, all end up with the schema', async () => {
     const { test } = await open();
