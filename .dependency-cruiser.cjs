@@ -17,7 +17,7 @@ const CORE_LAYERS = [
   ['fetching', 'upstream client, resilience, page cache, outcome metrics', ['^core/src/upstream/', '^core/src/resilience/', '^core/src/cache/', '^core/src/outcomes/']],
   ['html', 'the HTML engine: loading, the page index, selectors, node reads', ['^core/src/parsers/common/']],
   ['parsers', 'one pure parser per page kind: (page, context) → record', ['^core/src/parsers/(?!common/)']],
-  ['operation-parts', 'what handlers compose: parser registry and worker pool, estimators, request validation', ['^core/src/workers/', '^core/src/estimators/', '^core/src/validation/']],
+  ['operation-parts', 'what handlers compose: parser registry and worker pool, estimators, request validation, field health', ['^core/src/workers/', '^core/src/estimators/', '^core/src/validation/', '^core/src/health/']],
   ['operations', 'one handler per RPC with its normalizer', ['^core/src/operations/']],
   // Top-level files but errors.ts: config, logging, page services, the server and entry points.
   ['server', 'gRPC server, config, logging, page services, entry points', ['^core/src/grpc/', '^core/src/(?!errors\\.ts$)[^/]+\\.ts$']],

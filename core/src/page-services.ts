@@ -4,6 +4,8 @@ import type { PageCache } from './cache/page-cache.js';
 import { withPageCache } from './cache/page-html-cache.js';
 import { createParsedPageSource, type ParsedPageSource } from './cache/parsed-pages.js';
 import { createRedisPageCache } from './cache/redis-store.js';
+import { withFieldHealth } from './health/accounted-pages.js';
+import { createHealthServices, type HealthServices } from './health/health-services.js';
 import type { PageFetcher } from './pages/types.js';
 import { createUpstreamMetrics, type UpstreamMetrics } from './outcomes/metrics.js';
 import { createParsePool, type ParsePool } from './workers/pool.js';
@@ -22,6 +24,8 @@ export interface PageServices {
   readonly parsePool: ParsePool;
   readonly cache: PageCache | undefined;
   readonly metrics: UpstreamMetrics;
+  /** Field health of every parse and the incidents it opens (core/src/health, docs/data-health.md). */
+  readonly health: HealthServices;
   close(): Promise<void>;
 }
 
@@ -55,7 +59,8 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     : s.cacheMaxBytes > 0
       ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes })
       : undefined;
-  const parsedPages = createParsedPageSource({
+  const health = createHealthServices({ cacheRedisUrl: options.cacheRedisUrl, ...(options.logger ? { logger: options.logger } : {}) });
+  const parsedPages = withFieldHealth(createParsedPageSource({
     fetcher: resilient,
     ...(cache ? { cache } : {}),
     ttlSeconds: s.cacheTtlSeconds,
@@ -63,7 +68,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     staleSeconds: s.cacheStaleSeconds,
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
-  });
+  }), health.fieldHealth);
   // Every handler reads parsed pages; `pages` serves a page's HTML itself (callers without a parser,
   // bench/cache.ts's baseline) through the same cache, single-flight and stale rules.
   const pages = withPageCache(parsedPages);
@@ -75,8 +80,9 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     parsePool,
     cache,
     metrics,
+    health,
     async close() {
-      await Promise.all([parsePool.close(), cache?.close(), options.raw.close?.()]);
+      await Promise.all([parsePool.close(), cache?.close(), health.close(), options.raw.close?.()]);
     },
   };
 }

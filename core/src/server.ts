@@ -1,10 +1,12 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { RetailService } from '@retail/contract';
+import { DataHealthService, RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { addHealth, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
+import { createDataHealthImplementation } from './grpc/data-health-service.js';
+import type { HealthServices } from './health/health-services.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
 import type { ParsedPageSource } from './cache/parsed-pages.js';
@@ -64,6 +66,8 @@ export interface CoreServer {
  */
 interface OwnedPageServices extends Pick<CoreServerOptions, 'pages' | 'parsedPages' | 'parsePool' | 'metrics'> {
   readonly resilient: ResilientPageFetcher;
+  /** Field health and incidents (core/src/health): only a core that builds its own page stack parses pages it can judge. */
+  readonly health: HealthServices;
   probe(signal: AbortSignal): Promise<ProbeResult>;
   close(): Promise<void>;
 }
@@ -79,6 +83,7 @@ function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityC
   const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger, onReachabilityChange });
   return {
     resilient: services.resilient,
+    health: services.health,
     probe: (signal) => probeMarketplace(raw, { tracker: services.resilient.reachability, timeoutMs: config.upstreamTimeoutMs, signal }),
     pages: services.pages,
     parsedPages: services.parsedPages,
@@ -118,11 +123,13 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       reviewsSession: owned !== undefined && Boolean(config.reviewsSessionCookie),
       defaultBudgetMs: options.defaultBudgetMs,
       batchConcurrency: config.batchConcurrency,
+      ...(owned ? { incidents: owned.health.incidents } : {}),
     }),
   );
+  server.addService(grpcServiceDefinition(DataHealthService), createDataHealthImplementation(owned?.health.incidents, logger));
   const health = addHealth(server);
   reportMarketplace = health.setMarketplace;
-  addReflection(server, [RetailService]);
+  addReflection(server, [RetailService, DataHealthService]);
 
   let started = false;
   let probing: Promise<unknown> = Promise.resolve();

@@ -34,6 +34,14 @@ const MODELS: Record<string, Model> = {
  * check that stands in for the schema.
  */
 const CRD_CHECKS: Record<string, (object: K8sObject) => void> = {
+  // The rules themselves are checked by promtool (test/deploy/prometheus-rules.test.ts).
+  'monitoring.coreos.com/v1/PrometheusRule': (rule) => {
+    const groups = rule.spec?.groups;
+    if (!Array.isArray(groups) || groups.length === 0) throw new Error('PrometheusRule without groups');
+    for (const group of groups) {
+      if (typeof group.name !== 'string' || !Array.isArray(group.rules) || group.rules.length === 0) throw new Error('PrometheusRule group without name or rules');
+    }
+  },
   'gateway.networking.k8s.io/v1/HTTPRoute': (route) => {
     const spec = route.spec ?? {};
     if (!Array.isArray(spec.parentRefs) || spec.parentRefs.length === 0) throw new Error('HTTPRoute without parentRefs');

@@ -252,6 +252,8 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: true,
       WEBHOOK_TIMEOUT_MS: 5000,
       WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
+      OPERATOR_WEBHOOK_URL: 'https://ops.example/retail-incidents',
+      OPERATOR_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 5).toString('base64')}`,
     };
     const watcherValues = [...valueEnvironment()].filter(([path]) => path.startsWith('watcher.'));
     expect(watcherValues.map(([, name]) => name).filter((name) => !(name in samples)), 'add a sample').toEqual([]);
@@ -265,7 +267,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     const file = join(scratch, 'watcher-values.yaml');
     writeFileSync(file, stringify(values));
     const env = environmentOf(await render({ valuesFiles: [file] }), 'watcher');
-    const secrets = ['DATABASE_URL', 'QUEUE_REDIS_URL', 'WEBHOOK_SECRET_KEY'];
+    const secrets = ['DATABASE_URL', 'QUEUE_REDIS_URL', 'WEBHOOK_SECRET_KEY', 'OPERATOR_WEBHOOK_SECRET'];
     for (const [path, name] of watcherValues) {
       const inSecret = secrets.includes(name);
       expect((inSecret ? env.secret : env.plain)[name], `${path} → ${name}`).toBe(String(samples[name]));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadAppConfig } from '../../app/src/config.js';
 import { type RunningStack, startStack } from '../../app/src/stack.js';
-import { type ReplayServer, createReplayServer } from '../replay/server.js';
+import { type ReplayServer, type ReplayServerOptions, createReplayServer } from '../replay/server.js';
 
 export interface OneProcess {
   readonly stack: RunningStack;
@@ -15,8 +15,9 @@ export interface OneProcess {
   stop(): Promise<void>;
 }
 
-export async function startOneProcess(extraEnv: Record<string, string> = {}): Promise<OneProcess> {
-  const replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1' });
+/** `replay`: more of the replay server (a timeline, layout drift). */
+export async function startOneProcess(extraEnv: Record<string, string> = {}, replayOptions: Partial<ReplayServerOptions> = {}): Promise<OneProcess> {
+  const replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../fixtures/pages')], port: 0, host: '127.0.0.1', ...replayOptions });
   // The watcher's PGlite directory is one process's: each stack gets its own.
   const watcherDataDir = mkdtempSync(join(tmpdir(), 'one-process-watcher-'));
   const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: replay.origin, LOG_LEVEL: 'silent', WATCHER_DATA_DIR: watcherDataDir, ...extraEnv };

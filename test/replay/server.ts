@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { loadCorpusEntries, loadCorpusRoutes, matchRoute, type CorpusEntry, type ReplayRoute } from './corpus-index.js';
 import { notFoundPage } from './not-found-page.js';
+import { applyDrift, type LayoutDrift } from './layout-drift.js';
 import { answerTimelineAdmin, TIMELINE_ADMIN_PREFIX } from './timeline-admin.js';
 import type { Timeline } from './timeline.js';
 
@@ -47,6 +48,12 @@ export interface ReplayServerOptions {
    * endpoint `/__replay/timeline/<asin>` to move them (timeline-admin.ts).
    */
   readonly timeline?: Timeline;
+  /**
+   * Layout drift (layout-drift.ts), read on every request: while `current` names a drift, every HTML
+   * page the server answers with status 200 is transformed by it, as a marketplace redesign would.
+   * Tests switch it on and off by setting `current`.
+   */
+  readonly drift?: { current: LayoutDrift | undefined };
 }
 
 /** One recording the server answers with: its index entry and the folder it was loaded from. */
@@ -110,16 +117,19 @@ export async function createReplayServer(options: ReplayServerOptions): Promise<
       send(res, override.status, override.body, override.headers);
       return;
     }
+    const drift = options.drift?.current;
+    const drifted = (page: string) => (drift ? applyDrift(drift, page) : page);
     const timelinePage = options.timeline?.pageFor(host, url.pathname);
     if (timelinePage !== undefined) {
-      send(res, 200, timelinePage);
+      send(res, 200, drifted(timelinePage));
       return;
     }
     if (!route) {
       send(res, 404, notFoundPage(host || 'amazon.com'));
       return;
     }
-    send(res, route.entry.status, await readFile(route.file));
+    const body = await readFile(route.file);
+    send(res, route.entry.status, drift && route.entry.status === 200 && route.file.endsWith('.html') ? drifted(body.toString('utf8')) : body);
   }
 
   await new Promise<void>((resolveListen, reject) => {

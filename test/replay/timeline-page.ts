@@ -2,7 +2,8 @@
  * A product page that changes over time, written by the retail-data project (never copied from a
  * recorded page): a kettle on amazon.com whose price, stock and buy-box seller move through
  * TIMELINE_STATES. Only the parts the core reads for a snapshot change (price, availability, seller);
- * title, rating and rank stay, so each step changes exactly what its state says.
+ * title, rating, rank, image, bullets and breadcrumb stay, so each step changes exactly what its state
+ * says, and the page carries every field a healthy product page yields (core/src/health).
  */
 
 /** One moment of the product: a price in USD and a seller when it can be bought, nothing when it cannot. */
@@ -52,6 +53,8 @@ export function timelinePage(asin: string, state: TimelineState): string {
 <link rel="canonical" href="https://www.amazon.com/Northwind-Gooseneck-Electric-Kettle/dp/${asin}" />
 </head>
 <body class="a-m-us"><div id="a-page"><div id="dp" class="kitchen en_US"><div id="dp-container" class="a-container">
+<div id="wayfinding-breadcrumbs_feature_div"><ul class="a-unordered-list a-horizontal"><li><a href="/b?node=1055398">Home &amp; Kitchen</a></li><li><a href="/b?node=289811">Electric Kettles</a></li></ul></div>
+<div id="leftCol"><div id="imgTagWrapperId"><img id="landingImage" alt="Northwind Gooseneck Electric Kettle" src="https://m.media-amazon.com/images/I/61timelineKettle._AC_SL1500_.jpg"></div></div>
 <div id="centerCol">
   <div id="title_feature_div"><h1 id="title"><span id="productTitle"> Northwind Gooseneck Electric Kettle, 1 Liter, Matte Black </span></h1></div>
   <div id="bylineInfo_feature_div"><a id="bylineInfo" href="/stores/Northwind/page/5E6F7A8B">Visit the Northwind Store</a></div>
@@ -59,6 +62,7 @@ export function timelinePage(asin: string, state: TimelineState): string {
     <span id="acrPopover" title="4.4 out of 5 stars"><span class="a-size-base a-color-base">4.4</span> <i class="a-icon a-icon-star a-star-4-5"><span class="a-icon-alt">4.4 out of 5 stars</span></i></span>
     <a id="acrCustomerReviewLink" href="#customerReviews"><span id="acrCustomerReviewText" class="a-size-base">2,048 ratings</span></a>
   </div></div>
+  <div id="feature-bullets" class="a-section"><ul class="a-unordered-list a-vertical"><li><span class="a-list-item"> Gooseneck spout for a slow, precise pour </span></li><li><span class="a-list-item"> 1 liter, boils in about four minutes </span></li></ul></div>
 </div>
 <div id="rightCol"><div id="buybox">
 ${buyBox(asin, state)}

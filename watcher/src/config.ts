@@ -8,7 +8,8 @@ import { blankToUndefined, EnvironmentError, readEnvironment } from '@retail/con
 import { z } from 'zod';
 import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
-import { loadWebhookConfig, type WebhookConfig } from './webhooks/index.js';
+import { loadWebhookConfig, type TargetPolicy, type WebhookConfig } from './webhooks/index.js';
+import { loadOperatorWebhook, type OperatorWebhook } from './incidents/index.js';
 import { DEFAULT_JOB_CHUNK_SIZE } from './jobs/index.js';
 import { DEFAULT_JOB_WORKERS, type JobWorkerSettings } from './workers/job-workers.js';
 import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
@@ -45,6 +46,8 @@ export interface WatcherConfig {
   readonly shutdownGraceMs: number;
   readonly store: StoreSettings;
   readonly webhooks: WebhookConfig;
+  /** OPERATOR_WEBHOOK_URL and OPERATOR_WEBHOOK_SECRET: where data incidents are announced (docs/data-health.md). */
+  readonly operatorWebhook?: OperatorWebhook;
 }
 
 const setting = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
@@ -71,11 +74,21 @@ const WatcherEnvSchema = z.object({
 
 export class WatcherConfigError extends EnvironmentError {}
 
+function policyOr(read: () => TargetPolicy): TargetPolicy {
+  try {
+    return read();
+  } catch {
+    return { allowPrivateTargets: false };
+  }
+}
+
 /** Reads the watcher's settings; throws WatcherConfigError listing every bad variable. */
 export function loadWatcherConfig(env: Readonly<Record<string, string | undefined>> = process.env): WatcherConfig {
-  const { variables: e, store, webhooks } = readEnvironment(WatcherEnvSchema.safeParse(env), {
+  const { variables: e, store, webhooks, operatorWebhook } = readEnvironment(WatcherEnvSchema.safeParse(env), {
     store: () => storeSettingsFromEnv(env as NodeJS.ProcessEnv),
     webhooks: () => loadWebhookConfig(env as NodeJS.ProcessEnv),
+    // A bad webhook setting is the webhooks reader's to report: here it only narrows the URL check.
+    operatorWebhook: () => loadOperatorWebhook(env, policyOr(() => loadWebhookConfig(env).policy)),
   }, (problems) => new WatcherConfigError('watcher', problems));
   return Object.freeze({
     role: e.WATCHER_ROLE,
@@ -93,5 +106,6 @@ export function loadWatcherConfig(env: Readonly<Record<string, string | undefine
     ...(e.WATCHER_STALLED_CHECK_MS !== undefined && { stalledCheckMs: e.WATCHER_STALLED_CHECK_MS }),
     store,
     webhooks,
+    ...(operatorWebhook && { operatorWebhook }),
   });
 }

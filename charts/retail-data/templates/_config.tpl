@@ -51,6 +51,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "JOB_RESULT_RETENTION_DAYS" $values.config.jobResultRetentionDays }}
 {{- $_ := set $env "WEBHOOK_ALLOW_PRIVATE_TARGETS" $values.webhooks.allowPrivateTargets }}
 {{- $_ := set $env "WEBHOOK_TIMEOUT_MS" $values.webhooks.timeoutMs }}
+{{- $_ := set $env "OPERATOR_WEBHOOK_URL" $values.operatorWebhook.url }}
 {{- else }}
 {{- $_ := set $env "HOST" $values.config.host }}
 {{- $_ := set $env "PORT" $values.port }}

@@ -88,6 +88,8 @@ core rest graphql mcp console watcher
 - { path: /api/retail, type: Prefix, component: rest }
 - { path: /api/openapi.json, type: Exact, component: rest }
 - { path: /api/account, type: Prefix, component: rest }
+- { path: /api/status, type: Exact, component: rest }
+- { path: /status, type: Exact, component: rest }
 - { path: /api/graphql, type: Prefix, component: graphql }
 - { path: /api/mcp, type: Prefix, component: mcp }
 - { path: /console, type: Prefix, component: console }

@@ -65,6 +65,11 @@ BullMQ cannot keep a queue's keys in one slot (watcher/src/queue/from-env.ts ref
   valueFrom:
     secretKeyRef: { name: {{ . | quote }}, key: {{ $watcher.webhooks.secretKey.existingSecretKey | quote }} }
 {{- end }}
+{{- with $watcher.operatorWebhook.existingSecret }}
+- name: OPERATOR_WEBHOOK_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ . | quote }}, key: {{ $watcher.operatorWebhook.existingSecretKey | quote }} }
+{{- end }}
 {{- end }}
 
 {{/* The watcher's own Secret data (base64), what its existing Secrets do not hold. */}}
@@ -81,6 +86,9 @@ DATABASE_URL: {{ include "retail-data.postgresqlUrl" . | b64enc | quote }}
 {{- end }}
 {{- if and $watcher.queue.redisUrl (not $watcher.queue.existingSecret) }}
 QUEUE_REDIS_URL: {{ $watcher.queue.redisUrl | b64enc | quote }}
+{{- end }}
+{{- if and $watcher.operatorWebhook.secret (not $watcher.operatorWebhook.existingSecret) }}
+OPERATOR_WEBHOOK_SECRET: {{ $watcher.operatorWebhook.secret | b64enc | quote }}
 {{- end }}
 {{- with $watcher.webhooks.secretKey }}
 {{- if not .existingSecret }}

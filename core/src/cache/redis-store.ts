@@ -13,19 +13,28 @@ export interface RedisCacheOptions {
 }
 
 /**
+ * A client of the cache Redis that fails fast: no offline queue and no per-command retries, so while
+ * Redis is down every command fails at once and ioredis keeps reconnecting in the background. The
+ * page cache and the field-health window (core/src/health) share these settings.
+ */
+export function createCacheRedisClient(url: string, commandTimeoutMs: number): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 1_000,
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+    lazyConnect: false,
+  });
+}
+
+/**
  * The shared store (production: its own `allkeys-lru` Redis). Built to fail fast: no offline queue
  * and no per-command retries, so while Redis is down every read is an immediate miss and every write
  * is dropped; ioredis keeps reconnecting in the background and the cache comes back by itself.
  */
 export function createRedisPageCache(options: RedisCacheOptions): PageCache & { readonly client: Redis } {
-  const client = new Redis(options.url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
-    connectTimeout: 1_000,
-    retryStrategy: (times) => Math.min(100 * times, 2_000),
-    lazyConnect: false,
-  });
+  const client = createCacheRedisClient(options.url, options.commandTimeoutMs ?? 250);
   let lastWarnAt = 0;
   const failed = (operation: string, error: unknown) => {
     options.metrics?.cacheStoreError(operation);

@@ -1,6 +1,6 @@
 import type { DescMethod, Message } from '@bufbuild/protobuf';
-import type { ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js';
-import { type BatchLookupRequest, RetailService } from '@retail/contract';
+import { Metadata, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import { type BatchLookupRequest, DATA_INCIDENT_TRAILER, dataIncidentHeaderValue, dataIncidentStateName, type DataIncidentState, RetailService } from '@retail/contract';
 import { type RpcName, isRpcName } from '../operations/index.js';
 import { type BatchServices, serveBatchLookup } from './batch-lookup.js';
 import { createBatchMetrics } from './batch-metrics.js';
@@ -17,13 +17,23 @@ export interface DispatchOptions extends OperationServices {
   readonly batchConcurrency?: number;
 }
 
+/** The `x-data-incident` trailer of an answer over pages under incident (docs/data-health.md); none otherwise. */
+function incidentTrailer(response: Message | undefined): Metadata | undefined {
+  const incident = (response as { meta?: { dataIncident?: { state: DataIncidentState; fields: string[] } } } | undefined)?.meta?.dataIncident;
+  const state = incident && dataIncidentStateName(incident.state);
+  if (!incident || !state) return undefined;
+  const trailer = new Metadata();
+  trailer.set(DATA_INCIDENT_TRAILER, dataIncidentHeaderValue(state, incident.fields));
+  return trailer;
+}
+
 function unaryMethod(rpc: RpcName, method: DescMethod, options: DispatchOptions) {
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => {
     const deadline = callSignal(call, options.defaultBudgetMs);
     void serveTracedCall(rpc, method, call.request, { metadata: call.metadata, deadline }, options).then(({ response, error }) => {
       deadline.dispose();
       if (error) callback(coreErrorStatus(error));
-      else callback(null, response);
+      else callback(null, response, incidentTrailer(response));
     });
   };
 }

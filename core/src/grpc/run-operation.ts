@@ -1,5 +1,5 @@
 import { type DescMethod, type Message, create, isFieldSet } from '@bufbuild/protobuf';
-import { ErrorReason } from '@retail/contract';
+import { DataIncidentSchema, ErrorReason } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type HandlerTable, type RpcName, UNIMPLEMENTED } from '../operations/index.js';
@@ -11,6 +11,8 @@ import type { UpstreamMetrics } from '../outcomes/metrics.js';
 import { outcomeClassOf } from '../resilience/outcome-class.js';
 import { abortRejection } from './call-signal.js';
 import { trackPages } from './page-tracker.js';
+import type { IncidentKeeper } from '../health/incident-keeper.js';
+import { incidentOver, trackKinds } from '../health/incident-marks.js';
 
 /** What running an operation needs from the server: handlers, pages, parse pool, logging. */
 export interface OperationServices {
@@ -24,6 +26,8 @@ export interface OperationServices {
   readonly logger: Logger;
   /** Whether review-list fetches carry a marketplace session (REVIEWS_SESSION_COOKIE is configured). */
   readonly reviewsSession?: boolean;
+  /** The data incidents (core/src/health): a response over pages of a kind under incident says so in its meta. */
+  readonly incidents?: Pick<IncidentKeeper, 'record'>;
 }
 
 /** The call an operation runs in: its deadline and cancellation, its ids. */
@@ -50,12 +54,13 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
   const aborted = abortRejection(scope.signal);
   try {
     const tracker = trackPages(services.pages);
+    const kinds = services.parsedPages ? trackKinds(services.parsedPages) : undefined;
     const context: OperationContext = {
       marketplace: request.marketplace as OperationContext['marketplace'],
       signal: scope.signal,
       deadlineAt: scope.deadlineAt,
       pages: tracker.pages,
-      ...(services.parsedPages ? { parsedPages: services.parsedPages } : {}),
+      ...(kinds ? { parsedPages: kinds.source } : {}),
       ...(services.parsePool ? { parsePool: services.parsePool } : {}),
       logger: scope.logger,
       requestId: scope.requestId,
@@ -69,6 +74,12 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
     const meta = tracker.meta();
     if (metaField && meta && !isFieldSet(response, metaField)) {
       (response as unknown as Record<string, unknown>).meta = create(metaField.message!, meta as never);
+    }
+    const incident = metaField && kinds && services.incidents ? incidentOver(services.incidents, context.marketplace.code, kinds.kinds()) : undefined;
+    if (metaField && incident) {
+      const fields = response as unknown as Record<string, { dataIncident?: unknown } | undefined>;
+      fields.meta ??= create(metaField.message!, {}) as never;
+      fields.meta.dataIncident = create(DataIncidentSchema, incident);
     }
     return response;
   } finally {

@@ -6,7 +6,7 @@
  */
 import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { type EnvelopeError, type Refusal, type Settlement, admitFree, chargedOperations, failure, refusalHeaders, servedHeaders, settleHold, unitsReport } from '@retail/gateway-shared';
+import { type EnvelopeError, type Refusal, type Settlement, admitFree, chargedOperations, failure, refusalHeaders, servedHeaders, settleHold, unitsReport, worstIncident } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import type { CallResult, GraphqlContext } from './context.js';
 
@@ -43,7 +43,10 @@ export function settlementPlugin(meter: Meter): ApolloServerPlugin<GraphqlContex
           }
           const { settled, results } = await settleRequest(meter, ctx);
           setHeaders(servedHeaders(meter, { requestId: ctx.requestId, rateLimit: ctx.state.admission?.rateLimit, settled, results }));
-          if (response.body.kind === 'single') response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...unitsReport(settled), requestId: ctx.requestId };
+          const dataIncident = worstIncident(results.flatMap((r) => (r.ok ? [r.meta] : [])));
+          if (response.body.kind === 'single') {
+            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...unitsReport(settled), requestId: ctx.requestId, ...(dataIncident && { dataIncident }) };
+          }
         },
       };
     },

@@ -165,7 +165,11 @@ async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { 
   }
   const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, call);
   ctx.setHeaders(result.headers);
-  const _meta = { ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }), requestId: result.requestId };
+  const _meta = {
+    ...unitsReport({ charged: result.unitsCharged, remaining: result.unitsRemaining }),
+    requestId: result.requestId,
+    ...(result.ok && result.meta.dataIncident && { dataIncident: result.meta.dataIncident }),
+  };
   // A call with a bad listLimit, cursor or fields never succeeds: the shared call refused it as a shape error.
   if (result.ok) return compactAnswer(op.response, op.dataRoot, result.data, split.ok ? split.shape : WHOLE_LISTS, _meta);
   return failureAnswer(ctx, result);

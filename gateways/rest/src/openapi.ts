@@ -50,10 +50,69 @@ const FREE_HEADERS = {
   'X-Units-Charged': header('Always 0: this operation is free (it still needs a key and counts against the rate limit).'),
 };
 
+/** What GET /api/status answers during a major incident of US product pages. */
+const STATUS_EXAMPLE = {
+  data: {
+    retailStatus: {
+      marketplaces: [{
+        domain: 'US',
+        kinds: [
+          { kind: 'product', state: 'major', since: '2026-11-28T18:40:12.345Z', fields: ['price', 'isInStock'] },
+          { kind: 'search', state: 'healthy', since: null, fields: [] },
+        ],
+      }],
+    },
+  },
+};
+
+/** GET /api/status (status-route.ts). */
+const STATUS_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['retailStatus'],
+      properties: {
+        retailStatus: {
+          type: 'object',
+          required: ['marketplaces'],
+          properties: {
+            marketplaces: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['domain', 'kinds'],
+                properties: {
+                  domain: { type: 'string', description: 'Marketplace domain code ("US").' },
+                  kinds: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['kind', 'state', 'since', 'fields'],
+                      properties: {
+                        kind: { type: 'string', description: 'Page kind, named as the REST path after /api/retail/ ("product", "product/offers").' },
+                        state: { type: 'string', enum: ['healthy', 'degraded', 'major'] },
+                        since: { type: ['string', 'null'], format: 'date-time', description: 'When it entered the state; null when never out of health.' },
+                        fields: { type: 'array', items: { type: 'string' }, description: 'The affected fields, by their JSON names.' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
 const successHeaders = (op: Pick<Operation, 'billing'>) => ({
   ...(op.billing === 'free' ? FREE_HEADERS : METERED_HEADERS),
   'X-Cache': header('Whether the answer came from the page cache.', { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }),
   'X-Retrieved-At': header('When the page behind the answer was retrieved from the marketplace.', { type: 'string', format: 'date-time' }),
+  'X-Data-Incident': header('Present while the kind of page behind the answer is under a data incident (docs/data-health.md): its state and the affected fields, e.g. `major; fields="price isInStock"`.', { type: 'string', pattern: '^(degraded|major); fields="[A-Za-z ]*"$' }),
 });
 
 function errorResponse(status: string) {
@@ -261,6 +320,18 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
       tags: ['meta'],
       security: [],
       responses: { '200': { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  paths['/api/status'] = {
+    get: {
+      operationId: 'get_Status',
+      summary: 'How well the service reads each marketplace, page kind by page kind: data incidents (free, no key; docs/data-health.md).',
+      tags: ['meta'],
+      security: [],
+      responses: {
+        '200': { description: 'The state of every marketplace and page kind read so far.', headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] }, content: { 'application/json': { schema: STATUS_SCHEMA, example: STATUS_EXAMPLE } } },
+        ...errorRefs(['503']),
+      },
     },
   };
   return {

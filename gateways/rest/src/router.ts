@@ -10,7 +10,7 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ErrorReason, errorEnvelope } from '@retail/contract';
 import {
-  API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
+  API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, pageHeaders, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
 } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
@@ -20,6 +20,8 @@ import { buildOpenApi } from './openapi.js';
 import { createPages, type PagesOptions } from './pages/index.js';
 import { readRestInput } from './rest-input.js';
 import { createMethodTable, expressPath, routeOrder } from './routes.js';
+import { STATUS_PATH, statusRoute } from './status-route.js';
+import { STATUS_PAGE_PATH, statusPage } from './pages/status-page.js';
 
 export interface RestGatewayOptions {
   readonly core: CoreClient;
@@ -52,7 +54,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
   const servesJobs = operations.some((op) => op.restPath === JOBS_PATH);
-  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH, ...(servesJobs ? [JOB_RESULTS_PATH, JOB_EVENTS_PATH] : [])], [BATCH_REGISTRY.restPath]);
+  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH, STATUS_PATH, ...(servesJobs ? [JOB_RESULTS_PATH, JOB_EVENTS_PATH] : [])], [BATCH_REGISTRY.restPath]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
   router.use((req, res, next) => {
@@ -66,7 +68,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
   // empty body); the free document and the account summary keep express's HEAD. OPTIONS passes to
   // CORS above or to the 404/405 fallback below.
-  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH]);
+  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH, STATUS_PATH]);
   router.use((req, res, next) => {
     const allowed = methods.allowed(req.path);
     if (!allowed || (allowed as readonly string[]).includes(req.method) || req.method === 'OPTIONS') return next();
@@ -88,6 +90,10 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   router.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').set('Cache-Control', 'public, max-age=300').send(openApiBody);
   });
+
+  // Public and unmetered: no key is read (docs/data-health.md).
+  router.get(STATUS_PATH, statusRoute(core));
+  router.get(STATUS_PAGE_PATH, pageHeaders, statusPage(core));
 
   router.get(ACCOUNT_PATH, async (req, res) => {
     const requestId = requestIdFrom(req.headers);

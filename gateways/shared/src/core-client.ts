@@ -10,9 +10,10 @@
 import { type DescMethod, type Message, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, FRESH_READ, READ_METADATA_KEY, type BatchItemResult, CacheStatus, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
+  DataHealthService, FRESH_READ, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -49,6 +50,15 @@ export interface ResponseInfo {
   readonly cache?: 'HIT' | 'MISS' | 'STALE';
   /** ISO 8601 time the (oldest) page behind the response was retrieved. */
   readonly retrievedAt?: string;
+  /** The data incident over the pages behind the response (docs/data-health.md), when there is one. */
+  readonly dataIncident?: DataIncidentInfo;
+}
+
+/** A data incident as clients see it: `X-Data-Incident`, GraphQL `extensions.dataIncident`, MCP `_meta.dataIncident`. */
+export interface DataIncidentInfo {
+  readonly state: DataIncidentStateName;
+  readonly kind: string;
+  readonly fields: readonly string[];
 }
 
 export interface CallOptions {
@@ -72,6 +82,7 @@ export interface CallOptions {
 
 /** A server-streaming method of a backend service (BatchLookup, StreamJobResults, StreamJobProgress). */
 export type StreamingMethod = DescMethod & { readonly methodKind: 'server_streaming' };
+export type UnaryMethod = DescMethod & { readonly methodKind: 'unary' };
 
 /** The longest deadline a call may have (a timer's limit, about 24.8 days). */
 export const MAX_DEADLINE_MS = 2 ** 31 - 1;
@@ -97,6 +108,12 @@ export interface CoreClient {
    * the job downloads and progress streams all go through it.
    */
   streamCall<M extends StreamingMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): AsyncIterable<MessageShape<M['output']>>;
+  /**
+   * Calls a unary RPC that is no client-facing operation (DataHealthService: the watcher reads the
+   * incident log, the gateways the data status) with the same routing, metadata and errors as
+   * callOperation, never coalesced.
+   */
+  unaryCall<M extends UnaryMethod>(method: M, request: MessageInitShape<M['input']>, options: CallOptions): Promise<MessageShape<M['output']>>;
   /** How the lookups went to the core when coalescing is on (call-coalescer.ts); undefined when off. */
   coalescing(): Readonly<CoalescingCounts> | undefined;
   /** grpc.health.v1 Check of the core, for /readyz: true when it answers SERVING. */
@@ -117,12 +134,14 @@ const CACHE_NAMES: Partial<Record<CacheStatus, ResponseInfo['cache']>> = {
 
 /** Reads `meta` (ResponseMeta) off a response message. */
 export function responseInfo(response: Message): ResponseInfo {
-  const meta = (response as unknown as { meta?: { cache: CacheStatus; retrievedAt?: { seconds: bigint; nanos: number } } }).meta;
+  const meta = (response as unknown as { meta?: { cache: CacheStatus; retrievedAt?: { seconds: bigint; nanos: number }; dataIncident?: DataIncident } }).meta;
   if (!meta) return {};
   const cache = CACHE_NAMES[meta.cache];
   const at = meta.retrievedAt;
   const retrievedAt = at ? new Date(Number(at.seconds) * 1000 + Math.floor(at.nanos / 1e6)).toISOString() : undefined;
-  return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}) };
+  const state = meta.dataIncident && dataIncidentStateName(meta.dataIncident.state);
+  const dataIncident = state && state !== 'healthy' ? { state, kind: meta.dataIncident!.kind, fields: [...meta.dataIncident!.fields] } : undefined;
+  return { ...(cache ? { cache } : {}), ...(retrievedAt ? { retrievedAt } : {}), ...(dataIncident ? { dataIncident } : {}) };
 }
 
 /** Services whose calls act for an account (`x-retail-account`): the watcher serves the watch and the job operations on one address. */
@@ -135,11 +154,13 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   const timeoutMs = options.deadlineMs ?? 10_000;
   const channel = { keepaliveMs: 30_000 };
   const core = createGrpcCaller(options.address, channel);
-  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core]]);
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core], [DataHealthService.typeName, core]]);
   const coalescer = options.coalesce ? createCallCoalescer(core) : undefined;
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);
     for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
+    // The kept data incidents (the status page): the watcher's, for no account in particular.
+    callers.set(DataIncidentService.typeName, watcher);
   }
 
   /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */
@@ -183,6 +204,15 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
       return { response, meta: responseInfo(response) };
     },
     streamCall,
+    async unaryCall(method, request, callOptions) {
+      const send = async () => {
+        const { caller, metadata } = prepare(method, callOptions);
+        return caller.unary(method, create(method.input, request), rpcOptions(metadata, callOptions));
+      };
+      // Traced inside a request's trace (GET /api/status); a background poll (the watcher's read of
+      // the incident log every 5 s) would open a trace of its own every time, so it opens none.
+      return (trace.getActiveSpan() ? traceCoreCall(method, send) : send()) as Promise<MessageShape<typeof method['output']>>;
+    },
     async streamBatch(items, callOptions, onResult) {
       const stream = streamCall(RetailService.method.batchLookup, { items: [...items] }, { ...callOptions, deadlineMs: callOptions.deadlineMs ?? options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS });
       for await (const response of stream) if (response.result) onResult(response.result);

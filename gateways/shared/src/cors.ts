@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 
 /** Response headers a browser client may read: metering, rate limit and cache facts. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Units-Charged', 'X-Units-Remaining', 'X-Cache', 'X-Retrieved-At'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Units-Charged', 'X-Units-Remaining', 'X-Cache', 'X-Retrieved-At', 'X-Data-Incident'];
 
 export interface CorsOptions {
   readonly origins: readonly string[];

@@ -5,9 +5,9 @@
  * The steps are exported one by one so GraphQL can hold several operations in one request.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorReason, errorRow, retryAfterHeaderSeconds } from '@retail/contract';
+import { DATA_INCIDENT_HEADER, dataIncidentHeaderValue, ErrorReason, errorRow, retryAfterHeaderSeconds } from '@retail/contract';
 import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
-import type { CoreClient, ResponseInfo } from './core-client.js';
+import type { CoreClient, DataIncidentInfo, ResponseInfo } from './core-client.js';
 import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
 import { parseCallArguments } from './job-arguments.js';
@@ -64,6 +64,7 @@ export function meteringHeaders(
   if (parts.remaining !== undefined && Number.isFinite(parts.remaining)) headers['X-Units-Remaining'] = String(parts.remaining);
   if (parts.meta?.cache) headers['X-Cache'] = parts.meta.cache;
   if (parts.meta?.retrievedAt) headers['X-Retrieved-At'] = parts.meta.retrievedAt;
+  if (parts.meta?.dataIncident) headers[DATA_INCIDENT_HEADER] = dataIncidentHeaderValue(parts.meta.dataIncident.state, parts.meta.dataIncident.fields);
   if (parts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterHeaderSeconds(parts.retryAfterSeconds));
   return headers;
 }
@@ -160,12 +161,18 @@ export function unitsReport({ charged, remaining }: Settlement): { unitsCharged:
   return { unitsCharged: charged, ...(remaining !== undefined && Number.isFinite(remaining) ? { unitsRemaining: remaining } : {}) };
 }
 
-/** Several calls' X-Cache: MISS if any went upstream, STALE if any was stale, HIT only if all hit; the oldest retrieval. */
+/** The most severe data incident over several calls (major before degraded), if any. */
+export function worstIncident(infos: readonly ResponseInfo[]): DataIncidentInfo | undefined {
+  return infos.flatMap((i) => (i.dataIncident ? [i.dataIncident] : [])).sort((a, b) => (a.state === b.state ? 0 : a.state === 'major' ? -1 : 1))[0];
+}
+
+/** Several calls' X-Cache: MISS if any went upstream, STALE if any was stale, HIT only if all hit; the oldest retrieval; the worst data incident. */
 export function combinedResponseInfo(infos: readonly ResponseInfo[]): ResponseInfo {
   const caches = infos.map((i) => i.cache);
   const cache = infos.length === 0 || caches.includes(undefined) ? undefined : caches.includes('MISS') ? 'MISS' : caches.includes('STALE') ? 'STALE' : 'HIT';
   const oldest = infos.flatMap((i) => (i.retrievedAt ? [i.retrievedAt] : [])).sort()[0];
-  return { ...(cache ? { cache } : {}), ...(oldest ? { retrievedAt: oldest } : {}) };
+  const dataIncident = worstIncident(infos);
+  return { ...(cache ? { cache } : {}), ...(oldest ? { retrievedAt: oldest } : {}), ...(dataIncident ? { dataIncident } : {}) };
 }
 
 /**

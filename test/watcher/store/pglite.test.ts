@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPgliteDatabase, openWatchStore } from '../../../watcher/src/store/index.js';
+import { incidentStoreSuite } from './incident-store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
 import { storeSuite } from './store-suite.js';
 
 storeSuite('PGlite', () => createPgliteDatabase());
 jobStoreSuite('PGlite', () => createPgliteDatabase());
+incidentStoreSuite('PGlite', () => createPgliteDatabase());
 
 describe('PGlite in a data directory', () => {
   it('keeps watches across a restart and does not migrate twice', async () => {

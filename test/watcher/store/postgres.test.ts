@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, migrate, openWatchStore, type Database } from '../../../watcher/src/store/index.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
+import { incidentStoreSuite } from './incident-store-suite.js';
 import { jobStoreSuite } from './job-store-suite.js';
 import { storeSuite } from './store-suite.js';
 
@@ -24,13 +25,14 @@ describe.skipIf(missing !== null)('PostgreSQL', () => {
 
   storeSuite('PostgreSQL', async () => (await open()).db);
   jobStoreSuite('PostgreSQL', async () => (await open()).db);
+  incidentStoreSuite('PostgreSQL', async () => (await open()).db);
 
   it('concurrent starters: exactly one applies the migrations, all end up with the schema', async () => {
     const { test } = await open();
     const starters = Array.from({ length: 4 }, () => createPostgresDatabase({ connectionString: test.url, maxConnections: 2 }));
     try {
       const applied = await Promise.all(starters.map((db) => migrate(db)));
-      expect(applied.filter((names) => names.length > 0)).toEqual([['0001_watcher-schema', '0002_bulk-jobs', '0003_snapshot-quality']]);
+      expect(applied.filter((names) => names.length > 0)).toEqual([['0001_watcher-schema', '0002_bulk-jobs', '0003_snapshot-quality', '0004_data-incidents']]);
       const stores = await Promise.all(starters.map((db) => openWatchStore(db)));
       const watch = await stores[0]!.watches.create({ accountId: 'a', domain: 'US', asin: 'B00CONCUR1', intervalSeconds: 60, conditions: [] });
       expect(await stores[3]!.watches.get('a', watch.id)).toEqual(watch);

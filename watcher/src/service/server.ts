@@ -5,7 +5,7 @@
  * waits up to `graceMs` for unary calls, then forces.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { JobService, WatchService } from '@retail/contract';
+import { DataIncidentService, JobService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
@@ -13,6 +13,8 @@ import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
 import { addHealth } from './health.js';
+import { dataIncidentImplementation } from './data-incident-service.js';
+import type { WatchStore } from '../store/index.js';
 import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
 
@@ -31,6 +33,8 @@ export interface WatcherGrpcServerOptions {
   readonly service: WatchServiceHandlers;
   /** retail.v1.JobService (bulk jobs), served beside the WatchService when given. */
   readonly jobs?: JobServiceHandlers;
+  /** retail.v1.DataIncidentService (the kept data incidents, docs/data-health.md), served when given. */
+  readonly incidents?: Pick<WatchStore, 'incidents'>;
   readonly log?: ServiceLog;
 }
 
@@ -49,8 +53,9 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
   const bind = { streams, ...(options.log && { log: options.log }) };
   server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, bind));
   if (options.jobs) server.addService(grpcServiceDefinition(JobService), grpcImplementation(JobService, options.jobs, bind));
+  if (options.incidents) server.addService(grpcServiceDefinition(DataIncidentService), dataIncidentImplementation(options.incidents, options.log));
   const health = addHealth(server);
-  addReflection(server, [WatchService, JobService]);
+  addReflection(server, [WatchService, JobService, ...(options.incidents ? [DataIncidentService] : [])]);
   let started = false;
 
   return {

@@ -11,6 +11,7 @@ export type { EventDraft, EventRepository } from './events.js';
 export type { AttemptOutcome, DeliveryDraft, DeliveryStatus, DeliveryWork, DeliveryRecord, DeliveryRepository } from './deliveries.js';
 export { MONTHS_AHEAD, type MaintenanceResult, type PartitionMaintenance } from './partitions.js';
 export { hasEnded, TERMINAL_STATUSES, type JobRecord, type JobStatus, type JobStopReason, type JobWebhookRecord, type JobWebhookStatus } from './job-rows.js';
+export type { DataIncidentRepository, IncidentChange, IncidentChangeDraft, IncidentStateName } from './data-incidents.js';
 export type { JobChunkDraft, JobDraft, JobRepository, OpenChunk, StoredResult, WebhookAttempt } from './jobs.js';
 export type { ChunkState, ChunkWork, JobChunkRepository, SettlingChunk, TakenChunk } from './job-chunks.js';
 export { resultCursor, type JobResultRepository } from './job-results.js';

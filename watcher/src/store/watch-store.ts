@@ -4,6 +4,7 @@
  */
 import { type Clock, systemClock } from './clock.js';
 import type { Database } from '@retail/database';
+import { createDataIncidentRepository } from './data-incidents.js';
 import { createDeliveryRepository } from './deliveries.js';
 import { createEventRepository } from './events.js';
 import { createJobChunkRepository } from './job-chunks.js';
@@ -42,6 +43,8 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
     jobs: createJobRepository(db, now, jobRetentionMs),
     jobChunks: createJobChunkRepository(db, now, jobRetentionMs),
     jobResults: createJobResultRepository(db),
+    /** Data incidents read from the core, and their operator webhooks (docs/data-health.md). */
+    incidents: createDataIncidentRepository(db, now),
     /** Partitions ahead and retention; the scheduler runs it daily, `openWatchStore` once at start. */
     maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS),
     close: () => db.close(),

@@ -66,6 +66,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       workers = await startWatcherWorkers({
         store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core), core,
         jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
+        ...(config.operatorWebhook && { operatorWebhook: config.operatorWebhook }),
       });
       closers.push(() => workers!.stop());
     }
@@ -80,7 +81,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
         ...watchLimitsFromEnv(env), planOf: createPlanOf(metering),
       });
       const jobService = createJobService({ store, jobs, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, chunkSize: config.jobChunkSize, log: serviceLog });
-      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, jobs: jobService, log: serviceLog });
+      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, jobs: jobService, incidents: store, log: serviceLog });
       const { port } = await server.start();
       closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
       grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;

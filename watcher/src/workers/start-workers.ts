@@ -17,6 +17,15 @@ import {
   type SnapshotReader,
 } from '../refresh/index.js';
 import { createWebhookSender, loadSecretKeyring, type SecretKeyring, type WebhookConfig, type WebhookSender } from '../webhooks/index.js';
+import {
+  createIncidentLogReader,
+  createOperatorWebhookProcessor,
+  INCIDENT_LOG_QUEUE,
+  INCIDENT_LOG_SCHEDULE,
+  OPERATOR_WEBHOOK_QUEUE,
+  operatorWebhookJobId,
+  type OperatorWebhook,
+} from '../incidents/index.js';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
 import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerDependencies, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
@@ -36,8 +45,10 @@ export interface WatcherWorkerDependencies extends Pick<JobWorkerDependencies, '
   /** Balances, for the resume check. */
   readonly accounts: Pick<AccountAdmin, 'summary'>;
   readonly reader: SnapshotReader;
-  /** The core's client for bulk jobs' items; without it no bulk-job worker runs here. */
-  readonly core?: Pick<CoreClient, 'streamCall'>;
+  /** The core's client for bulk jobs' items and its incident log; without it neither runs here. */
+  readonly core?: Pick<CoreClient, 'streamCall' | 'unaryCall'>;
+  /** Where data incidents are announced (OPERATOR_WEBHOOK_URL); without it they are only kept and logged. */
+  readonly operatorWebhook?: OperatorWebhook;
   readonly jobWorkers?: Partial<JobWorkerSettings>;
   readonly webhookConfig: WebhookConfig;
   /** The key that opens webhook secrets; default: loadSecretKeyring() (WEBHOOK_SECRET_KEY). */
@@ -93,12 +104,14 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
       })
     : { workers: [], requeued: 0 };
   workers.push(...bulk.workers);
+  const incidents = deps.core ? await startIncidentWorkers(deps, deps.core, sender) : { workers: [], open: 0 };
+  workers.push(...incidents.workers);
 
   const products = await syncAllSchedules(store, refreshes);
   const open = await requeueOpenDeliveries(store, deliveries, now);
   await jobs.queue(MAINTENANCE_QUEUE).upsertSchedule(MAINTENANCE_SCHEDULE.id, { everyMs: MAINTENANCE_SCHEDULE.everyMs }, {});
   await jobs.queue(RESUME_CHECK_QUEUE).upsertSchedule(RESUME_CHECK_SCHEDULE.id, { everyMs: RESUME_CHECK_SCHEDULE.everyMs }, {});
-  log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), ${bulk.requeued} open bulk-job chunk(s), `
+  log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), ${bulk.requeued} open bulk-job chunk(s), ${incidents.open} open operator webhook(s), `
     + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} (one BatchLookup each)`);
 
   return {
@@ -107,4 +120,36 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
       await sender.close();
     },
   };
+}
+
+/**
+ * Data incidents (docs/data-health.md): the core's incident log read every few seconds by one
+ * replica (a repeating job), each new change kept and, with an operator webhook, announced.
+ */
+async function startIncidentWorkers(deps: WatcherWorkerDependencies, core: Pick<CoreClient, 'unaryCall'>, sender: WebhookSender): Promise<{ workers: JobWorker[]; open: number }> {
+  const { jobs, store, log } = deps;
+  const operatorWebhooks = deps.operatorWebhook ? jobs.queue(OPERATOR_WEBHOOK_QUEUE) : undefined;
+  const readLog = createIncidentLogReader({ store, core, log, ...(operatorWebhooks ? { operatorWebhooks } : {}) });
+  // A failing read is retried by the next run; its reason is logged once, not every 5 s.
+  let lastFailure = '';
+  const workers = [
+    jobs.work(INCIDENT_LOG_QUEUE, async () => {
+      await readLog().then(
+        () => void (lastFailure = ''),
+        (error: unknown) => {
+          const message = (error as Error).message;
+          if (message !== lastFailure) log(`data incident log not read: ${message}`);
+          lastFailure = message;
+        },
+      );
+    }, { concurrency: 1 }),
+  ];
+  const open = deps.operatorWebhook && operatorWebhooks ? await store.incidents.openWebhooks() : [];
+  if (deps.operatorWebhook && operatorWebhooks) {
+    const deliver = createOperatorWebhookProcessor({ store, sender, webhook: deps.operatorWebhook });
+    workers.push(jobs.work(OPERATOR_WEBHOOK_QUEUE, deliver.process, { concurrency: 1, onFinalFailure: deliver.onFinalFailure }));
+    for (const changeId of open) await operatorWebhooks.add({ changeId }, { id: operatorWebhookJobId(changeId) });
+  }
+  await jobs.queue(INCIDENT_LOG_QUEUE).upsertSchedule(INCIDENT_LOG_SCHEDULE.id, { everyMs: INCIDENT_LOG_SCHEDULE.everyMs }, {});
+  return { workers, open: open.length };
 }
