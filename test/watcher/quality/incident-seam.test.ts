@@ -1,5 +1,5 @@
 /**
- * The seam where data incidents (issue 23, sections 1–3) reach the watcher: the core's field names
+ * Where data incidents (issue 23, sections 1–3) reach the watcher: the core's field names
  * under incident become snapshot fields, and those are unknown whatever the page showed. The refresh
  * itself is tested with an injected incident set in test/watcher/refresh/quality-marks.test.ts.
  */
@@ -12,10 +12,11 @@ const listed = { price: { value: 10, currency: 'USD' }, isInStock: true, buyboxS
 describe('the data-incident seam', () => {
   it('maps the core field names of an incident onto the snapshot fields they feed, ignoring names it does not track', () => {
     expect(snapshotFieldsOf(['price', 'isInStock', 'seller', 'title', 'price'])).toEqual(['price', 'isInStock', 'buyboxSellerId']);
-    expect(incidentFieldsOf({ cache: 'MISS', incidentFields: ['rating', 'bestSellersRank'] })).toEqual(['rating', 'bestSellersRank']);
+    expect(incidentFieldsOf({ cache: 'MISS', dataIncident: { state: 'degraded', kind: 'product', fields: ['rating', 'ratingsTotal', 'brand'] } }))
+      .toEqual(['rating', 'ratingsTotal']);
   });
 
-  it('reports no incident while the core sends none (today)', () => {
+  it('reports no incident while the core sends none', () => {
     expect(incidentFieldsOf({ cache: 'HIT', retrievedAt: '2026-11-28T10:00:00Z' })).toEqual([]);
   });
 
