@@ -200,8 +200,9 @@ export type WireFieldOptions = Message<"retail.v1.WireFieldOptions"> & {
   nullable: boolean;
 
   /**
-   * Left out of compact records (the MCP batch tool's, where an agent's context is short): a long
-   * list a lookup rarely needs to decide on; the single call still returns it.
+   * Left out of compact records (MCP answers, where an agent's context is short): a long list, or a
+   * second link to what another field already links, that a lookup rarely needs to decide on; the
+   * full record (REST, GraphQL, gRPC, or `fields` naming it) still carries it.
    *
    * @generated from field: bool bulky = 2;
    */
