@@ -118,7 +118,7 @@ describe('compose.yaml: each deployable\'s environment', () => {
     for (const required of REQUIRED_ENV[name]) expect(required.split('|').some((v) => given[v] !== undefined), `${name} needs ${required}`).toBe(true);
     for (const variable of Object.keys(given)) {
       const library = LIBRARY_READS[variable];
-      expect(library ? library.deployable === name && library.reads() : codeReads(name, variable), `${name} is given ${variable}`).toBe(true);
+      expect(library ? library.deployables.includes(name) && library.reads() : codeReads(name, variable), `${name} is given ${variable}`).toBe(true);
     }
   });
 

@@ -26,11 +26,12 @@ export const REQUIRED_ENV: Record<DeployableName, readonly string[]> = {
  * Variables a library of the deployable reads by itself, which its own code therefore never names:
  * name → the deployable and how to check that the library reads it (run, not grepped).
  */
-export const LIBRARY_READS: Readonly<Record<string, { deployable: DeployableName; reads: () => boolean }>> = {
-  // node-postgres takes the password from PGPASSWORD when DATABASE_URL carries none (libpq's rule), so
-  // the in-chart database's password never has to be URL-encoded into a URL.
+export const LIBRARY_READS: Readonly<Record<string, { deployables: readonly DeployableName[]; reads: () => boolean }>> = {
+  // node-postgres takes the password from PGPASSWORD when DATABASE_URL (or LEDGER_DATABASE_URL) carries
+  // none (libpq's rule), so the database's password never has to be URL-encoded into a URL. The
+  // watcher and every deployable that writes the ledger's record (@retail/database) connect with it.
   PGPASSWORD: {
-    deployable: 'watcher',
+    deployables: ['watcher', 'rest', 'graphql', 'mcp', 'console'],
     reads: () => {
       const saved = process.env.PGPASSWORD;
       process.env.PGPASSWORD = 'from-the-environment';

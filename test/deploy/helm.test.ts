@@ -233,7 +233,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
           expect(documentedEnv, `${render}/${name}: docs/deploy.md documents ${variable}`).toContain(variable);
           if (!entryPointExists(name)) continue;
           const library = LIBRARY_READS[variable];
-          const read = library?.deployable === name ? library.reads() : codeReads(name, variable);
+          const read = library?.deployables.includes(name) ? library.reads() : codeReads(name, variable);
           expect(read, `${render}/${name}: its code reads ${variable}`).toBe(true);
         }
         for (const required of REQUIRED_ENV[name]) {

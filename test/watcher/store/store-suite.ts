@@ -57,8 +57,12 @@ function expectedDownsample(points: readonly Snapshot[], maxPoints: number): Sna
 }
 
 /** What the history summary must answer, computed here from every point (store/history-summary.ts's rules). */
+/** The summary's figures computed in plain code: only values the history vouches for count (a field unknown or suspect in a snapshot is left out). */
 function expectedSummary(points: readonly Snapshot[], end: Date) {
-  const priced = points.filter((p) => p.price);
+  const trusts = (p: Snapshot, field: 'price' | 'isInStock') => !p.unknownFields?.includes(field) && !p.suspectFields?.includes(field);
+  const pricePoints = points.filter((p) => trusts(p, 'price'));
+  const stockPoints = points.filter((p) => trusts(p, 'isInStock'));
+  const priced = pricePoints.filter((p) => p.price);
   const values = priced.map((p) => p.price!.value);
   let changes = 0;
   let last: { at: Date; from: number; to: number } | undefined;
@@ -69,15 +73,15 @@ function expectedSummary(points: readonly Snapshot[], end: Date) {
       last = { at: priced[i]!.at, from, to };
     }
   }
-  const inStockMs = points.reduce((sum, p, i) => sum + (p.isInStock ? Math.max(0, (points[i + 1]?.at ?? end).getTime() - p.at.getTime()) : 0), 0);
+  const inStockMs = stockPoints.reduce((sum, p, i) => sum + (p.isInStock ? Math.max(0, (stockPoints[i + 1]?.at ?? end).getTime() - p.at.getTime()) : 0), 0);
   const days = (ms: number) => Math.round((ms / 86_400_000) * 100) / 100;
   const usd = (value: number) => ({ value, currency: 'USD' });
   return {
     snapshots: points.length,
     firstAt: points[0]!.at,
     lastAt: points.at(-1)!.at,
-    currentPrice: points.at(-1)!.price,
-    currentInStock: points.at(-1)!.isInStock,
+    currentPrice: pricePoints.at(-1)!.price,
+    currentInStock: stockPoints.at(-1)!.isInStock,
     minPrice: usd(Math.min(...values)),
     maxPrice: usd(Math.max(...values)),
     averagePrice: usd(Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100),
