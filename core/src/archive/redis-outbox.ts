@@ -1,8 +1,9 @@
 /**
  * The page archive's hand-off on the core's cache Redis: one XADD per page to a stream capped at
  * `maxEntries` (exact MAXLEN), in a script that also says whether the cap pushed the oldest entry
- * out, so the drop is counted. Like the page cache it fails fast: no offline queue and a short
- * command timeout, so a Redis outage costs an archived page, never a call's time.
+ * out, so the drop is counted. It fails fast: a command waits at most `commandTimeoutMs` (also
+ * while connecting, so the pages of a core's first moments are not lost to the connection), and it
+ * runs after the call's answer, so a Redis outage costs archived pages, never a call's time.
  */
 import { Redis } from 'ioredis';
 import { DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES, PAGE_ARCHIVE_STREAM, toStreamFields, type PageArchiveOutbox } from '@retail/contract/page-archive-handoff';
@@ -22,13 +23,7 @@ export interface RedisOutboxOptions {
 }
 
 export function createRedisPageArchiveOutbox(options: RedisOutboxOptions): PageArchiveOutbox {
-  const client = new Redis(options.url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 1_000,
-    connectTimeout: 1_000,
-    retryStrategy: (times) => Math.min(100 * times, 2_000),
-  });
+  const client = new Redis(options.url, { maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs ?? 1_000, retryStrategy: (times) => Math.min(100 * times, 2_000) });
   // Failures surface on each add (counted by the tap); the event itself must not crash the process.
   client.on('error', () => undefined);
   const max = String(options.maxEntries ?? DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES);

@@ -4,6 +4,7 @@
  */
 import { type Clock, systemClock } from './clock.js';
 import type { Database } from './database.js';
+import { createArchivedPageRepository } from './archived-pages.js';
 import { createDeliveryRepository } from './deliveries.js';
 import { createEventRepository } from './events.js';
 import { createJobChunkRepository } from './job-chunks.js';
@@ -24,6 +25,8 @@ export interface WatchStoreOptions {
   readonly snapshotRetentionDays?: number;
   /** How long an ended bulk job keeps its results (JOB_RESULT_RETENTION_DAYS). */
   readonly jobResultRetentionDays?: number;
+  /** How long archived pages are kept (PAGE_ARCHIVE_DAYS, partitions.ts). */
+  readonly pageArchiveDays?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -34,6 +37,8 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
   const jobRetentionMs = jobRetentionDays * 86_400_000;
   return {
     db,
+    /** Raw pages the core fetched, compressed (docs/page-archive.md). */
+    pages: createArchivedPageRepository(db),
     watches: createWatchRepository(db, now),
     snapshots: createSnapshotRepository(db),
     events: createEventRepository(db),
@@ -43,7 +48,7 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
     jobChunks: createJobChunkRepository(db, now, jobRetentionMs),
     jobResults: createJobResultRepository(db),
     /** Partitions ahead and retention; the scheduler runs it daily, `openWatchStore` once at start. */
-    maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS),
+    maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, options.pageArchiveDays),
     close: () => db.close(),
   };
 }

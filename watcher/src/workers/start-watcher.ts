@@ -10,6 +10,7 @@ import type { WatcherConfig } from '../config.js';
 import { createJobSystemFromEnv } from '../queue/index.js';
 import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
+import { startPageArchiveRecorder } from '../archive/start-page-archive.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
 import { createJobService, createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
@@ -45,6 +46,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       log,
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
       ...(config.store.jobResultRetentionDays !== undefined && { jobResultRetentionDays: config.store.jobResultRetentionDays }),
+      ...(config.store.pageArchiveDays !== undefined && { pageArchiveDays: config.store.pageArchiveDays }),
     });
     closers.push(() => store.close());
     const jobs = await createJobSystemFromEnv(env, {
@@ -66,6 +68,9 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
         jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
       });
       closers.push(() => workers!.stop());
+      // Raw pages the core fetched, recorded from its hand-off (docs/page-archive.md).
+      const archive = await startPageArchiveRecorder(env, store.pages, log);
+      if (archive) closers.push(() => archive.stop());
     }
 
     let server: WatcherGrpcServer | undefined;
