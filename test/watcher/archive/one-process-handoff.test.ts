@@ -1,0 +1,48 @@
+/**
+ * The page archive in the one-process default (`npm start`): the core and the watcher share the
+ * in-memory stream, the watcher records into PGlite.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryPageArchiveStream } from '@retail/contract/page-archive-memory';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withArchiveHint } from '../../../core/src/archive/archive-hint.js';
+import { createPageArchiveTap } from '../../../core/src/archive/page-archive-tap.js';
+import { createParsedPageSource } from '../../../core/src/cache/parsed-pages.js';
+import { page, request, scriptedFetcher } from '../../../core/test/page-doubles.js';
+import { createPageArchiveRecorder } from '../../../watcher/src/archive/page-archive-recorder.js';
+import { createPgliteDatabase, openWatchStore, type WatchStore } from '../../../watcher/src/store/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'archive-one-process-'));
+let store: WatchStore;
+beforeAll(async () => {
+  store = await openWatchStore(await createPgliteDatabase(join(dir, 'db')));
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the page archive in one process', () => {
+  it('records a watch refresh page, and a restarted recorder records what the stopped one held once', async () => {
+    const stream = createMemoryPageArchiveStream();
+    const source = createParsedPageSource({ fetcher: scriptedFetcher([() => ({ ...page(), html: '<html>kettle</html>' })]), archive: createPageArchiveTap({ outbox: stream.outbox, sampleRate: 0 }) });
+    for (const asin of ['B0ONEPROC1', 'B0ONEPROC2']) {
+      await withArchiveHint('watch-refresh', () => source.parsed(request(`/dp/${asin}`), { id: 'product', version: 1 }, () => ({ product: { title: 'Kettle', isInStock: false } })));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first recorder takes both, records one, and stops before acknowledging.
+    const first = stream.inbox();
+    const taken = await first.read({ pending: false, count: 10, blockMs: 0 });
+    expect(taken).toHaveLength(2);
+    await store.pages.record(taken[0]!.page!);
+    await first.close();
+    const second = createPageArchiveRecorder({ inbox: stream.inbox(), pages: store.pages, log: () => undefined, blockMs: 0 });
+    expect(await second.drainOnce(true)).toEqual({ read: 2, recorded: 1 });
+    expect(stream.size()).toBe(0);
+    expect(await store.pages.count()).toBe(2);
+    const row = await store.pages.find({ domain: 'US', kind: 'product', identifier: 'B0ONEPROC2', at: new Date() });
+    expect(row).toMatchObject({ reason: 'watch-refresh', parsed: { product: { title: 'Kettle', isInStock: false } } });
+  });
+});
