@@ -12,7 +12,23 @@ type Record = { readonly [field: string]: unknown };
 type FieldCheck = readonly [name: string, present: (record: Record) => boolean];
 
 const has = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
-const productOf = (record: Record): Record => (typeof record.product === 'object' && record.product !== null ? (record.product as Record) : record);
+const isRecord = (value: unknown): value is Record => typeof value === 'object' && value !== null;
+/**
+ * The record inside the parsers' envelopes: a section parsed on its own arrives as `{ ok: true, value }`
+ * (the product page's sections; a failed one stays as it is and reads as empty), a page that carries
+ * its page markers as `{ data, marked }` (search-style pages).
+ */
+function unwrap(value: unknown): unknown {
+  if (isRecord(value) && value.ok === true && 'value' in value) return value.value;
+  if (isRecord(value) && 'data' in value && 'marked' in value) return value.data;
+  return value;
+}
+/** The product of a product page's record: `{ product: { ok, value: { product } } }` as the handlers read it, or a bare `{ product }`. */
+function productOf(record: Record): Record {
+  let product = unwrap(record.product ?? record);
+  if (isRecord(product) && isRecord(product.product)) product = unwrap(product.product);
+  return isRecord(product) ? product : {};
+}
 
 /** What a healthy page of each kind yields; kinds not listed are not checked. */
 const EXPECTED_FIELDS: Partial<globalThis.Record<PageKind, readonly FieldCheck[]>> = {
@@ -22,7 +38,7 @@ const EXPECTED_FIELDS: Partial<globalThis.Record<PageKind, readonly FieldCheck[]
     ['price', (r) => has(productOf(r).price) || productOf(r).isInStock === false],
     ['isInStock', (r) => has(productOf(r).isInStock)],
   ],
-  search: [['results', (r) => has(r.results) || has(r.productResults)]],
+  search: [['results', (r) => { const page = unwrap(r); return isRecord(page) && (has(page.results) || has(page.productResults)); }]],
 };
 
 /** The declared fields the record lacks (empty when complete or unchecked). */
