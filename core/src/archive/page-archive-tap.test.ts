@@ -6,7 +6,7 @@ import { createParsedPageSource } from '../cache/parsed-pages.js';
 import type { FetchedPage } from '../pages/types.js';
 import { withArchiveHint } from './archive-hint.js';
 import { decompressPage } from './compress-page.js';
-import { createPageArchiveTap } from './page-archive-tap.js';
+import { createPageArchiveTap, identifierOf } from './page-archive-tap.js';
 import { withRefusedPage } from './refused-page.js';
 
 /** A seeded generator (mulberry32): the same draws on every run. */
@@ -95,6 +95,12 @@ describe('the page archive tap', () => {
     expect(kept).toBe(expected);
     expect(kept).toBeGreaterThan(150);
     expect(kept).toBeLessThan(250);
+  });
+
+  it('names a page by what it was read for', () => {
+    const of = (path: string, query?: Record<string, string>) => identifierOf({ ...request(path), ...(query ? { query } : {}) });
+    expect([of('/dp/b0archive1'), of('/product-reviews/B0ARCHIVE2'), of('/gp/product/ajax', { asin: 'B0ARCHIVE3' }), of('/s', { k: 'kettle' }), of('/sp', { seller: 'A1SELLER' }), of('/b', { node: '3310781' }), of('/deals')])
+      .toEqual(['B0ARCHIVE1', 'B0ARCHIVE2', 'B0ARCHIVE3', 'kettle', 'A1SELLER', '3310781', '/deals']);
   });
 
   it('a full hand-off drops the oldest page and reports it, without waiting for a reader', async () => {

@@ -41,11 +41,14 @@ export interface PageArchiveTap {
   keep(input: ArchiveInput, reason: ArchiveReason): Promise<void>;
 }
 
-/** What the page was read for: the ASIN of a /dp/ page, the keywords of a search, else its path. */
+/**
+ * What the page was read for, as an admin looks it up: the ASIN of a product, offers or reviews
+ * page, the keywords of a search, the seller, the category node, else the path.
+ */
 export function identifierOf(request: PageRequest): string {
-  const asin = /\/dp\/([A-Z0-9]{10})/i.exec(request.path)?.[1];
+  const asin = /\/(?:dp|gp\/offer-listing|product-reviews)\/([A-Z0-9]{10})/i.exec(request.path)?.[1] ?? request.query?.asin;
   if (asin) return asin.toUpperCase();
-  return request.query?.k ?? request.query?.seller ?? request.path;
+  return request.query?.k ?? request.query?.seller ?? request.query?.node ?? request.path;
 }
 
 /** JSON of a record (bigints as strings: ratings totals are int64). */
