@@ -25,6 +25,8 @@ CREATE TABLE archived_pages (
 ) PARTITION BY RANGE (fetched_at);
 -- The admin's question: this page of this marketplace, around this time.
 CREATE INDEX archived_pages_lookup ON archived_pages (domain, kind, identifier, fetched_at);
+-- Re-parsing's question (issue 23 part 6): every page of a kind in a marketplace since a time, in order.
+CREATE INDEX archived_pages_by_kind ON archived_pages (domain, kind, fetched_at, id);
 
 -- Monthly partitions of any table partitioned by month under the naming `<table>_YYYY_MM`: created
 -- ahead, and dropped once the month ended before the retention cutoff. Serialised per table by a

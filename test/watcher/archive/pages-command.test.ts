@@ -41,6 +41,19 @@ describe('admin pages', () => {
     expect(readFileSync(html, 'utf8')).toBe('<html>nine</html>');
   });
 
+  it('re-parsing can walk the pages of a kind since a time, oldest first, in batches', async () => {
+    const store = await openWatchStore(await createPgliteDatabase(env.WATCHER_DATA_DIR));
+    try {
+      const first = await store.pages.listSince({ domain: 'US', kind: 'product', since: new Date('2026-11-28T00:00:00Z'), limit: 1 });
+      const next = await store.pages.listSince({ domain: 'US', kind: 'product', since: new Date('2026-11-28T00:00:00Z'), after: first[0]!, limit: 1 });
+      const rest = await store.pages.listSince({ domain: 'US', kind: 'product', since: new Date('2026-11-28T00:00:00Z'), after: next[0]!, limit: 1 });
+      expect([...first, ...next, ...rest].map((p) => p.fetchedAt.toISOString())).toEqual(['2026-11-28T09:00:00.000Z', '2026-11-28T11:00:00.000Z']);
+      expect(await store.pages.listSince({ domain: 'US', kind: 'product', since: new Date('2026-11-28T10:00:00Z'), limit: 10 })).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('answers 1 when nothing was archived for the product, and 2 with usage for a bad time', async () => {
     expect((await run(['--domain', 'US', '--kind', 'product', '--asin', 'B0NOTHERE1'])).code).toBe(1);
     const bad = await run(['--domain', 'US', '--kind', 'product', '--asin', 'B0PAGECMD1', '--at', 'yesterday']);

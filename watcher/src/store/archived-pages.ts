@@ -73,6 +73,20 @@ export function createArchivedPageRepository(db: Queryable) {
       return after;
     },
 
+    /**
+     * The pages of a kind in a marketplace fetched from `since` on, oldest first, `limit` at a time:
+     * pass the last page's (fetchedAt, id) as `after` for the next batch. What re-parsing (issue 23
+     * part 6) walks; bodies included.
+     */
+    async listSince(query: { domain: string; kind: string; since: Date; after?: { fetchedAt: Date; id: string }; limit: number }): Promise<ArchivedPageRow[]> {
+      const after = query.after ?? { fetchedAt: query.since, id: '00000000-0000-0000-0000-000000000000' };
+      return db.query<ArchivedPageRow>(
+        `SELECT ${COLUMNS} FROM archived_pages WHERE domain = $1 AND kind = $2 AND fetched_at >= $3 AND (fetched_at, id) > ($4, $5::uuid)
+         ORDER BY fetched_at, id LIMIT $6`,
+        [query.domain, query.kind, query.since, after.fetchedAt, after.id, query.limit],
+      );
+    },
+
     async count(): Promise<number> {
       const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM archived_pages`);
       return row!.n;
