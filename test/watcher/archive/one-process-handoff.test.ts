@@ -24,6 +24,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const row0 = () => ({
+  id: '', url: 'https://www.amazon.com/dp/B0BADPAGE1', domain: 'US', kind: 'product', identifier: 'B0BADPAGE1', status: 200, fetchedAt: new Date(),
+  parser: 'product@1', contentType: 'text/html', encoding: 'gzip' as const, body: new Uint8Array([1]), reason: 'sample' as const, missing: [],
+});
+
 describe('the page archive in one process', () => {
   it('records a watch refresh page, and a restarted recorder records what the stopped one held once', async () => {
     const stream = createMemoryPageArchiveStream();
@@ -44,5 +49,17 @@ describe('the page archive in one process', () => {
     expect(await store.pages.count()).toBe(2);
     const row = await store.pages.find({ domain: 'US', kind: 'product', identifier: 'B0ONEPROC2', at: new Date() });
     expect(row).toMatchObject({ reason: 'watch-refresh', parsed: { product: { title: 'Kettle', isInStock: false } } });
+  });
+
+  it('a page the database refuses is logged and passed over, and the pages after it are recorded', async () => {
+    const stream = createMemoryPageArchiveStream();
+    const good = { ...row0(), id: crypto.randomUUID(), identifier: 'B0AFTERBAD' };
+    await stream.outbox.add({ ...row0(), id: 'not-a-uuid' });
+    await stream.outbox.add(good);
+    const lines: string[] = [];
+    const recorder = createPageArchiveRecorder({ inbox: stream.inbox(), pages: store.pages, log: (line) => lines.push(line), blockMs: 0 });
+    expect(await recorder.drainOnce(false)).toEqual({ read: 2, recorded: 1 });
+    expect(lines.join('\n')).toMatch(/page not-a-uuid .* refused by the database and dropped/);
+    expect(stream.size()).toBe(0);
   });
 });

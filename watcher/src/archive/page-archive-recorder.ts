@@ -5,7 +5,7 @@
  * A blocking stream read in a loop is how a Redis stream is consumed (BullMQ's workers wait the same
  * way); it is not a timer: it wakes when a page arrives, and on a failure it backs off and re-reads.
  */
-import type { PageArchiveInbox } from '@retail/contract/page-archive-handoff';
+import type { ArchivedPage, PageArchiveInbox } from '@retail/contract/page-archive-handoff';
 import type { ArchivedPageRepository } from '../store/archived-pages.js';
 
 export interface PageArchiveRecorderOptions {
@@ -33,10 +33,22 @@ export function createPageArchiveRecorder(options: PageArchiveRecorderOptions): 
   let running: Promise<void> | undefined;
   let rest: { timer: NodeJS.Timeout; wake: () => void } | undefined;
 
+  /** Records one page; a page the database refuses as data (SQLSTATE class 22 or 23) is logged and passed over, never retried forever. */
+  async function recordOne(page: ArchivedPage): Promise<boolean> {
+    try {
+      return await options.pages.record(page);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !/^2[23]/.test(code)) throw error;
+      options.log(`page archive: page ${page.id} (${page.url}) refused by the database and dropped: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
   async function drainOnce(pending: boolean) {
     const entries = await options.inbox.read({ pending, count, blockMs });
     let recorded = 0;
-    for (const entry of entries) if (entry.page && (await options.pages.record(entry.page))) recorded++;
+    for (const entry of entries) if (entry.page && (await recordOne(entry.page))) recorded++;
     await options.inbox.ack(entries.map((e) => e.entryId));
     return { read: entries.length, recorded };
   }
