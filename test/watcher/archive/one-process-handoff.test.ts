@@ -63,3 +63,19 @@ describe('the page archive in one process', () => {
     expect(stream.size()).toBe(0);
   });
 });
+
+describe('the recorder loop', () => {
+  it('records pages as they come until stopped, and stops while waiting for one', async () => {
+    const stream = createMemoryPageArchiveStream();
+    const recorded: string[] = [];
+    const recorder = createPageArchiveRecorder({ inbox: stream.inbox(), pages: { record: async (p) => (recorded.push(p.identifier), true) }, log: () => undefined, blockMs: 1_000 });
+    recorder.start();
+    for (const identifier of ['B0LOOP0001', 'B0LOOP0002']) await stream.outbox.add({ ...row0(), id: crypto.randomUUID(), identifier });
+    for (let i = 0; i < 50 && recorded.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(recorded).toEqual(['B0LOOP0001', 'B0LOOP0002']);
+    const stopping = performance.now();
+    await recorder.stop();
+    expect(performance.now() - stopping).toBeLessThan(500);
+    expect(stream.size()).toBe(0);
+  });
+});

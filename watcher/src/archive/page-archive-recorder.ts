@@ -1,7 +1,8 @@
 /**
  * Records the pages the core hands off (docs/page-archive.md): read a batch, record each page (once
  * per page id), then acknowledge the batch. It starts by re-reading what it held unacknowledged, so
- * a watcher stopped between recording and acknowledging loses nothing and records nothing twice.
+ * a watcher stopped between recording and acknowledging loses nothing and records nothing twice,
+ * and returns to that pending list from time to time to take over what a vanished replica held.
  * A blocking stream read in a loop is how a Redis stream is consumed (BullMQ's workers wait the same
  * way); it is not a timer: it wakes when a page arrives, and on a failure it backs off and re-reads.
  */
@@ -55,10 +56,13 @@ export function createPageArchiveRecorder(options: PageArchiveRecorderOptions): 
 
   async function loop() {
     let pending = true;
+    let batches = 0;
     while (!stopped) {
       try {
         const { read } = await drainOnce(pending);
-        if (pending && read === 0) pending = false;
+        // Back to the pending list when idle and every 50 batches under load: entries a vanished
+        // replica held are claimed (after the inbox's idle time) even if no replica restarts.
+        pending = pending ? read > 0 : read === 0 || ++batches % 50 === 0;
       } catch (error) {
         if (stopped) break;
         options.log(`page archive: recording failed, retrying: ${(error as Error).message}`);
