@@ -8,7 +8,7 @@
 export const PAGE_ARCHIVE_STREAM = 'retail:page-archive';
 export const PAGE_ARCHIVE_GROUP = 'page-archive-recorders';
 /** The stream's bound: past it the oldest unrecorded page is dropped (and counted), never the core slowed. */
-export const DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES = 2_000;
+export const DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES = 500;
 
 /** Why a page was kept: the archive policy's verdict. */
 export type ArchiveReason = 'watch-refresh' | 'incomplete' | 'blocked' | 'unparseable' | 'sample';
