@@ -4,15 +4,15 @@
  * what the watcher calls at start and what its scheduled maintenance job runs (daily is plenty: a
  * month is created `MONTHS_AHEAD` months early, and a missing one is created on first insert anyway).
  */
+import { monthPartitionsEnsure } from './archived-pages.js';
 import type { Clock } from './clock.js';
 import type { Queryable } from './database.js';
-import { monthPartitionsEnsure } from './archived-pages.js';
-
-/** PAGE_ARCHIVE_DAYS' default: a month of raw pages, enough to re-parse what a parser fix should repair. */
-export const DEFAULT_PAGE_ARCHIVE_DAYS = 30;
 
 /** The current month and the next two: a watcher that runs maintenance monthly still never misses. */
 export const MONTHS_AHEAD = 3;
+
+/** PAGE_ARCHIVE_DAYS' default: a month of raw pages, enough to re-parse what a parser fix should repair. */
+export const DEFAULT_PAGE_ARCHIVE_DAYS = 30;
 
 export async function ensurePartitionsFrom(db: Queryable, first: Date, months: number): Promise<number> {
   const [row] = await db.query<{ created: number }>(`SELECT watcher_snapshot_partitions_ensure($1, $2) AS created`, [first, months]);

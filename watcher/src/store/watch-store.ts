@@ -4,7 +4,6 @@
  */
 import { type Clock, systemClock } from './clock.js';
 import type { Database } from './database.js';
-import { createArchivedPageRepository } from './archived-pages.js';
 import { createDeliveryRepository } from './deliveries.js';
 import { createEventRepository } from './events.js';
 import { createJobChunkRepository } from './job-chunks.js';
@@ -14,6 +13,7 @@ import { migrate } from './migrate.js';
 import { createPartitionMaintenance } from './partitions.js';
 import { createSnapshotRepository } from './snapshots.js';
 import { createWatchRepository } from './watches.js';
+import { createArchivedPageRepository } from './archived-pages.js';
 
 /** Two years: a chart of "this year against last year" still has its data. */
 export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 730;

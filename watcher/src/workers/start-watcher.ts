@@ -10,11 +10,11 @@ import type { WatcherConfig } from '../config.js';
 import { createJobSystemFromEnv } from '../queue/index.js';
 import { createCoreSnapshotReader } from '../refresh/index.js';
 import { openDatabase, openWatchStore } from '../store/index.js';
-import { startPageArchiveRecorder } from '../archive/start-page-archive.js';
 import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
 import { createJobService, createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
 import { serviceLogOf } from './service-log.js';
+import { startPageArchiveRecorder } from '../archive/start-page-archive.js';
 
 export interface StartWatcherOptions {
   readonly config: WatcherConfig;
