@@ -4,7 +4,7 @@
  * `PAGE_ARCHIVE_DAYS` by monthly partitions that retention drops (partitions.ts).
  */
 import type { ArchivedPage } from '@retail/contract/page-archive-handoff';
-import type { Queryable } from './database.js';
+import { monthPartitionsEnsure, type StoreQueryable as Queryable } from './partitions.js';
 
 /** check_violation: the row's month has no partition yet. */
 const NO_PARTITION = '23514';
@@ -38,10 +38,6 @@ export interface PageLookup {
 
 const COLUMNS = `id, fetched_at AS "fetchedAt", domain, kind, identifier, url, status, parser, content_type AS "contentType", reason,
   missing_fields AS "missingFields", encoding, body, parsed, recorded_at AS "recordedAt"`;
-
-export function monthPartitionsEnsure(db: Queryable, parent: string, first: Date, months: number): Promise<Array<{ created: number }>> {
-  return db.query<{ created: number }>(`SELECT watcher_month_partitions_ensure($1, $2, $3) AS created`, [parent, first, months]);
-}
 
 export function createArchivedPageRepository(db: Queryable) {
   const insert = (page: ArchivedPage) =>

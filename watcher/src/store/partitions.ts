@@ -4,7 +4,6 @@
  * what the watcher calls at start and what its scheduled maintenance job runs (daily is plenty: a
  * month is created `MONTHS_AHEAD` months early, and a missing one is created on first insert anyway).
  */
-import { monthPartitionsEnsure } from './archived-pages.js';
 import type { Clock } from './clock.js';
 import type { Queryable } from './database.js';
 
@@ -17,6 +16,14 @@ export const DEFAULT_PAGE_ARCHIVE_DAYS = 30;
 export async function ensurePartitionsFrom(db: Queryable, first: Date, months: number): Promise<number> {
   const [row] = await db.query<{ created: number }>(`SELECT watcher_snapshot_partitions_ensure($1, $2) AS created`, [first, months]);
   return row!.created;
+}
+
+/** What the store's repositories query through (the database seam's Queryable, named here for them). */
+export type StoreQueryable = Parameters<typeof ensurePartitionsFrom>[0];
+
+/** Monthly partitions of `parent` (named `<parent>_YYYY_MM`, migration 0005's functions), created ahead. */
+export function monthPartitionsEnsure(db: StoreQueryable, parent: string, first: Date, months: number): Promise<Array<{ created: number }>> {
+  return db.query<{ created: number }>(`SELECT watcher_month_partitions_ensure($1, $2, $3) AS created`, [parent, first, months]);
 }
 
 export interface MaintenanceResult {
