@@ -36,7 +36,7 @@ describe('the page archive in one process', () => {
     for (const asin of ['B0ONEPROC1', 'B0ONEPROC2']) {
       await withArchiveHint('watch-refresh', () => source.parsed(request(`/dp/${asin}`), { id: 'product', version: 1 }, () => ({ product: { title: 'Kettle', isInStock: false } })));
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 200 && stream.size() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     // The first recorder takes both, records one, and stops before acknowledging.
     const first = stream.inbox();
     const taken = await first.read({ pending: false, count: 10, blockMs: 0 });
