@@ -14,7 +14,7 @@
 /** The core's layers, bottom-up: [name, what it holds, path patterns]. Every core/src file is in one. */
 const CORE_LAYERS = [
   ['pages', 'page types and hosts, marketplaces, errors, tracing', ['^core/src/pages/', '^core/src/marketplaces/', '^core/src/errors\\.ts$', '^core/src/telemetry/']],
-  ['fetching', 'upstream client, resilience, page cache, outcome metrics', ['^core/src/upstream/', '^core/src/resilience/', '^core/src/cache/', '^core/src/outcomes/']],
+  ['fetching', 'upstream client, resilience, page cache, outcome metrics, page archive hand-off', ['^core/src/upstream/', '^core/src/resilience/', '^core/src/cache/', '^core/src/outcomes/', '^core/src/archive/']],
   ['html', 'the HTML engine: loading, the page index, selectors, node reads', ['^core/src/parsers/common/']],
   ['parsers', 'one pure parser per page kind: (page, context) → record', ['^core/src/parsers/(?!common/)']],
   ['operation-parts', 'what handlers compose: parser registry and worker pool, estimators, request validation, field health', ['^core/src/workers/', '^core/src/estimators/', '^core/src/validation/', '^core/src/health/']],

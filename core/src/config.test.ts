@@ -53,6 +53,21 @@ describe('loadCoreConfig', () => {
     expect((error as Error).message).not.toContain('short');
   });
 
+  it('refuses a bad page archive setting at start, naming the variable, not the value', () => {
+    const run = () => loadCoreConfig({ SERVICE_TOKEN: 'a-long-enough-token', PAGE_ARCHIVE_SAMPLE: '1.5', PAGE_ARCHIVE_DAYS: '-1' });
+    expect(run).toThrow(ConfigError);
+    const error = (() => {
+      try {
+        run();
+      } catch (thrown) {
+        return thrown as ConfigError;
+      }
+    })();
+    for (const name of ['PAGE_ARCHIVE_DAYS', 'PAGE_ARCHIVE_SAMPLE']) expect(error?.problems.join('\n')).toContain(name);
+    expect(error?.message).not.toContain('1.5');
+    expect(() => loadCoreConfig({ SERVICE_TOKEN: 'a-long-enough-token', PAGE_ARCHIVE_SAMPLE: '', PAGE_ARCHIVE_DAYS: '0' })).not.toThrow();
+  });
+
   it('requires the service token', () => {
     expect(() => loadCoreConfig({})).toThrow(/SERVICE_TOKEN is required/);
   });

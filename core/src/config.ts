@@ -1,6 +1,7 @@
 import { blankToUndefined, EnvironmentError, readEnvironment } from '@retail/contract/environment';
 import { z } from 'zod';
 import { loadResilienceConfig, type ResilienceConfig } from './resilience/config.js';
+import { pageArchiveSettings } from './archive/archive-settings.js';
 
 /**
  * The core's configuration, read once at start from the environment (names fixed by the
@@ -77,7 +78,7 @@ export class ConfigError extends EnvironmentError {}
 /** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
 export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
   // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
-  const { variables: e, resilience } = readEnvironment(EnvSchema.safeParse(env), { resilience: () => loadResilienceConfig(env) },
+  const { variables: e, resilience } = readEnvironment(EnvSchema.safeParse(env), { resilience: () => loadResilienceConfig(env), pageArchive: () => pageArchiveSettings(env) },
     (problems) => new ConfigError('core', problems));
   return Object.freeze({
     grpcHost: e.GRPC_HOST,

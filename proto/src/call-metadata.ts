@@ -21,3 +21,11 @@ export const BACKGROUND_PRIORITY = 'background';
  */
 export const READ_METADATA_KEY = 'x-retail-read';
 export const FRESH_READ = 'fresh';
+
+/**
+ * Why the core should keep the pages a call fetches in the page archive (docs/page-archive.md):
+ * `x-retail-archive: watch-refresh` marks a watch's refresh read, whose every fetched page is kept
+ * so that history can be re-derived later. Internal, like the marks above: no gateway sends it.
+ */
+export const ARCHIVE_METADATA_KEY = 'x-retail-archive';
+export const WATCH_REFRESH_ARCHIVE = 'watch-refresh';

@@ -496,7 +496,8 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
 
       if (render === 'default') {
         expect(admittedComponents(policyFor('redis-ledger')!)).toEqual([...LEDGER_CLIENTS].sort());
-        expect(admittedComponents(policyFor('redis-cache')!)).toEqual(['core']);
+        // The watcher reads the page archive's hand-off there (docs/page-archive.md).
+        expect(admittedComponents(policyFor('redis-cache')!)).toEqual(['core', 'watcher']);
         expect(admittedComponents(policyFor('postgresql')!)).toEqual(['watcher']);
       }
     }),

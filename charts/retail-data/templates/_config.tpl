@@ -31,6 +31,9 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "PARSE_WORKERS" $values.config.parseWorkers }}
 {{- $_ := set $env "BATCH_CONCURRENCY" $values.config.batchConcurrency }}
 {{- $_ := set $env "UPSTREAM_STARTUP_PROBE" $values.config.startupProbe }}
+{{- $_ := set $env "PAGE_ARCHIVE_DAYS" $root.Values.pageArchive.days }}
+{{- $_ := set $env "PAGE_ARCHIVE_SAMPLE" $root.Values.pageArchive.sample }}
+{{- $_ := set $env "PAGE_ARCHIVE_STREAM_MAX" $root.Values.pageArchive.streamMax }}
 {{- else if eq $name "watcher" }}
 {{- $_ := set $env "GRPC_HOST" $values.config.grpcHost }}
 {{- $_ := set $env "GRPC_PORT" $values.port }}
@@ -45,6 +48,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "WATCHER_REFRESH_CONCURRENCY" $values.config.refreshConcurrency }}
 {{- $_ := set $env "WATCHER_DELIVERY_CONCURRENCY" $values.config.deliveryConcurrency }}
 {{- $_ := set $env "SNAPSHOT_RETENTION_DAYS" $values.config.snapshotRetentionDays }}
+{{- $_ := set $env "PAGE_ARCHIVE_DAYS" $root.Values.pageArchive.days }}
 {{- $_ := set $env "JOB_CONCURRENCY" $values.config.jobConcurrency }}
 {{- $_ := set $env "JOB_ITEM_CONCURRENCY" $values.config.jobItemConcurrency }}
 {{- $_ := set $env "JOB_CHUNK_SIZE" $values.config.jobChunkSize }}

@@ -57,7 +57,7 @@ rest: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledge
 graphql: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
 mcp: { protocol: http, probes: http, callsCore: true, callsWatcher: true, ledger: true, cache: false, postgresql: false }
 console: { protocol: http, probes: http, callsCore: false, callsWatcher: true, ledger: true, cache: false, postgresql: false }
-watcher: { protocol: grpc, probes: http, callsCore: true, callsWatcher: false, ledger: true, cache: false, postgresql: true }
+watcher: { protocol: grpc, probes: http, callsCore: true, callsWatcher: false, ledger: true, cache: true, postgresql: true }
 {{- end }}
 
 {{/* Ordered names, since dict iteration order is alphabetical. */}}

@@ -9,6 +9,10 @@ import { inSpan } from '../telemetry/tracing.js';
 import { hostForKind, pathWithQuery } from '../pages/hosts.js';
 import { DEFAULT_TTL_SECONDS, pageCacheKey, type CacheEntry, type PageCache } from './page-cache.js';
 import { createSingleFlight, type SingleFlight } from './single-flight.js';
+import { currentArchiveHint } from '../archive/archive-hint.js';
+import { refusedPageOf, withRefusedPage } from '../archive/refused-page.js';
+import type { PageArchiveTap } from '../archive/page-archive-tap.js';
+import { processPageArchiveTap } from '../archive/archive-settings.js';
 
 /** Which parser reads the page: its version is part of the cache key. */
 export interface ParserRef {
@@ -47,7 +51,9 @@ export interface ParsedPageSourceOptions {
   readonly staleSeconds?: number;
   readonly now?: () => number;
   readonly metrics?: Pick<UpstreamMetrics, 'cache'>;
-  readonly logger?: Pick<Logger, 'debug'>;
+  readonly logger?: Pick<Logger, 'debug' | 'warn'>;
+  /** Where fetched pages go for the page archive (docs/page-archive.md); the process's own from the environment by default, `false` for none. */
+  readonly archive?: PageArchiveTap | false;
 }
 
 /** Upstream failures a stale entry may stand in for: the marketplace (or the way to it), not the request, is at fault. */
@@ -63,6 +69,19 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
   const negativeMs = (options.negativeTtlSeconds ?? 60) * 1000;
   const staleMs = (options.staleSeconds ?? 0) * 1000;
   const freshMs = (kind: PageKind) => (options.ttlSeconds?.[kind] ?? DEFAULT_TTL_SECONDS[kind]) * 1000;
+  const archive = options.archive === false ? undefined : (options.archive ?? processPageArchiveTap(options.logger));
+  // A fetch is kept once, whichever of the callers sharing it asks: a watch refresh riding on
+  // another caller's fetch still keeps the page that caller's sample passed over.
+  const kept = new WeakSet<FetchedPage>();
+  /** Offers a fetched page to the archive; the compression and hand-off run after the call's own work, never awaited by it. */
+  function offer(request: PageRequest, parser: ParserRef, page: FetchedPage, result: { record?: unknown; refused?: 'blocked' | 'unparseable' }) {
+    if (!archive || kept.has(page)) return;
+    const input = { request, parser, page, hint: currentArchiveHint(), ...result };
+    const reason = archive.decide(input);
+    if (!reason) return;
+    kept.add(page);
+    setImmediate(() => void archive.keep(input, reason));
+  }
 
   async function store(key: string, entry: CacheEntry, ttlMs: number) {
     if (options.cache && ttlMs > 0) await options.cache.set(key, entry, ttlMs);
@@ -98,19 +117,27 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
       const fetchAndStore = async (signal: AbortSignal, deadline: () => number | undefined) => {
         const sharedRequest: PageRequest = Object.defineProperty({ ...request, signal }, 'deadlineAt', { get: deadline, enumerable: true });
         const page = await options.fetcher.fetchPage(sharedRequest);
-        const record = await parse(page, signal);
+        let record: T;
+        try {
+          record = await parse(page, signal);
+        } catch (error) {
+          throw signal.aborted ? error : withRefusedPage(error, page);
+        }
         const retrievedAt = page.retrievedAt.getTime();
         const fresh = freshMs(request.kind);
         await store(key, { value: record, url: page.url, retrievedAt, freshUntil: now() + fresh }, fresh + staleMs);
-        return { record, retrievedAt, url: page.url };
+        return { record, retrievedAt, url: page.url, page };
       };
       try {
         const { value, shared } = await flights.run(key, request.signal, fetchAndStore, request.deadlineAt);
         options.metrics?.cache(shared ? 'shared' : 'miss');
+        offer(request, parser, value.page, { record: value.record });
         // Followers get their own copy: a handler may adjust its record without touching another's.
         const record = shared ? structuredClone(value.record) : value.record;
         return { value: record, fromCache: false, stale: false, retrievedAt: new Date(value.retrievedAt), url: value.url };
       } catch (error) {
+        const refused = refusedPageOf(error);
+        if (refused) offer(request, parser, refused, { refused: isCoreError(error) && error.reason === ErrorReason.UPSTREAM_BLOCKED ? 'blocked' : 'unparseable' });
         if (isCoreError(error) && error.reason === ErrorReason.NOT_FOUND && negativeMs > 0) {
           await store(key, { notFound: error.message, url, retrievedAt: now(), freshUntil: now() + negativeMs }, negativeMs);
         } else if (staleMs > 0 && cached?.notFound === undefined && cached && staleOk(outcomeClassOf(error))) {

@@ -8,6 +8,7 @@ import type { CallSignal } from './call-signal.js';
 import { freshReadOf, priorityOf, requestIdOf, rpcSpanOptions } from './call-parts.js';
 import { type OperationServices, noteFailure, runOperation } from './run-operation.js';
 import { toCoreError } from './status.js';
+import { archiveHintOf, withArchiveHint } from '../archive/archive-hint.js';
 
 /** What serving one unary call needs from its gRPC call: the metadata it came with and its deadline. */
 export interface UnaryCallParts {
@@ -31,7 +32,9 @@ async function serveCall(rpc: RpcName, method: DescMethod, message: Message, { m
   try {
     const request = validateRequest(rpc, message);
     host = request.marketplace.host;
-    const response = await runOperation(rpc, method, request, { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(metadata), freshRead: freshReadOf(metadata) }, options);
+    const scope = { signal: deadline.signal, deadlineAt: deadline.endsAt, logger, requestId, priority: priorityOf(metadata), freshRead: freshReadOf(metadata) };
+    // The pages this call fetches know why it wants them archived (a watch refresh), core/src/archive.
+    const response = await withArchiveHint(archiveHintOf(metadata), () => runOperation(rpc, method, request, scope, options));
     logger.info({ ms: Math.round(performance.now() - started), code: 'OK' }, 'call served');
     return { response };
   } catch (thrown) {

@@ -47,6 +47,8 @@ export interface FetchedPage {
   readonly url: string;
   readonly retrievedAt: Date;
   readonly fromCache: boolean;
+  /** The answer's Content-Type, when it sent one (the page archive keeps it). */
+  readonly contentType?: string;
 }
 
 /**

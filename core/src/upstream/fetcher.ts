@@ -8,6 +8,7 @@ import { classifyUpstream, outcomeError } from './classify.js';
 import { transportFailureOf, UpstreamFailure } from '../outcomes/causes.js';
 import { hostForKind, isMarketplaceOrigin, pathWithQuery } from '../pages/hosts.js';
 import { SpanKind, inSpan } from '../telemetry/tracing.js';
+import { withRefusedPage } from '../archive/refused-page.js';
 
 export interface PageFetcherOptions {
   /** MARKETPLACE_ORIGIN: send every request to this origin (the replay server) with X-Forwarded-Host. */
@@ -36,7 +37,7 @@ const MAX_REDIRECTS = 3;
 /** One HTTP exchange: a redirect to follow, or a body. */
 type Answer =
   | { status: number; redirect: string; html?: undefined; retryAfter?: undefined }
-  | { status: number; redirect?: undefined; html: string; retryAfter: number | undefined };
+  | { status: number; redirect?: undefined; html: string; retryAfter: number | undefined; contentType: string };
 
 /** Retry-After in whole seconds (delta or HTTP date), when the marketplace sends one. */
 export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -107,7 +108,7 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
     }
     const contentType = String(response.headers['content-type'] ?? '');
     const body = decompress(Buffer.concat(chunks), String(response.headers['content-encoding'] ?? ''), maxBody);
-    return { status: response.statusCode, html: decode(body, contentType), retryAfter: retryAfterSeconds(response.headers['retry-after']) };
+    return { status: response.statusCode, html: decode(body, contentType), retryAfter: retryAfterSeconds(response.headers['retry-after']), contentType };
   }
 
   async function fetchPage(request: PageRequest): Promise<FetchedPage> {
@@ -138,9 +139,12 @@ export function createPageFetcher(options: PageFetcherOptions): ClosablePageFetc
           url = next;
           continue;
         }
-        const error = outcomeError(classifyUpstream(answer.status, answer.html, url.toString()), request.kind, url.toString(), answer.retryAfter);
-        if (error) throw error;
-        return { status: answer.status, html: answer.html, url: url.toString(), retrievedAt: new Date(), fromCache: false };
+        const page: FetchedPage = { status: answer.status, html: answer.html, url: url.toString(), retrievedAt: new Date(), fromCache: false, contentType: answer.contentType };
+        const outcome = classifyUpstream(answer.status, answer.html, url.toString());
+        const error = outcomeError(outcome, request.kind, url.toString(), answer.retryAfter);
+        // A block page goes with its error to the page archive (archive/refused-page.ts), never to a client.
+        if (error) throw outcome.kind === 'blocked' ? withRefusedPage(error, page) : error;
+        return page;
       }
     } catch (error) {
       if (isCoreError(error)) throw error;

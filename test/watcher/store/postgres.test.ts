@@ -32,7 +32,7 @@ describe.skipIf(missing !== null)('PostgreSQL', () => {
     const starters = Array.from({ length: 4 }, () => createPostgresDatabase({ connectionString: test.url, maxConnections: 2 }));
     try {
       const applied = await Promise.all(starters.map((db) => migrate(db)));
-      expect(applied.filter((names) => names.length > 0)).toEqual([['0001_watcher-schema', '0002_bulk-jobs', '0003_snapshot-quality', '0004_data-incidents']]);
+      expect(applied.filter((names) => names.length > 0)).toEqual([['0001_watcher-schema', '0002_bulk-jobs', '0003_snapshot-quality', '0004_data-incidents', '0005_page-archive']]);
       const stores = await Promise.all(starters.map((db) => openWatchStore(db)));
       const watch = await stores[0]!.watches.create({ accountId: 'a', domain: 'US', asin: 'B00CONCUR1', intervalSeconds: 60, conditions: [] });
       expect(await stores[3]!.watches.get('a', watch.id)).toEqual(watch);

@@ -12,4 +12,10 @@ describe('store settings from the environment', () => {
   it('refuses a retention that is not a whole number of days', () => {
     for (const bad of ['0', '-5', '1.5', 'ninety']) expect(() => storeSettingsFromEnv({ SNAPSHOT_RETENTION_DAYS: bad })).toThrow(/SNAPSHOT_RETENTION_DAYS/);
   });
+
+  it('reads the page archive retention; 0 (no archive) keeps the default for what is already stored', () => {
+    expect(storeSettingsFromEnv({ PAGE_ARCHIVE_DAYS: '45' })).toEqual({ dataDir: DEFAULT_DATA_DIR, pageArchiveDays: 45 });
+    expect(storeSettingsFromEnv({ PAGE_ARCHIVE_DAYS: '0' })).toEqual({ dataDir: DEFAULT_DATA_DIR });
+    expect(() => storeSettingsFromEnv({ PAGE_ARCHIVE_DAYS: 'month' })).toThrow(/PAGE_ARCHIVE_DAYS/);
+  });
 });

@@ -13,6 +13,7 @@ export interface StoreSettings {
   readonly dataDir: string;
   readonly snapshotRetentionDays?: number;
   readonly jobResultRetentionDays?: number;
+  readonly pageArchiveDays?: number;
 }
 
 /** A whole number of days from `name`; empty = unset, as for the other variables. */
@@ -25,11 +26,14 @@ function days(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function storeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreSettings {
   const retention = days(env, 'SNAPSHOT_RETENTION_DAYS');
   const jobRetention = days(env, 'JOB_RESULT_RETENTION_DAYS');
+  // PAGE_ARCHIVE_DAYS=0 turns archiving off in the core; the watcher then still keeps (and ages out) what it has.
+  const archiveDays = env.PAGE_ARCHIVE_DAYS === '0' ? undefined : days(env, 'PAGE_ARCHIVE_DAYS');
   return {
     ...(env.DATABASE_URL && { databaseUrl: env.DATABASE_URL }),
     dataDir: env.WATCHER_DATA_DIR || DEFAULT_DATA_DIR,
     ...(retention !== undefined && { snapshotRetentionDays: retention }),
     ...(jobRetention !== undefined && { jobResultRetentionDays: jobRetention }),
+    ...(archiveDays !== undefined && { pageArchiveDays: archiveDays }),
   };
 }
 
@@ -44,5 +48,6 @@ export async function openWatchStoreFromEnv(env: NodeJS.ProcessEnv = process.env
     ...options,
     ...(settings.snapshotRetentionDays && { snapshotRetentionDays: settings.snapshotRetentionDays }),
     ...(settings.jobResultRetentionDays && { jobResultRetentionDays: settings.jobResultRetentionDays }),
+    ...(settings.pageArchiveDays && { pageArchiveDays: settings.pageArchiveDays }),
   });
 }

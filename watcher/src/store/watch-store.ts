@@ -14,6 +14,7 @@ import { migrate } from './migrate.js';
 import { createPartitionMaintenance } from './partitions.js';
 import { createSnapshotRepository } from './snapshots.js';
 import { createWatchRepository } from './watches.js';
+import { createArchivedPageRepository } from './archived-pages.js';
 
 /** Two years: a chart of "this year against last year" still has its data. */
 export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 730;
@@ -25,6 +26,8 @@ export interface WatchStoreOptions {
   readonly snapshotRetentionDays?: number;
   /** How long an ended bulk job keeps its results (JOB_RESULT_RETENTION_DAYS). */
   readonly jobResultRetentionDays?: number;
+  /** How long archived pages are kept (PAGE_ARCHIVE_DAYS, partitions.ts). */
+  readonly pageArchiveDays?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -35,6 +38,8 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
   const jobRetentionMs = jobRetentionDays * 86_400_000;
   return {
     db,
+    /** Raw pages the core fetched, compressed (docs/page-archive.md). */
+    pages: createArchivedPageRepository(db),
     watches: createWatchRepository(db, now),
     snapshots: createSnapshotRepository(db),
     events: createEventRepository(db),
@@ -46,7 +51,7 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
     /** Data incidents read from the core, and their operator webhooks (docs/data-health.md). */
     incidents: createDataIncidentRepository(db, now),
     /** Partitions ahead and retention; the scheduler runs it daily, `openWatchStore` once at start. */
-    maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS),
+    maintenance: createPartitionMaintenance(db, now, options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, options.pageArchiveDays),
     close: () => db.close(),
   };
 }

@@ -14,6 +14,7 @@ import { loadSecretKeyring } from '../webhooks/index.js';
 import { startWatcherWorkers, type WatcherWorkers } from './start-workers.js';
 import { createJobService, createPlanOf, createWatchService, createWatcherGrpcServer, watchLimitsFromEnv, type WatcherGrpcServer } from '../service/index.js';
 import { serviceLogOf } from './service-log.js';
+import { startPageArchiveRecorder } from '../archive/start-page-archive.js';
 
 export interface StartWatcherOptions {
   readonly config: WatcherConfig;
@@ -47,6 +48,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       log,
       ...(config.store.snapshotRetentionDays !== undefined && { snapshotRetentionDays: config.store.snapshotRetentionDays }),
       ...(config.store.jobResultRetentionDays !== undefined && { jobResultRetentionDays: config.store.jobResultRetentionDays }),
+      ...(config.store.pageArchiveDays !== undefined && { pageArchiveDays: config.store.pageArchiveDays }),
     });
     if (!options.database) closers.push(() => store.close());
     const jobs = await createJobSystemFromEnv(env, {
@@ -69,6 +71,9 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
         ...(config.operatorWebhook && { operatorWebhook: config.operatorWebhook }),
       });
       closers.push(() => workers!.stop());
+      // Raw pages the core fetched, recorded from its hand-off (docs/page-archive.md).
+      const archive = await startPageArchiveRecorder(env, store.pages, log);
+      if (archive) closers.push(() => archive.stop());
     }
 
     let server: WatcherGrpcServer | undefined;

@@ -1,0 +1,19 @@
+/**
+ * `npm run admin -- <command>`: one entry point for operators. `pages` finds an archived marketplace
+ * page (the watcher's database, docs/page-archive.md); every other command administers accounts and
+ * keys on the ledger (gateways/metering/src/admin).
+ */
+import { runAdminCli } from '@retail/metering/admin/commands';
+import { PAGES_USAGE, runPagesCommand } from '@retail/watcher/admin/pages-command';
+
+const io = {
+  out: (line: string) => process.stdout.write(line + '\n'),
+  err: (line: string) => process.stderr.write(line + '\n'),
+};
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'pages') {
+  process.exitCode = await runPagesCommand(rest, process.env, io);
+} else {
+  process.exitCode = await runAdminCli(process.argv.slice(2), process.env, io);
+  if (command === undefined || command === 'help') io.out(PAGES_USAGE);
+}
