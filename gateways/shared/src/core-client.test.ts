@@ -84,6 +84,15 @@ describe('createCoreClient', () => {
     expect(core.calls.at(-1)!.headers.get('x-retail-read')).toBeNull();
   });
 
+  it('marks a watch refresh with x-retail-archive: watch-refresh, even with coalescing on, and no other call', async () => {
+    const coalescing = createCoreClient({ address: core.address, serviceToken: TOKEN, deadlineMs: 5000, coalesce: true });
+    await coalescing.callOperation(product, { asin: 'B0TEST0004' }, { requestId: 'refresh-1', watchRefresh: true });
+    const marked = core.calls.at(-1)!;
+    expect([marked.method, marked.headers.get('x-retail-archive')]).toEqual(['GetProduct', 'watch-refresh']);
+    await client().callOperation(product, { asin: 'B0TEST0005' }, { requestId: 'plain-2' });
+    expect(core.calls.at(-1)!.headers.get('x-retail-archive')).toBeNull();
+  });
+
   it('reads answers larger than the flow-control windows, many at once on one connection', async () => {
     const c = client();
     const answers = await Promise.all(Array.from({ length: 8 }, () => c.callOperation(product, { asin: 'B00000BIG1' }, { requestId: 'big' })));

@@ -12,8 +12,8 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import {
-  BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
-  DataHealthService, FRESH_READ, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WatchService,
+  ARCHIVE_METADATA_KEY, BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
+  DataHealthService, FRESH_READ, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WATCH_REFRESH_ARCHIVE, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -76,6 +76,12 @@ export interface CallOptions {
    * read. Never coalesced; no gateway sets it for a client.
    */
   readonly freshRead?: boolean;
+  /**
+   * A watch's refresh read (`x-retail-archive: watch-refresh`): the core keeps every page it fetches
+   * for the call in the page archive (docs/page-archive.md), so history can be re-derived from them.
+   * Never coalesced (a batch carries its first call's metadata); no gateway sets it for a client.
+   */
+  readonly watchRefresh?: boolean;
   /** This call's deadline in ms, when it is not the client's (a whole stream's, for instance). */
   readonly deadlineMs?: number;
 }
@@ -164,7 +170,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   }
 
   /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */
-  function prepare(method: DescMethod, { requestId, accountId, background, freshRead }: CallOptions): { caller: GrpcCaller; metadata: Metadata } {
+  function prepare(method: DescMethod, { requestId, accountId, background, freshRead, watchRefresh }: CallOptions): { caller: GrpcCaller; metadata: Metadata } {
     const service = method.parent.typeName;
     const caller = callers.get(service);
     if (!caller) throw new ConnectError(`${method.name} is not served by this deployment: its ${service} address (WATCHER_ADDRESS) is not configured`, Code.Unimplemented);
@@ -173,6 +179,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     metadata.set(REQUEST_ID_METADATA_KEY, requestId);
     if (background) metadata.set(PRIORITY_METADATA_KEY, BACKGROUND_PRIORITY);
     if (freshRead) metadata.set(READ_METADATA_KEY, FRESH_READ);
+    if (watchRefresh) metadata.set(ARCHIVE_METADATA_KEY, WATCH_REFRESH_ARCHIVE);
     if (ACCOUNT_SERVICES.has(service)) {
       if (!accountId) throw new Error(`${method.name} needs the caller's account`);
       metadata.set(ACCOUNT_METADATA_KEY, accountId);
@@ -198,7 +205,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
         const message = create(op.request, request);
         const options = rpcOptions(metadata, callOptions);
         // Calls coalesce with calls of their own priority only: a batch carries one x-retail-priority.
-        if (coalescer?.accepts(op.method) && !callOptions.freshRead) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
+        if (coalescer?.accepts(op.method) && !callOptions.freshRead && !callOptions.watchRefresh) return coalescer.unary(op.method, message, options, callOptions.background ? BACKGROUND_PRIORITY : '');
         return caller.unary(op.method, message, options);
       });
       return { response, meta: responseInfo(response) };

@@ -47,6 +47,8 @@ describe('the core snapshot reader', () => {
     });
     const asked = core.calls.slice(-2);
     expect(asked.map((call) => call.method)).toEqual(['GetProduct', 'GetSalesEstimate']);
+    // The product read is a watch's refresh, whose pages the core archives; the estimate reads the page it cached.
+    expect(asked.map((call) => call.headers.get('x-retail-archive'))).toEqual(['watch-refresh', null]);
     expect((asked[0]!.request as unknown as { domain: number }).domain).toBe(4); // DE
   });
 

@@ -44,7 +44,8 @@ export function createCoreSnapshotReader(core: CoreClient, options: { requestIdP
       const requestId = `${options.requestIdPrefix ?? 'watcher'}-${asin}-${++sequence}`;
       const { signal, fresh } = readOptions;
       try {
-        const product = await core.callOperation(getProduct, request, { requestId, ...(signal ? { signal } : {}), ...(fresh ? { freshRead: true } : {}) });
+        // Marked as a watch's refresh: the core archives every page it fetches for it (docs/page-archive.md).
+        const product = await core.callOperation(getProduct, request, { requestId, watchRefresh: true, ...(signal ? { signal } : {}), ...(fresh ? { freshRead: true } : {}) });
         // GetSalesEstimate reads the page GetProduct just cached; its own failure must not lose the
         // product's fields, so a missing rank is only a missing field (the refresh judges it unknown).
         const sales = fresh ? null : await core.callOperation(getSalesEstimate, request, { requestId, ...(signal ? { signal } : {}) }).catch(() => null);
