@@ -79,6 +79,17 @@ describe('MCP tasks on npm start', () => {
     expect(await balance()).toBe(before - job.unitsCharged);
   }, 60_000);
 
+  it('answers tasks/result once the job has ended, waiting for it as the specification asks', async () => {
+    const [, created, result, task] = await runSdkClient(mcpUrl(), key, [
+      { op: 'createTask', name: 'retail_job_create', arguments: { items: [product('B0FXTUS001'), product('B0FXTUS001')] } },
+      { op: 'taskResult' },
+      { op: 'getTask' },
+    ]);
+    expect(created).toMatchObject({ ok: true, result: { task: { status: 'working' } } });
+    expect(result).toMatchObject({ ok: true, result: { structuredContent: { data: { retailJob: { status: 'DONE', done: 2, unitsCharged: 2 } } } } });
+    expect(task).toMatchObject({ ok: true, result: { status: 'completed' } });
+  }, 60_000);
+
   it('a client without tasks keeps today\'s answer, and a tool that is no task refuses to be one', async () => {
     const [, plain, refused] = await runSdkClient(mcpUrl(), key, [
       { op: 'callTool', name: 'retail_job_create', arguments: { items: [product('B0FXTUS001')] } },
