@@ -35,7 +35,7 @@ for (const step of out[0].ok ? steps : []) {
       const created = await client.request({ method: 'tools/call', params: { name: step.name, arguments: step.arguments ?? {}, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
       taskId = created.task.taskId;
       out.push({ ok: true, result: created });
-    } else if (step.op === 'getTask') out.push({ ok: true, result: await tasks.getTask(taskId) });
+    } else if (step.op === 'getTask') out.push({ ok: true, result: await tasks.getTask(step.taskId ?? taskId) });
     else if (step.op === 'waitTask') out.push({ ok: true, result: await untilEnded() });
     else if (step.op === 'taskResult') out.push({ ok: true, result: await tasks.getTaskResult(taskId, CallToolResultSchema) });
     else if (step.op === 'cancelTask') out.push({ ok: true, result: await tasks.cancelTask(taskId) });

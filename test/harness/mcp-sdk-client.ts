@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 export type ClientStep =
   | { op: 'listTools' } | { op: 'ping' } | { op: 'callTool'; name: string; arguments?: Record<string, unknown> }
   // MCP tasks: createTask is a task-augmented tools/call; the other task steps act on the task it created.
-  | { op: 'createTask'; name: string; arguments?: Record<string, unknown> } | { op: 'getTask' | 'waitTask' | 'taskResult' | 'cancelTask' | 'listResourceTemplates' }
+  | { op: 'createTask'; name: string; arguments?: Record<string, unknown> } | { op: 'waitTask' | 'taskResult' | 'cancelTask' | 'listResourceTemplates' }
+  | { op: 'getTask'; taskId?: string }
   // `$task` in the URI stands for the created task's id.
   | { op: 'readResource'; uri: string };
 export type StepOutcome = { ok: true; result: any } | { ok: false; error: string };

@@ -58,7 +58,7 @@ const op = (tool: string): Operation => {
 };
 
 /** One JobService call through the shared pipeline; a refusal is thrown (request-level: its HTTP status follows). */
-async function jobCall(ctx: TaskContext, tool: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult & { ok: true }> {
+async function jobCall(ctx: TaskContext, tool: string, params: Record<string, unknown>, signal?: AbortSignal, notFound = `Task not found: ${String(params.id)}`): Promise<CallResult & { ok: true }> {
   const result = await runMeteredCall({ core: ctx.core, meter: ctx.meter }, { op: op(tool), params, style: 'mcp', headers: ctx.headers, ...(signal ? { signal } : {}) });
   if (result.ok) return result;
   if (isRequestLevel(result.status, result.reason)) {
@@ -66,8 +66,8 @@ async function jobCall(ctx: TaskContext, tool: string, params: Record<string, un
     ctx.onRefusal(refusal);
     throw refusal;
   }
-  // Another account's job, an unknown or expired one: the task is not found, as the SDK says it.
-  const message = result.status === 404 ? `Task not found: ${String(params.id)}` : result.errors.map((e) => e.message).join('; ');
+  // Another account's job, an unknown or expired one: the task (or resource) is not found, as the SDK says it.
+  const message = result.status === 404 ? notFound : result.errors.map((e) => e.message).join('; ');
   throw new McpError(ErrorCode.InvalidParams, message, envelope(result.errors));
 }
 
@@ -135,7 +135,7 @@ export async function readJobResults(ctx: TaskContext, uri: string): Promise<Rea
   const named = parseResultsUri(uri);
   if (!named) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri} (job results are retail://jobs/{id}/results)`);
   const results = op('retail_job_results');
-  const data = (await jobCall(ctx, 'retail_job_results', { id: named.id, ...(named.cursor ? { cursor: named.cursor } : {}), ...(named.limit ? { limit: Number(named.limit) } : {}) })).data;
+  const data = (await jobCall(ctx, 'retail_job_results', { id: named.id, ...(named.cursor ? { cursor: named.cursor } : {}), ...(named.limit ? { limit: Number(named.limit) } : {}) }, undefined, `Resource not found: ${uri}`)).data;
   const page = compactRecord(results.response, data, WHOLE_LISTS).record.retailJobResults as { nextCursor?: string } & Record<string, unknown>;
   return resultsPage(uri, named, page);
 }
