@@ -17,7 +17,7 @@ describe('job results as resources', () => {
   it('names the next page with the same page size, and none after the last', () => {
     const page = resultsPage(resultsUri(ID, undefined, '5'), { id: ID, limit: '5' }, { results: [], nextCursor: 'n1' });
     expect(page._meta).toEqual({ nextUri: resultsUri(ID, 'n1', '5') });
-    expect(JSON.parse(page.contents[0]!.text as string)).toEqual({ data: { retailJobResults: { results: [], nextCursor: 'n1' } }, nextUri: resultsUri(ID, 'n1', '5') });
+    expect(JSON.parse((page.contents[0] as { text: string }).text)).toEqual({ data: { retailJobResults: { results: [], nextCursor: 'n1' } }, nextUri: resultsUri(ID, 'n1', '5') });
     expect(resultsPage(resultsUri(ID), { id: ID }, { results: [] })._meta).toBeUndefined();
   });
 });
