@@ -92,13 +92,15 @@ describe('MCP tasks on npm start', () => {
   }, 60_000);
 
   it('a client without tasks keeps today\'s answer; a tool that is no task refuses to be one; an unknown task or results page is not found', async () => {
-    const [, plain, refused, unknown, noResource, templates] = await runSdkClient(mcpUrl(), key, [
+    const [, plain, refused, unknown, noResource, templates, dryRunTask] = await runSdkClient(mcpUrl(), key, [
       { op: 'callTool', name: 'retail_job_create', arguments: { items: [product('B0FXTUS001')] } },
       { op: 'createTask', name: 'retail_product', arguments: { asin: 'B0FXTUS001' } },
       { op: 'getTask', taskId: '00000000-0000-4000-8000-000000000000' },
       { op: 'readResource', uri: 'retail://jobs/00000000-0000-4000-8000-000000000000/results' },
       { op: 'listResourceTemplates' },
+      { op: 'createTask', name: 'retail_batch', arguments: { items: [product('B0FXTUS001')], dryRun: true } },
     ]);
+    expect(dryRunTask).toMatchObject({ ok: false, error: expect.stringContaining('dryRun') });
     expect(unknown).toMatchObject({ ok: false, error: expect.stringContaining('Task not found: 00000000-0000-4000-8000-000000000000') });
     expect(noResource).toMatchObject({ ok: false, error: expect.stringContaining('Resource not found: retail://jobs/') });
     expect(templates).toMatchObject({ ok: true, result: { resourceTemplates: [{ uriTemplate: 'retail://jobs/{id}/results{?cursor,limit}' }] } });

@@ -16,7 +16,6 @@ import type { HeaderBag, Meter } from '@retail/metering/api';
 import type { WireObject } from '@retail/contract';
 import { envelope, isRequestLevel, refusalError, type RequestLevelError } from './rpc-errors.js';
 import { operationOfTool } from './tools.js';
-import { BATCH_TOOL } from './batch-tool.js';
 import { parseResultsUri, resultsPage, resultsUri } from './job-resources.js';
 import { compactRecord } from './compact-record.js';
 
@@ -74,10 +73,10 @@ async function jobCall(ctx: TaskContext, tool: string, params: Record<string, un
 const jobOf = (data: WireObject, root: string) => data[root] as unknown as WireJob;
 
 /** A task-augmented call of a task tool: the job is created (items as `retail_job_create` takes them) and its task answered at once. */
-export async function createJobTask(ctx: TaskContext, tool: string, args: Record<string, unknown>): Promise<CreateTaskResult> {
-  // A batch as a task is a job of the same items: the batch's cap is for answers in the context, not for work done later.
-  const params = tool === BATCH_TOOL.name ? { items: args.items } : args;
-  const created = await jobCall(ctx, 'retail_job_create', params);
+export async function createJobTask(ctx: TaskContext, args: Record<string, unknown>): Promise<CreateTaskResult> {
+  // A batch as a task is a job of the same items: the batch's cap is for answers in the context, not for
+  // work done later. Its arguments are the job's (`label`, `webhook` too); a `dryRun` is refused by name.
+  const created = await jobCall(ctx, 'retail_job_create', args);
   return { task: taskOf(jobOf(created.data, 'retailJob')) };
 }
 

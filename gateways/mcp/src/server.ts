@@ -165,7 +165,7 @@ function createSlot(giveBack: (slot: Slot) => void): Slot {
 async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { requestId: string | number }): Promise<CallToolResult | CreateTaskResult> {
   if (request.params.task) {
     // A task-augmented call (MCP tasks): the tools that run as bulk jobs answer the task at once; the others never run as one.
-    if (TASK_TOOLS.has(request.params.name)) return createJobTask(ctx, request.params.name, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
+    if (TASK_TOOLS.has(request.params.name)) return createJobTask(ctx, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
     await ctx.authenticateFree();
     throw new McpError(ErrorCode.MethodNotFound, `${displayName(request.params.name)} does not run as a task (its execution.taskSupport is forbidden); call it without task`);
   }
