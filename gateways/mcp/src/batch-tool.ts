@@ -6,14 +6,15 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BATCH_REGISTRY, type BatchItemOutcome, type CallFailure, type CoreClient, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema,
-  batchResponseSchema, priceBatch, unitsReport,
+  API_REGISTRY, BATCH_REGISTRY, type BatchItemOutcome, type CallFailure, type CoreClient, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema,
+  batchResponseSchema, priceBatch, responseJsonSchema, unitsReport,
 } from '@retail/gateway-shared';
 import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, dryRunAnswer, takeDryRunArgument } from './dry-run.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
 import { DEFAULT_LIST_LIMIT } from './answer-arguments.js';
 import { compactRecord } from './compact-record.js';
+import { executionOf } from './task-support.js';
 
 /** What the tool needs of the request (server.ts's RequestContext has it). */
 export interface BatchToolContext {
@@ -32,7 +33,9 @@ const OPERATION_NAMES = BATCH_REGISTRY.items.map((item) => item.name).join(', ')
 function outputSchema(): Tool['outputSchema'] {
   const schemas = new MessageSchemas('#/$defs/', true);
   const entry = batchEntrySchema(schemas);
-  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA, DRY_RUN_SCHEMA], $defs: schemas.defs };
+  // Called as a task, its result is the job (job-tasks.ts), as retail_job_get answers it.
+  const { $defs: jobDefs, ...job } = responseJsonSchema(API_REGISTRY.find((op) => op.mcpTool === 'retail_job_get')!, { compact: true });
+  return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA, DRY_RUN_SCHEMA, job], $defs: { ...schemas.defs, ...(jobDefs as Record<string, JsonSchema>) } };
 }
 
 function inputSchema(): JsonSchema {
@@ -47,11 +50,13 @@ export const BATCH_TOOL: Tool = {
     `At most ${MCP_BATCH_MAX_ITEMS} items per call: your context is limited, so records are compact (long lists such as image URLs, feature bullets, technical specifications and review media are left out; the single tools return them).`,
     `Each item is {"operation", "params"}: operation one of ${OPERATION_NAMES}; params that lookup's arguments.`,
     'Each entry answers with its index: {index, status: 200, data} or {index, status, errors}. One unit per item that succeeds.',
+    'Called as an MCP task, it runs as a bulk job of up to 100,000 items and the task\'s result links to the results.',
   ].join(' '),
   inputSchema: inputSchema() as Tool['inputSchema'],
   outputSchema: outputSchema(),
   // Lookups only: nothing changes, repeating is harmless, and the answers are marketplace data.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  ...executionOf(BATCH_REGISTRY.mcpTool),
 };
 
 /** An item's entry with its record compact, as a single tool's default answer (its lists cut to their first items). */

@@ -17,7 +17,13 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  CancelTaskRequestSchema,
+  type CreateTaskResult,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+  ReadResourceRequestSchema,
   ListPromptsRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
@@ -34,6 +40,9 @@ import { type RequestLevelError, envelope, isRequestLevel, refusalError } from '
 import { FREE_TOOLS, TOOLS, cutsLists, operationOfTool, recordOf } from './tools.js';
 import { BATCH_TOOL, callBatchTool } from './batch-tool.js';
 import { TOOLSET_NAMES, type ToolsetName, listedTools } from './toolsets.js';
+import { cancelJobTask, createJobTask, getJobTask, jobTaskResult, listJobTasks, readJobResults } from './job-tasks.js';
+import { RESULTS_TEMPLATE } from './job-resources.js';
+import { TASK_TOOLS } from './task-support.js';
 
 /** The answer of a tool that pages by its own parameters: its lists whole. */
 const WHOLE_LISTS = { limit: Infinity, offset: 0 } as const;
@@ -120,7 +129,11 @@ export function createServerPool(): ServerPool {
 
 function createSlot(giveBack: (slot: Slot) => void): Slot {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false },
+      // Tasks are bulk jobs (job-tasks.ts): the job system keeps them, so no TaskStore is given to the SDK.
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    },
     instructions: INSTRUCTIONS,
   });
   const slot: Slot = { server, ctx: undefined, running: 0, released: false };
@@ -139,12 +152,23 @@ function createSlot(giveBack: (slot: Slot) => void): Slot {
   server.setRequestHandler(ListToolsRequestSchema, withContext(async (ctx) => ({ tools: [...listedTools(TOOLS, ctx.toolsets, ctx.outputSchemas)] })));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [RESULTS_TEMPLATE] }));
+  server.setRequestHandler(ReadResourceRequestSchema, withContext((ctx, request) => readJobResults(ctx, request.params.uri)));
   server.setRequestHandler(CallToolRequestSchema, withContext(callTool));
+  server.setRequestHandler(GetTaskRequestSchema, withContext((ctx, request, extra) => getJobTask(ctx, request.params.taskId, extra.signal)));
+  server.setRequestHandler(GetTaskPayloadRequestSchema, withContext((ctx, request, extra) => jobTaskResult(ctx, request.params.taskId, extra.signal)));
+  server.setRequestHandler(ListTasksRequestSchema, withContext((ctx, request) => listJobTasks(ctx, request.params?.cursor)));
+  server.setRequestHandler(CancelTaskRequestSchema, withContext((ctx, request) => cancelJobTask(ctx, request.params.taskId)));
   return slot;
 }
 
-async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { requestId: string | number }): Promise<CallToolResult> {
+async function callTool(ctx: RequestContext, request: CallToolRequest, extra: { requestId: string | number }): Promise<CallToolResult | CreateTaskResult> {
+  if (request.params.task) {
+    // A task-augmented call (MCP tasks): the tools that run as bulk jobs answer the task at once; the others never run as one.
+    if (TASK_TOOLS.has(request.params.name)) return createJobTask(ctx, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
+    await ctx.authenticateFree();
+    throw new McpError(ErrorCode.MethodNotFound, `${displayName(request.params.name)} does not run as a task (its execution.taskSupport is forbidden); call it without task`);
+  }
   if (request.params.name === BATCH_TOOL.name) return callBatchTool(ctx, ctx.rawArguments(extra.requestId) ?? request.params.arguments ?? {});
   const op = operationOfTool(request.params.name);
   if (!op) {

@@ -16,6 +16,7 @@ import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, takesDryRun } from './dry-run.js';
 import { withModelDefaultSchemas } from './model-defaults.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
+import { executionOf } from './task-support.js';
 
 /**
  * The REST 200 body, published verbatim, or the error envelope. The envelope branch exists because
@@ -74,6 +75,7 @@ export function toolOf(op: Operation): Tool {
     inputSchema: inputSchemaOf(op) as Tool['inputSchema'],
     outputSchema: outputSchema(op) as Tool['outputSchema'],
     annotations: annotationsOf(op),
+    ...executionOf(op.mcpTool),
   };
 }
 
