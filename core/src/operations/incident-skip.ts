@@ -26,7 +26,7 @@ export const OPERATION_PARSERS: { readonly [K in RpcName]: readonly ParserId[] }
   GetStockEstimate: ['product-page'],
   GetSalesEstimate: ['product-page'],
   SearchProducts: ['search-page'],
-  // The suggestion feed is JSON, not a layout: never measured, never under incident.
+  // The suggestion feed is JSON, not a layout: never measured, never under incident (and its request has no skipOnIncident).
   GetAutocompleteSuggestions: [],
   GetDeals: ['deals-page'],
   GetBestSellers: ['bestsellers'],
@@ -46,7 +46,7 @@ const DECLARED_KINDS = new Map(Object.entries(OPERATION_PARSERS).map(([rpc, pars
 const GTIN_KINDS = kindsOf(GTIN_RESOLUTION);
 
 /** The page kinds (as /api/status names them) a validated request of `rpc` may read. */
-export function kindsRead(rpc: RpcName, request: { readonly lookup?: { readonly kind: string } }): readonly string[] {
+export function kindsRead(rpc: RpcName, request: { readonly marketplace: unknown; readonly lookup?: { readonly kind: string } }): readonly string[] {
   const declared = DECLARED_KINDS.get(rpc) ?? [];
   return request.lookup?.kind === 'gtin' ? [...new Set([...declared, ...GTIN_KINDS])] : declared;
 }

@@ -482,7 +482,6 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       searchTerm: 'iphone',
       category: 'aps',
-      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
