@@ -101,6 +101,13 @@ describe('skipOnIncident', () => {
     expect(gqlBody.errors[0]!.extensions.code).toBe(503);
     expect(gqlBody.errors[0]!.message).toMatch(/^US product pages are under a major data incident/);
 
+    // GraphQL's batch field: the argument applies to every element, as domain does.
+    const many = await post('/api/graphql', { query: `{ retailProducts(asins: ["${ASIN}", "${ASIN}"], domain: US, skipOnIncident: MAJOR) { title } }` });
+    expect(many.headers.get('x-units-charged')).toBe('0');
+    const manyBody = (await many.json()) as { data: { retailProducts: unknown[] }; errors: { extensions: { code: number } }[] };
+    expect(manyBody.data.retailProducts).toEqual([null, null]);
+    expect(manyBody.errors.map((e) => e.extensions.code)).toEqual([503, 503]);
+
     const [connected, called] = await runSdkClient(`${stack.url}/api/mcp`, key(), [{ op: 'callTool', name: 'retail_product', arguments: { asin: ASIN, skipOnIncident: 'MAJOR' } }]);
     expect(connected!.ok).toBe(true);
     const tool = (called as { ok: true; result: { isError: boolean; structuredContent: { errors: { code: number; message: string }[] }; _meta: { unitsCharged: number } } }).result;
