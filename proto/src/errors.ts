@@ -66,6 +66,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorReason, ErrorRow>> = {
   [ErrorReason.LEDGER_UNAVAILABLE]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the unit ledger is unavailable; nothing was charged' },
   [ErrorReason.UPSTREAM_TIMEOUT]: { grpcCode: GrpcCode.DEADLINE_EXCEEDED, httpStatus: 504, defaultMessage: 'the marketplace did not answer in time' },
   [ErrorReason.UNAUTHENTICATED_SERVICE]: { grpcCode: GrpcCode.UNAUTHENTICATED, httpStatus: 500, defaultMessage: 'service token missing or invalid' },
+  // Asked for by the client (skipOnIncident): a refusal of the service's own reading, not of the marketplace.
+  [ErrorReason.DATA_INCIDENT]: { grpcCode: GrpcCode.UNAVAILABLE, httpStatus: 503, defaultMessage: 'the pages this call reads are under a data incident; nothing was charged' },
 };
 
 /**

@@ -71,7 +71,7 @@ describe.skipIf(missing !== null)('GraphQL retailProducts', () => {
     const schema = buildClientSchema(introspection.body.data as IntrospectionQuery);
     const field = schema.getQueryType()!.getFields().retailProducts!;
     expect(String(field.type)).toBe('[RetailProduct]');
-    expect(field.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['asins: [String!]!', 'domain: RetailDomain']);
+    expect(field.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['asins: [String!]!', 'domain: RetailDomain', 'skipOnIncident: SkipOnIncident']);
     expect(printType(schema.getType('RetailProduct')!)).toContain('stockEstimate');
   });
 

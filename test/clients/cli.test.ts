@@ -4,7 +4,7 @@
  * request, the error envelope with an exit code per class, and many mode honouring 429s.
  */
 import { PassThrough, Readable } from 'node:stream';
-import { COMMANDS, runCli } from '@retail/cli';
+import { COMMANDS, flagName, runCli } from '@retail/cli';
 import { registryOperation } from '@retail/gateway-shared/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness/redis.js';
@@ -33,7 +33,7 @@ describe('retail help and usage', () => {
 
     const product = await runRetail(['product', '--help'], {}, '', 'bin');
     expect(product.code).toBe(0);
-    for (const p of registryOperation('GetProduct').parameters) expect(product.stdout).toContain(`--${p.name} <value>`);
+    for (const p of registryOperation('GetProduct').parameters) expect(product.stdout).toContain(`--${flagName(p)} <value>`);
     expect(product.stdout).toMatch(/--domain <value>\s+Marketplace code\. \(one of US, UK, CA, DE/);
     expect(product.stdout.replace(/\s+/g, ' ')).toContain('matching ^[A-Za-z0-9]{10}$');
     expect(product.stdout).toContain('REST: GET /api/retail/product (one unit per successful call)');

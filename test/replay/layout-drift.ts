@@ -11,9 +11,11 @@ export type LayoutDrift =
   /** The availability block removed, with the add-to-cart button that would betray it. */
   | 'availability-removed'
   /** The price and availability blocks renamed together: the redesign of issue 23's report. */
-  | 'buybox-redesign';
+  | 'buybox-redesign'
+  /** The rating block restructured: stars and rating count under new ids (a degraded incident: usual fields). */
+  | 'rating-restructured';
 
-export const LAYOUT_DRIFTS: readonly LayoutDrift[] = ['price-classes-renamed', 'availability-removed', 'buybox-redesign'];
+export const LAYOUT_DRIFTS: readonly LayoutDrift[] = ['price-classes-renamed', 'availability-removed', 'buybox-redesign', 'rating-restructured'];
 
 /** Renames every `from` to `to` in the page (ids, classes, hooks: plain text in the markup). */
 const renameAll = (html: string, renames: readonly (readonly [string, string])[]) =>
@@ -37,11 +39,19 @@ const AVAILABILITY_RENAMES = [
   ['Add to Cart', 'Add to basket'],
 ] as const;
 
+const RATING_RENAMES = [
+  ['acrPopover', 'cm-cr-summary'],
+  ['acrCustomerReviewLink', 'cm-cr-link'],
+  ['acrCustomerReviewText', 'cm-cr-count'],
+  ['a-icon-alt', 'cm-star-label'],
+] as const;
+
 const DRIFTS: Record<LayoutDrift, (html: string) => string> = {
   'price-classes-renamed': (html) => renameAll(html, PRICE_RENAMES),
   'availability-removed': (html) =>
     renameAll(html, AVAILABILITY_RENAMES.slice(1)).replace(/<div id="availability"[\s\S]*?<\/div>/, ''),
   'buybox-redesign': (html) => renameAll(html, [...PRICE_RENAMES, ...AVAILABILITY_RENAMES]),
+  'rating-restructured': (html) => renameAll(html, RATING_RENAMES),
 };
 
 /** The page as it looks under `drift`. */

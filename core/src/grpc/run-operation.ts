@@ -13,6 +13,7 @@ import { abortRejection } from './call-signal.js';
 import { trackPages } from './page-tracker.js';
 import type { IncidentKeeper } from '../health/incident-keeper.js';
 import { incidentOver, trackKinds } from '../health/incident-marks.js';
+import { kindsRead, refuseDuringIncident } from '../operations/incident-skip.js';
 
 /** What running an operation needs from the server: handlers, pages, parse pool, logging. */
 export interface OperationServices {
@@ -28,6 +29,19 @@ export interface OperationServices {
   readonly reviewsSession?: boolean;
   /** The data incidents (core/src/health): a response over pages of a kind under incident says so in its meta. */
   readonly incidents?: Pick<IncidentKeeper, 'record'>;
+}
+
+/** A validated request as the runner reads it: its marketplace, its lookup key's kind, what it asked of incidents. */
+type RunnableRequest = Parameters<typeof refuseDuringIncident>[1];
+
+/**
+ * skipOnIncident decides from the kinds an operation declares it may read (operations/incident-skip.ts);
+ * a handler that read another kind would let such a call through an incident, so it is logged.
+ */
+function warnOfUndeclaredKinds(rpc: RpcName, request: RunnableRequest, read: ReadonlySet<string>, logger: Logger): void {
+  const declared = kindsRead(rpc, request);
+  const undeclared = [...read].filter((kind) => !declared.includes(kind));
+  if (undeclared.length > 0) logger.error({ rpc, undeclared }, 'operation read page kinds its OPERATION_PARSERS entry does not declare');
 }
 
 /** The call an operation runs in: its deadline and cancellation, its ids. */
@@ -48,9 +62,11 @@ export interface CallScope {
  * hold the call open: the call's abort rejects the run. Used by every unary call and every item of
  * a batch, so both answer exactly alike.
  */
-export async function runOperation(rpc: RpcName, method: DescMethod, request: { readonly marketplace: object }, scope: CallScope, services: OperationServices): Promise<Message> {
+export async function runOperation(rpc: RpcName, method: DescMethod, request: RunnableRequest, scope: CallScope, services: OperationServices): Promise<Message> {
   const handler = services.handlers[rpc];
   if (handler === UNIMPLEMENTED) throw new CoreError(ErrorReason.UNIMPLEMENTED, `${rpc} is not implemented yet`);
+  // Before any page is read: a refusal the caller asked for costs no upstream read (and no unit).
+  refuseDuringIncident(rpc, request, services.incidents);
   const aborted = abortRejection(scope.signal);
   try {
     const tracker = trackPages(services.pages);
@@ -75,6 +91,7 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: { 
     if (metaField && meta && !isFieldSet(response, metaField)) {
       (response as unknown as Record<string, unknown>).meta = create(metaField.message!, meta as never);
     }
+    if (kinds) warnOfUndeclaredKinds(rpc, request, kinds.kinds(), scope.logger);
     const incident = metaField && kinds && services.incidents ? incidentOver(services.incidents, context.marketplace.code, kinds.kinds()) : undefined;
     if (metaField && incident) {
       const fields = response as unknown as Record<string, { dataIncident?: unknown } | undefined>;

@@ -4,6 +4,7 @@ import type { ParsedPageSource } from '../cache/parsed-pages.js';
 import { isParserId } from '../workers/parser-registry.js';
 import { FIELD_HEALTH } from './field-declarations.js';
 import type { IncidentKeeper } from './incident-keeper.js';
+import type { IncidentRecord } from './incident-store.js';
 import { INCIDENT_STATES, type IncidentState } from './incident-rules.js';
 
 /*
@@ -37,13 +38,19 @@ export function trackKinds(source: ParsedPageSource): { readonly source: ParsedP
   };
 }
 
-/** The most severe incident over `kinds` in `marketplace`, or undefined when all are healthy. */
-export function incidentOver(incidents: Pick<IncidentKeeper, 'record'>, marketplace: string, kinds: Iterable<string>): DataIncidentInit | undefined {
-  let worst: { state: IncidentState; kind: string; fields: readonly string[] } | undefined;
+/** The most severe incident over `kinds` in `marketplace`, as the keeper holds it; undefined when all are healthy. */
+export function worstIncident(incidents: Pick<IncidentKeeper, 'record'>, marketplace: string, kinds: Iterable<string>): IncidentRecord | undefined {
+  let worst: IncidentRecord | undefined;
   for (const kind of kinds) {
     const record = incidents.record(marketplace, kind);
     if (record.state === 'healthy') continue;
     if (!worst || INCIDENT_STATES.indexOf(record.state) > INCIDENT_STATES.indexOf(worst.state)) worst = record;
   }
+  return worst;
+}
+
+/** The most severe incident over `kinds` in `marketplace`, or undefined when all are healthy. */
+export function incidentOver(incidents: Pick<IncidentKeeper, 'record'>, marketplace: string, kinds: Iterable<string>): DataIncidentInit | undefined {
+  const worst = worstIncident(incidents, marketplace, kinds);
   return worst && { state: INCIDENT_STATE_VALUES[worst.state], kind: worst.kind, fields: [...worst.fields] };
 }

@@ -2,13 +2,14 @@ import type { Message } from '@bufbuild/protobuf';
 import { type BatchItem, BATCH_MAX_ITEMS, ErrorReason, RULE_MESSAGES, batchKindOfCase } from '@retail/contract';
 import { CoreError, invalidArgument } from '../errors.js';
 import { isRpcName, validateRequest } from './validate-request.js';
+import type { IncidentPreference } from './incident-skip.js';
 import type { RpcName } from './operation.js';
 
 /** Identical items of a batch: one operation and one normalized request, run once for all their indexes. */
 export interface BatchGroup {
   readonly rpc: RpcName;
   /** The validated request, as the RPC's handler takes it. */
-  readonly request: { readonly marketplace: { readonly host: string } };
+  readonly request: IncidentPreference & { readonly marketplace: { readonly host: string; readonly code: string }; readonly lookup?: { readonly kind: string } };
   /** The items it answers, in request order. */
   readonly indexes: number[];
 }

@@ -18,7 +18,9 @@ export const MAX_LIST_LIMIT = 100;
 export const ANSWER_ARGUMENTS: Record<string, JsonSchema> = {
   // Short on purpose: every lookup tool carries them; the server instructions say the rest once.
   listLimit: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: 'Items per list.' },
-  cursor: { type: 'string', description: 'The last answer\'s nextCursor.' },
+  // cursor has no description of its own (as dryRun): the instructions say where it comes from, and
+  // its bytes on every tool are what skipOnIncident needs to keep the default listing under 20 KB.
+  cursor: { type: 'string' },
   fields: { type: 'string', description: 'Only these: title,price.value' },
 };
 

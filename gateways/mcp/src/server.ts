@@ -34,6 +34,7 @@ import { type CallFailure, type CoreClient, displayName, priceCall, runMeteredCa
 import { DRY_RUN_INSTRUCTIONS, dryRunAnswer, takeDryRun } from './dry-run.js';
 import { withModelDefaults } from './model-defaults.js';
 import { ANSWER_INSTRUCTIONS, splitAnswerArguments } from './answer-arguments.js';
+import { INCIDENT_INSTRUCTIONS } from './incident-argument.js';
 import { compactAnswer } from './answer.js';
 import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
@@ -57,6 +58,7 @@ export const INSTRUCTIONS = [
   'Every call counts against the rate limit.',
   ANSWER_INSTRUCTIONS,
   DRY_RUN_INSTRUCTIONS,
+  INCIDENT_INSTRUCTIONS,
   `Tools come in toolsets (${TOOLSET_NAMES.join(', ')}): ?toolsets= on the MCP URL (or all) chooses which ones tools/list answers; every tool can be called by name.`,
 ].join(' ');
 

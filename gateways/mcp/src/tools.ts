@@ -14,6 +14,7 @@ import { ANSWER_ARGUMENTS } from './answer-arguments.js';
 import { ANSWER_SIZES } from './answer-sizes.js';
 import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, takesDryRun } from './dry-run.js';
 import { withModelDefaultSchemas } from './model-defaults.js';
+import { withCompactIncidentArguments } from './incident-argument.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
 import { executionOf } from './task-support.js';
@@ -80,7 +81,7 @@ export function toolOf(op: Operation): Tool {
 }
 
 /** One tool per operation, and the batch tool. */
-export const TOOLS: readonly Tool[] = [...API_REGISTRY.map(toolOf), BATCH_TOOL];
+export const TOOLS: readonly Tool[] = [...API_REGISTRY.map(toolOf), BATCH_TOOL].map(withCompactIncidentArguments);
 
 /** Tools whose calls are never charged (managing watches, reading events and deliveries). */
 export const FREE_TOOLS: readonly string[] = API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool);

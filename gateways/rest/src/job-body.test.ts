@@ -5,7 +5,7 @@
  * header, more than 100,000 items read no further than the one too many).
  */
 import { Readable } from 'node:stream';
-import { ErrorReason } from '@retail/contract';
+import { ErrorReason, SkipOnIncident } from '@retail/contract';
 import { describe, expect, it } from 'vitest';
 import { type JobBodyInput, readJobBody } from './job-body.js';
 
@@ -95,6 +95,13 @@ describe('a CSV job body', () => {
     });
     const perQuery = 'asin,domain,page\nB0FXTUS001,US,\nB0FXTUS001,US,2\n';
     expect(await read('csv', perQuery, { operation: 'product/offers' })).toMatchObject({ ok: true, items: [['offers', 'B0FXTUS001'], ['offers', 'B0FXTUS001']], rejected: [] });
+  });
+
+  it('carries skipOnIncident into each item that names it (a column, as any parameter), and refuses a bad one at its row', async () => {
+    const body = await readJobBody({ format: 'csv', body: chunked('operation,asin,skipOnIncident\nproduct,B0FXTUS001,MAJOR\nproduct,B0FXTUS001,\nproduct,B0FXTUS001,sometimes\n') });
+    if (!body.ok) throw new Error('the body was refused');
+    expect(body.draft.items.map((item) => (item.request.value as { skipOnIncident?: number }).skipOnIncident)).toEqual([SkipOnIncident.MAJOR, SkipOnIncident.UNSPECIFIED]);
+    expect(body.draft.rejectedItems.map((r) => [r.index, r.error?.message])).toEqual([[2, 'skipOnIncident must be one of DEGRADED, MAJOR']]);
   });
 
   it.each([

@@ -12,6 +12,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       asin: '0316769487',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -90,6 +91,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     parameters: {
       domain: 'US',
       gtin: '012345678905',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -108,6 +110,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     parameters: {
       domain: 'US',
       asin: '0316769487',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -128,6 +131,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       asin: '0316769487',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -148,6 +152,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       page: 1,
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -247,6 +252,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       onlyVerifiedReviews: false,
       rating: 'ALL',
       search: 'espresso machine',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -346,6 +352,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       asin: '0316769487',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -368,6 +375,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       asin: '0316769487',
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -392,6 +400,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       maxPrice: 1299,
       conditions: 'NEW',
       sort: 'FEATURED',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -503,6 +512,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       page: 2,
       limit: 1,
       categoryIds: '172541',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -600,6 +610,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/gp/bestsellers/kitchen',
       page: 1,
       limit: 1,
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -698,6 +709,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   get_RetailBestSellerCategories: {
     parameters: {
       domain: 'US',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -776,6 +788,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       sellerId: 'A1FXSELLER0001',
       page: 1,
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -862,6 +875,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       asin: 'B0FXAUTH01',
       page: 1,
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -958,6 +972,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
   get_RetailProductCategoryTaxonomy: {
     parameters: {
       domain: 'US',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
@@ -1053,6 +1068,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       categoryId: '172541',
       page: 1,
       sort: 'FEATURED',
+      skipOnIncident: 'DEGRADED',
     },
     request: {
       domain: 'US',
