@@ -96,6 +96,8 @@ describe('health', () => {
   it('is SERVING for the server and RetailService without any token', async () => {
     expect(await healthCheck(core.address, '')).toEqual({ status: 'SERVING' });
     expect(await healthCheck(core.address, 'retail.v1.RetailService')).toEqual({ status: 'SERVING' });
+    // Every service reflection lists has a health entry (grpc-reflect-health in ../shared/conformance checks each).
+    expect(await healthCheck(core.address, 'retail.v1.DataHealthService')).toEqual({ status: 'SERVING' });
     expect((await healthCheck(core.address, 'no.such.Service')).code).toBe(grpc.status.NOT_FOUND);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * grpc.health.v1 (Check and Watch; exempt from the service token so probes need no secret) for the
- * WatchService and the JobService, as the core serves it for RetailService (core/src/grpc/health.ts;
+ * WatchService, the JobService and the DataIncidentService, as the core serves it for RetailService (core/src/grpc/health.ts;
  * the watcher may not import the core). Reflection is the contract's (@retail/contract/grpc-reflection).
  */
 import type { Server } from '@grpc/grpc-js';
-import { JobService, WatchService } from '@retail/contract';
+import { DataIncidentService, JobService, WatchService } from '@retail/contract';
 import { HealthImplementation } from 'grpc-health-check';
 
-/** Services reported by grpc.health.v1: the whole server (''), the WatchService and the JobService. */
-export const HEALTH_SERVICES = ['', WatchService.typeName, JobService.typeName] as const;
+/** Services reported by grpc.health.v1: the whole server (''), the WatchService, the JobService and the DataIncidentService. */
+export const HEALTH_SERVICES = ['', WatchService.typeName, JobService.typeName, DataIncidentService.typeName] as const;
 
 export interface HealthReporter {
   setServing(serving: boolean): void;
