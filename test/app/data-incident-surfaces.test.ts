@@ -10,20 +10,16 @@ import { Domain, GetProductRequestSchema, RetailService } from '@retail/contract
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../app/src/stack.js';
-import { type OneProcess, startOneProcess } from '../harness/one-process.js';
+import { DRIFT_ASIN as ASIN, type DriftingStack, startDriftingStack } from '../harness/drifting-stack.js';
 import type { LayoutDrift } from '../replay/layout-drift.js';
-import { createTimeline } from '../replay/timeline.js';
 
-const ASIN = 'B0FXTIME01';
-/** Longer than the core's batch of parses (50 ms) and its judgement of the window. */
-const SETTLE_MS = 150;
 const drift: { current: LayoutDrift | undefined } = { current: undefined };
 
-let running: OneProcess;
+let running: DriftingStack;
 let stack: RunningStack;
 
 beforeAll(async () => {
-  running = await startOneProcess({ DEV_UNITS: '1000', CACHE_MAX_BYTES: '0' }, { timeline: createTimeline({ asins: [ASIN] }), drift });
+  running = await startDriftingStack(drift);
   stack = running.stack;
 }, 60_000);
 afterAll(async () => {
@@ -31,19 +27,10 @@ afterAll(async () => {
 });
 
 const key = () => ({ 'API-KEY': stack.devKey });
-const product = () => fetch(`${stack.url}/api/retail/product?asin=${ASIN}`, { headers: key() });
 const post = (path: string, body: unknown) =>
   fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...key() }, body: JSON.stringify(body) });
 
-async function readProducts(times: number): Promise<Response> {
-  let last: Response | undefined;
-  for (let i = 0; i < times; i++) {
-    last = await product();
-    expect(last.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  }
-  return last!;
-}
+const readProducts = (times: number) => running.readProducts(times);
 
 /** GetProduct straight to the core over gRPC; the trailer it ends with. */
 function grpcTrailer(): Promise<string[]> {

@@ -11,21 +11,17 @@ import { Domain, ErrorDetailSchema, ErrorReason, RetailService, SkipOnIncident }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../app/src/stack.js';
 import { runSdkClient } from '../harness/mcp-sdk-client.js';
-import { type OneProcess, startOneProcess } from '../harness/one-process.js';
+import { DRIFT_ASIN as ASIN, type DriftingStack, startDriftingStack } from '../harness/drifting-stack.js';
 import type { LayoutDrift } from '../replay/layout-drift.js';
-import { createTimeline } from '../replay/timeline.js';
 
-const ASIN = 'B0FXTIME01';
-/** Longer than the core's batch of parses (50 ms) and its judgement of the window. */
-const SETTLE_MS = 150;
 const RETRY_AFTER = '30';
 const drift: { current: LayoutDrift | undefined } = { current: undefined };
 
-let running: OneProcess;
+let running: DriftingStack;
 let stack: RunningStack;
 
 beforeAll(async () => {
-  running = await startOneProcess({ DEV_UNITS: '1000', CACHE_MAX_BYTES: '0' }, { timeline: createTimeline({ asins: [ASIN] }), drift });
+  running = await startDriftingStack(drift);
   stack = running.stack;
 }, 60_000);
 afterAll(async () => {
@@ -33,20 +29,11 @@ afterAll(async () => {
 });
 
 const key = () => ({ 'API-KEY': stack.devKey });
-const product = (query = '') => fetch(`${stack.url}/api/retail/product?asin=${ASIN}${query}`, { headers: key() });
+const product = (query = '') => running.product(query);
 const post = (path: string, body: unknown) => fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...key() }, body: JSON.stringify(body) });
 const remaining = (res: Response) => Number(res.headers.get('x-units-remaining'));
 
-/** `times` plain product reads (no skipOnIncident), each parsed and judged; the last answer. */
-async function readProducts(times: number): Promise<Response> {
-  let last: Response | undefined;
-  for (let i = 0; i < times; i++) {
-    last = await product();
-    expect(last.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  }
-  return last!;
-}
+const readProducts = (times: number) => running.readProducts(times);
 
 async function expectRefusedOnRest(res: Response, state: string): Promise<void> {
   expect(res.status).toBe(503);
