@@ -1,8 +1,10 @@
 /**
  * Which fetched pages the archive keeps (docs/page-archive.md): every page a watch refresh read,
  * every page the core refused (blocked, unparseable), every page that parsed without a field its
- * kind normally yields, and a sample of the rest. The field check is declared here per kind; the
- * field-health verdict of issue 23 part 1 replaces it once both land.
+ * kind normally yields, and a sample of the rest. The field check is declared here per kind, a
+ * second copy of the required fields of core/src/health/field-declarations.ts (same product and
+ * search rules): the archive sits in the fetching layer, below the health accounting, and may not
+ * import it. Folding them means moving the declarations below both (docs/page-archive.md, Not built yet).
  */
 import type { ArchiveReason } from '@retail/contract/page-archive-handoff';
 import type { PageKind } from '../pages/types.js';
