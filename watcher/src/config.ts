@@ -10,6 +10,7 @@ import { wholeNumber } from '@retail/gateway-shared/gateway-settings';
 import { storeSettingsFromEnv, type StoreSettings } from './store/index.js';
 import { loadWebhookConfig, type TargetPolicy, type WebhookConfig } from './webhooks/index.js';
 import { loadOperatorWebhook, type OperatorWebhook } from './incidents/index.js';
+import { loadBillingExport, type BillingExportSettings } from './billing-export/billing-export-config.js';
 import { DEFAULT_JOB_CHUNK_SIZE } from './jobs/index.js';
 import { DEFAULT_JOB_WORKERS, type JobWorkerSettings } from './workers/job-workers.js';
 import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
@@ -48,6 +49,8 @@ export interface WatcherConfig {
   readonly webhooks: WebhookConfig;
   /** OPERATOR_WEBHOOK_URL and OPERATOR_WEBHOOK_SECRET: where data incidents are announced (docs/data-health.md). */
   readonly operatorWebhook?: OperatorWebhook;
+  /** BILLING_EXPORT_*: where the ledger's usage is exported as CloudEvents (docs/metering.md); needs the ledger's record. */
+  readonly billingExport?: BillingExportSettings;
 }
 
 const setting = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
@@ -84,11 +87,12 @@ function policyOr(read: () => TargetPolicy): TargetPolicy {
 
 /** Reads the watcher's settings; throws WatcherConfigError listing every bad variable. */
 export function loadWatcherConfig(env: Readonly<Record<string, string | undefined>> = process.env): WatcherConfig {
-  const { variables: e, store, webhooks, operatorWebhook } = readEnvironment(WatcherEnvSchema.safeParse(env), {
+  const { variables: e, store, webhooks, operatorWebhook, billingExport } = readEnvironment(WatcherEnvSchema.safeParse(env), {
     store: () => storeSettingsFromEnv(env as NodeJS.ProcessEnv),
     webhooks: () => loadWebhookConfig(env as NodeJS.ProcessEnv),
     // A bad webhook setting is the webhooks reader's to report: here it only narrows the URL check.
     operatorWebhook: () => loadOperatorWebhook(env, policyOr(() => loadWebhookConfig(env).policy)),
+    billingExport: () => loadBillingExport(env, policyOr(() => loadWebhookConfig(env).policy)),
   }, (problems) => new WatcherConfigError('watcher', problems));
   return Object.freeze({
     role: e.WATCHER_ROLE,
@@ -107,5 +111,6 @@ export function loadWatcherConfig(env: Readonly<Record<string, string | undefine
     store,
     webhooks,
     ...(operatorWebhook && { operatorWebhook }),
+    ...(billingExport && { billingExport }),
   });
 }

@@ -7,7 +7,7 @@
  * - OPERATOR_WEBHOOK_SECRET: the `whsec_…` signing secret the receiver verifies with; required with
  *   the URL.
  */
-import { SECRET_PREFIX } from '../webhooks/signer.js';
+import { isWebhookSecret, WEBHOOK_SECRET_FORM } from '../webhooks/signer.js';
 import { checkWebhookUrl } from '../webhooks/url-check.js';
 import type { TargetPolicy } from '../webhooks/address-rules.js';
 
@@ -29,8 +29,6 @@ export function loadOperatorWebhook(env: NodeJS.ProcessEnv, policy: TargetPolicy
   }
   const checked = checkWebhookUrl(url, policy);
   if (!checked.ok) throw new Error(`${OPERATOR_URL_VARIABLE}: ${checked.errors[0]!.message}`);
-  if (!secret.startsWith(SECRET_PREFIX) || Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64').length < 24) {
-    throw new Error(`${OPERATOR_SECRET_VARIABLE} must be a Standard Webhooks secret: whsec_ and base64 of 24 to 64 bytes`);
-  }
+  if (!isWebhookSecret(secret)) throw new Error(`${OPERATOR_SECRET_VARIABLE} must be ${WEBHOOK_SECRET_FORM}`);
   return { url, secret };
 }

@@ -21,6 +21,8 @@ export type WebhookDelivery = (
   | { readonly event: WatchEvent }
   /** `id` is the Standard Webhooks message id (the same on every attempt); `payload` the JSON body. */
   | { readonly message: { readonly id: string; readonly payload: unknown } }
+  /** A body already serialized, with its own media type (the billing export's CloudEvents batches). */
+  | { readonly message: { readonly id: string; readonly body: string; readonly contentType: string } }
 ) & {
   readonly url: string;
   /**
@@ -73,6 +75,13 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): unknown }): Prom
   }
 }
 
+function bodyOf(delivery: WebhookDelivery): { id: string; body: string; contentType: string } {
+  if ('event' in delivery) return { id: delivery.event.id, body: JSON.stringify(webhookPayload(delivery.event)), contentType: 'application/json' };
+  const { message } = delivery;
+  if ('body' in message) return message;
+  return { id: message.id, body: JSON.stringify(message.payload), contentType: 'application/json' };
+}
+
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
@@ -91,8 +100,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const elapsed = () => Math.round(performance.now() - started);
     const checked = checkWebhookUrl(delivery.url, options.policy);
     if (!checked.ok) return { result: 'permanent', durationMs: elapsed(), error: shortError(checked.errors[0]!.message) };
-    const { id, payload } = 'event' in delivery ? { id: delivery.event.id, payload: webhookPayload(delivery.event) } : delivery.message;
-    const body = JSON.stringify(payload);
+    const { id, body, contentType } = bodyOf(delivery);
     let signature: SignatureHeaders;
     try {
       signature = signatureHeaders(delivery.secret, id, now(), body);
@@ -103,7 +111,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const response = await request(checked.url, {
         method: 'POST',
         dispatcher: agent,
-        headers: { ...signature, 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT },
+        headers: { ...signature, 'content-type': contentType, 'user-agent': WEBHOOK_USER_AGENT },
         body,
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -13,6 +13,17 @@ export const SECRET_PREFIX = 'whsec_';
 /** 32 random bytes: the HMAC-SHA256 block's worth of key (the scheme allows 24 to 64). */
 export const SECRET_BYTES = 32;
 
+/** Whether a secret has the Standard Webhooks form: whsec_ and base64 of 24 to 64 bytes. */
+export function isWebhookSecret(secret: string): boolean {
+  if (!secret.startsWith(SECRET_PREFIX)) return false;
+  const key = secret.slice(SECRET_PREFIX.length);
+  const bytes = Buffer.from(key, 'base64').length;
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(key) && bytes >= 24 && bytes <= 64;
+}
+
+/** What a refused secret variable is told. */
+export const WEBHOOK_SECRET_FORM = 'a Standard Webhooks secret: whsec_ and base64 of 24 to 64 bytes';
+
 /** A new secret for a webhook; shown to the client once, then only stored sealed (secret-box.ts). */
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');

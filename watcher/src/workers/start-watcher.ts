@@ -6,6 +6,8 @@
  */
 import { createCoreClient } from '@retail/gateway-shared';
 import { createMeteringFromEnv, type MeteringInstance } from '@retail/metering';
+import { createPostgresDatabase } from '@retail/database/pg-database';
+import type { Queryable } from '@retail/database/database';
 import type { WatcherConfig } from '../config.js';
 import { createJobSystemFromEnv } from '../queue/index.js';
 import { createCoreSnapshotReader } from '../refresh/index.js';
@@ -65,10 +67,12 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
 
     let workers: WatcherWorkers | undefined;
     if (config.role !== 'api') {
+      const billingRecord = config.billingExport ? billingExportRecord(options, closers) : undefined;
       workers = await startWatcherWorkers({
         store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core), core,
         jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
         ...(config.operatorWebhook && { operatorWebhook: config.operatorWebhook }),
+        ...(config.billingExport && billingRecord && { billingExport: { settings: config.billingExport, record: billingRecord } }),
       });
       closers.push(() => workers!.stop());
       // Raw pages the core fetched, recorded from its hand-off (docs/page-archive.md).
@@ -104,4 +108,17 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
     await closeAll();
     throw error;
   }
+}
+
+/**
+ * The ledger's record the billing export reads: the shared database of the one-process stack (the record
+ * lives in it), else its own small pool on LEDGER_DATABASE_URL. Without either there is no usage log.
+ */
+function billingExportRecord(options: StartWatcherOptions, closers: Array<() => Promise<unknown>>): Queryable {
+  if (options.database) return options.database;
+  const url = options.env.LEDGER_DATABASE_URL?.trim();
+  if (!url) throw new Error('BILLING_EXPORT_URL needs the ledger\'s record: set LEDGER_DATABASE_URL');
+  const record = createPostgresDatabase({ connectionString: url, maxConnections: 2 });
+  closers.push(() => record.close());
+  return record;
 }

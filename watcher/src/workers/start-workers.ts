@@ -26,6 +26,9 @@ import {
   operatorWebhookJobId,
   type OperatorWebhook,
 } from '../incidents/index.js';
+import { BILLING_EXPORT_QUEUE, BILLING_EXPORT_SCHEDULE_ID, startBillingExport } from '../billing-export/start-billing-export.js';
+import type { BillingExportSettings } from '../billing-export/billing-export-config.js';
+import type { Queryable } from '@retail/database/database';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
 import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerDependencies, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
@@ -49,6 +52,8 @@ export interface WatcherWorkerDependencies extends Pick<JobWorkerDependencies, '
   readonly core?: Pick<CoreClient, 'streamCall' | 'unaryCall'>;
   /** Where data incidents are announced (OPERATOR_WEBHOOK_URL); without it they are only kept and logged. */
   readonly operatorWebhook?: OperatorWebhook;
+  /** The usage export to a billing system (BILLING_EXPORT_URL) and the ledger's record it reads. */
+  readonly billingExport?: { readonly settings: BillingExportSettings; readonly record: Queryable; readonly retryFirstMs?: number };
   readonly jobWorkers?: Partial<JobWorkerSettings>;
   readonly webhookConfig: WebhookConfig;
   /** The key that opens webhook secrets; default: loadSecretKeyring() (WEBHOOK_SECRET_KEY). */
@@ -106,6 +111,14 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   workers.push(...bulk.workers);
   const incidents = deps.core ? await startIncidentWorkers(deps, deps.core, sender) : { workers: [], open: 0 };
   workers.push(...incidents.workers);
+
+  if (deps.billingExport) {
+    const billing = await startBillingExport({ jobs, sender, log, sendTimeoutMs: deps.webhookConfig.timeoutMs, ...deps.billingExport });
+    workers.push(billing.worker);
+  } else {
+    // Turned off since the last start: its schedule must not keep a job waiting for no worker.
+    await jobs.queue(BILLING_EXPORT_QUEUE).removeSchedule(BILLING_EXPORT_SCHEDULE_ID);
+  }
 
   const products = await syncAllSchedules(store, refreshes);
   const open = await requeueOpenDeliveries(store, deliveries, now);
