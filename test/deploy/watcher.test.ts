@@ -275,6 +275,23 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
     }
   });
 
+  it('the billing export: its URL and settings in the watcher\'s ConfigMap, its secret from the operator\'s Secret; refused without either or the record', async () => {
+    const base = ['metering.database.existingSecret=ledger-db', 'metering.billingExport.url=https://openmeter.example.com/api/v1/events'];
+    const objects = await render({ set: [...base, 'metering.billingExport.existingSecret=billing', 'metering.billingExport.batchSize=250', 'metering.billingExport.authorizationKey=openmeter-token'] });
+    const env = environmentOf(objects, 'watcher');
+    expect(env.plain.BILLING_EXPORT_URL).toBe('https://openmeter.example.com/api/v1/events');
+    expect(env.plain.BILLING_EXPORT_BATCH_SIZE).toBe('250');
+    expect(env.refs.BILLING_EXPORT_SECRET).toBe('secret:billing/billing-export-secret');
+    expect(env.refs.BILLING_EXPORT_AUTHORIZATION).toBe('secret:billing/openmeter-token');
+    expect(env.plain.BILLING_EXPORT_SECRET).toBeUndefined();
+    // Only the watcher exports.
+    expect(environmentOf(objects, 'rest').plain.BILLING_EXPORT_URL).toBeUndefined();
+    expect(environmentOf(renders.inChart, 'watcher').plain.BILLING_EXPORT_URL).toBeUndefined();
+    await expect(renderChart(helm, { set: base })).rejects.toThrow(/metering.billingExport.url needs metering.billingExport.existingSecret/);
+    await expect(renderChart(helm, { set: ['metering.billingExport.url=https://billing.example.com/in', 'metering.billingExport.existingSecret=billing'] }))
+      .rejects.toThrow(/needs the ledger's record/);
+  });
+
   it('egress: DNS and public HTTPS for webhooks, never the private, loopback, link-local or CGNAT ranges', () => {
     const policy = watcherPolicy(renders.inChart);
     expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);

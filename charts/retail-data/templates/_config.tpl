@@ -56,6 +56,18 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "WEBHOOK_ALLOW_PRIVATE_TARGETS" $values.webhooks.allowPrivateTargets }}
 {{- $_ := set $env "WEBHOOK_TIMEOUT_MS" $values.webhooks.timeoutMs }}
 {{- $_ := set $env "OPERATOR_WEBHOOK_URL" $values.operatorWebhook.url }}
+{{- with $root.Values.metering.billingExport }}
+{{- if .url }}
+{{- if not .existingSecret }}{{ fail "metering.billingExport.url needs metering.billingExport.existingSecret: the Secret holding its whsec_ signing secret" }}{{ end }}
+{{- if not $root.Values.metering.database.existingSecret }}{{ fail "metering.billingExport.url needs the ledger's record: set metering.database.existingSecret" }}{{ end }}
+{{- $_ := set $env "BILLING_EXPORT_URL" .url }}
+{{- $_ := set $env "BILLING_EXPORT_BATCH_SIZE" .batchSize }}
+{{- $_ := set $env "BILLING_EXPORT_INTERVAL_MS" .intervalMs }}
+{{- $_ := set $env "BILLING_EXPORT_RETRY_MAX_MS" .retryMaxMs }}
+{{- $_ := set $env "BILLING_EXPORT_SOURCE" .source }}
+{{- $_ := set $env "BILLING_EXPORT_EVENT_TYPE" .eventType }}
+{{- end }}
+{{- end }}
 {{- else }}
 {{- $_ := set $env "HOST" $values.config.host }}
 {{- $_ := set $env "PORT" $values.port }}

@@ -70,6 +70,18 @@ BullMQ cannot keep a queue's keys in one slot (watcher/src/queue/from-env.ts ref
   valueFrom:
     secretKeyRef: { name: {{ . | quote }}, key: {{ $watcher.operatorWebhook.existingSecretKey | quote }} }
 {{- end }}
+{{- with .Values.metering.billingExport }}
+{{- if and .url .existingSecret }}
+- name: BILLING_EXPORT_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ .existingSecret | quote }}, key: {{ .existingSecretKey | quote }} }
+{{- if .authorizationKey }}
+- name: BILLING_EXPORT_AUTHORIZATION
+  valueFrom:
+    secretKeyRef: { name: {{ .existingSecret | quote }}, key: {{ .authorizationKey | quote }} }
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* The watcher's own Secret data (base64), what its existing Secrets do not hold. */}}

@@ -84,3 +84,42 @@ export function registerMeteringMetrics(counters: MeteringCountersLike): void {
     .createObservableCounter('retail_ledger_settle_retries', { description: 'Settles sent again after a ledger timeout or reconnect (exactly once by hold id)' })
     .addCallback((r) => r.observe(counters.settleRetries));
 }
+
+/** What the billing export reports (@retail/metering's UsageExportStatus). */
+export interface BillingExportStatusLike {
+  readonly exported: number;
+  readonly pending: number;
+  readonly lagSeconds: number;
+  readonly failures: number;
+  readonly lastSuccessAt?: number;
+}
+
+/**
+ * The billing export's progress (docs/metering.md, Exporting usage to a billing system), read from the
+ * record at each collection, so every replica reports the one export's state: alert on the lag or on
+ * the time since the last success, not on one replica's view.
+ */
+let billingExportStatus: (() => Promise<BillingExportStatusLike>) | undefined;
+
+export function registerBillingExportMetrics(status: () => Promise<BillingExportStatusLike>): void {
+  // One set of instruments per process; a restarted export (tests) reports through the same ones.
+  const registered = billingExportStatus !== undefined;
+  billingExportStatus = status;
+  if (registered) return;
+  const meter = gatewayMeter();
+  const exported = meter.createObservableGauge('retail_billing_export_exported_events', { description: 'Usage events the billing system acknowledged (the cursor)' });
+  const pending = meter.createObservableGauge('retail_billing_export_pending_events', { description: 'Usage events not exported yet (counted up to 100000)' });
+  const lag = meter.createObservableGauge('retail_billing_export_lag_seconds', { description: 'Age of the oldest usage event not exported yet; 0 when none waits', unit: 's' });
+  const failures = meter.createObservableGauge('retail_billing_export_failures', { description: 'Failed sends in a row (0 after a success)' });
+  const lastSuccess = meter.createObservableGauge('retail_billing_export_last_success_timestamp_seconds', { description: 'When the billing system last acknowledged a batch (Unix seconds)', unit: 's' });
+  // One read of the record per collection for all five.
+  meter.addBatchObservableCallback(async (result) => {
+    const now = await billingExportStatus?.().catch(() => undefined);
+    if (!now) return;
+    result.observe(exported, now.exported);
+    result.observe(pending, now.pending);
+    result.observe(lag, now.lagSeconds);
+    result.observe(failures, now.failures);
+    if (now.lastSuccessAt !== undefined) result.observe(lastSuccess, now.lastSuccessAt / 1000);
+  }, [exported, pending, lag, failures, lastSuccess]);
+}

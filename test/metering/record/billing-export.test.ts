@@ -35,6 +35,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 interface ReceivedBatch {
   readonly webhookId: string;
   readonly contentType: string | undefined;
+  readonly authorization: string | undefined;
   readonly events: any[];
 }
 
@@ -76,7 +77,7 @@ class Receiver {
         }
         setTimeout(() => {
           // Kept only once answered: a sender killed before the answer has not delivered it.
-          res.writeHead(this.answer).end(() => this.batches.push({ webhookId: headers['webhook-id']!, contentType: headers['content-type'], events }));
+          res.writeHead(this.answer).end(() => this.batches.push({ webhookId: headers['webhook-id']!, contentType: headers['content-type'], authorization: headers.authorization, events }));
         }, this.delayMs);
       });
     });
@@ -108,6 +109,7 @@ describe.skipIf(missing !== null)('usage export to a billing system', () => {
     const sender = createWebhookSender({ policy: { allowPrivateTargets: false, allowLoopback: true }, timeoutMs: sendTimeoutMs });
     const settings: BillingExportSettings = {
       url: receiver.url, secret, batchSize, intervalMs: 150, retryMaxMs: 1_000, source: 'retail-data-test', eventType: 'io.retaildata.usage.v1',
+      authorization: 'Bearer om_test_token',
     };
     const exporter = await startBillingExport({ jobs, record, sender, settings, sendTimeoutMs, log: () => undefined, retryFirstMs: 200 });
     const entry = {
@@ -161,6 +163,7 @@ describe.skipIf(missing !== null)('usage export to a billing system', () => {
       expect(receiver.ids()).toEqual(await usageIds());
       for (const batch of receiver.batches) {
         expect(batch.contentType).toBe('application/cloudevents-batch+json');
+        expect(batch.authorization).toBe('Bearer om_test_token');
         expect(batch.events.length).toBeLessThanOrEqual(7);
       }
       const [row] = await record.query<{ hold_id: string; settled_at: Date }>('SELECT hold_id, settled_at FROM ledger_usage ORDER BY settled_at LIMIT 1');

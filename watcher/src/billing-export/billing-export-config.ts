@@ -6,6 +6,8 @@
  *   webhook URL is (https, port 443 or ≥ 1024, no private address or internal name unless
  *   WEBHOOK_ALLOW_PRIVATE_TARGETS), at start: a bad one stops the process with one line.
  * - BILLING_EXPORT_SECRET: the `whsec_…` Standard Webhooks secret the batches are signed with; required.
+ * - BILLING_EXPORT_AUTHORIZATION: the whole value of an `Authorization` header sent with every batch
+ *   (`Bearer <api key>`), for an ingestion API that authenticates its callers (OpenMeter Cloud).
  * - BILLING_EXPORT_BATCH_SIZE: events per request (1 to 1000, default 100).
  * - BILLING_EXPORT_INTERVAL_MS: how often the export runs (100 to 3 600 000, default 10 000).
  * - BILLING_EXPORT_RETRY_MAX_MS: the longest wait between failed sends (1000 to 86 400 000, default 600 000).
@@ -19,6 +21,7 @@ import { checkWebhookUrl } from '../webhooks/url-check.js';
 export const BILLING_EXPORT_VARIABLES = {
   url: 'BILLING_EXPORT_URL',
   secret: 'BILLING_EXPORT_SECRET',
+  authorization: 'BILLING_EXPORT_AUTHORIZATION',
   batchSize: 'BILLING_EXPORT_BATCH_SIZE',
   intervalMs: 'BILLING_EXPORT_INTERVAL_MS',
   retryMaxMs: 'BILLING_EXPORT_RETRY_MAX_MS',
@@ -29,6 +32,8 @@ export const BILLING_EXPORT_VARIABLES = {
 export interface BillingExportSettings {
   readonly url: string;
   readonly secret: string;
+  /** The `Authorization` header of every request, when the receiver wants one. */
+  readonly authorization?: string;
   readonly batchSize: number;
   readonly intervalMs: number;
   readonly retryMaxMs: number;
@@ -66,9 +71,13 @@ export function loadBillingExport(env: NodeJS.ProcessEnv, policy: TargetPolicy):
   const checked = checkWebhookUrl(url, policy);
   if (!checked.ok) throw new Error(`${v.url}: ${checked.errors[0]!.message}`);
   if (!isWebhookSecret(secret)) throw new Error(`${v.secret} must be ${WEBHOOK_SECRET_FORM}`);
+  const authorization = env[v.authorization]?.trim() ?? '';
+  // A header value: no line breaks (they would split the request), never echoed.
+  if (/[\r\n]/.test(authorization)) throw new Error(`${v.authorization} must be one line`);
   return {
     url,
     secret,
+    ...(authorization && { authorization }),
     batchSize: wholeNumber(env, v.batchSize, 1, 1000, DEFAULT_EXPORT_BATCH_SIZE),
     intervalMs: wholeNumber(env, v.intervalMs, 100, 3_600_000, DEFAULT_BILLING_EXPORT_INTERVAL_MS),
     retryMaxMs: wholeNumber(env, v.retryMaxMs, 1000, 86_400_000, DEFAULT_BILLING_EXPORT_RETRY_MAX_MS),

@@ -6,6 +6,7 @@
  * The watcher runs it because it already holds the three things it needs: the job system, a connection
  * to the ledger's record, and the signed, address-checked webhook sender.
  */
+import { registerBillingExportMetrics } from '@retail/gateway-shared';
 import { createUsageExport, type UsageExport, type UsageExportRun } from '@retail/metering';
 import type { Queryable } from '@retail/database/database';
 import { defineQueue, type JobSystem, type JobWorker } from '../queue/index.js';
@@ -46,7 +47,8 @@ export async function startBillingExport(deps: BillingExportDependencies): Promi
     log,
     async send(batch) {
       const outcome = await sender.deliverOnce({
-        url: settings.url, secret: settings.secret, message: { id: batch.id, body: batch.body, contentType: batch.contentType },
+        url: settings.url, secret: settings.secret,
+        message: { id: batch.id, body: batch.body, contentType: batch.contentType, ...(settings.authorization && { headers: { authorization: settings.authorization } }) },
       });
       // Every failure is retried, a 4xx too: skipping a batch would lose charged calls. The log and the
       // export's last error tell the operator what the receiver refused.
@@ -64,6 +66,7 @@ export async function startBillingExport(deps: BillingExportDependencies): Promi
     });
     if (run.result === 'exported' || run.result === 'waiting') lastProblem = '';
   }, { concurrency: 1 });
+  registerBillingExportMetrics(() => usageExport.status());
   await deps.jobs.queue(BILLING_EXPORT_QUEUE).upsertSchedule(BILLING_EXPORT_SCHEDULE_ID, { everyMs: settings.intervalMs }, {});
   log(`billing export: usage goes to ${new URL(settings.url).origin} as CloudEvents batches of up to ${settings.batchSize}, every ${settings.intervalMs} ms`);
   return { worker, export: usageExport };

@@ -21,8 +21,11 @@ export type WebhookDelivery = (
   | { readonly event: WatchEvent }
   /** `id` is the Standard Webhooks message id (the same on every attempt); `payload` the JSON body. */
   | { readonly message: { readonly id: string; readonly payload: unknown } }
-  /** A body already serialized, with its own media type (the billing export's CloudEvents batches). */
-  | { readonly message: { readonly id: string; readonly body: string; readonly contentType: string } }
+  /**
+   * A body already serialized, with its own media type (the billing export's CloudEvents batches) and
+   * headers of the receiver's own (an ingestion API's `authorization`); they never replace ours.
+   */
+  | { readonly message: { readonly id: string; readonly body: string; readonly contentType: string; readonly headers?: Readonly<Record<string, string>> } }
 ) & {
   readonly url: string;
   /**
@@ -75,7 +78,7 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): unknown }): Prom
   }
 }
 
-function bodyOf(delivery: WebhookDelivery): { id: string; body: string; contentType: string } {
+function bodyOf(delivery: WebhookDelivery): { id: string; body: string; contentType: string; headers?: Readonly<Record<string, string>> } {
   if ('event' in delivery) return { id: delivery.event.id, body: JSON.stringify(webhookPayload(delivery.event)), contentType: 'application/json' };
   const { message } = delivery;
   if ('body' in message) return message;
@@ -100,7 +103,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const elapsed = () => Math.round(performance.now() - started);
     const checked = checkWebhookUrl(delivery.url, options.policy);
     if (!checked.ok) return { result: 'permanent', durationMs: elapsed(), error: shortError(checked.errors[0]!.message) };
-    const { id, body, contentType } = bodyOf(delivery);
+    const { id, body, contentType, headers } = bodyOf(delivery);
     let signature: SignatureHeaders;
     try {
       signature = signatureHeaders(delivery.secret, id, now(), body);
@@ -111,7 +114,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const response = await request(checked.url, {
         method: 'POST',
         dispatcher: agent,
-        headers: { ...signature, 'content-type': contentType, 'user-agent': WEBHOOK_USER_AGENT },
+        headers: { ...headers, ...signature, 'content-type': contentType, 'user-agent': WEBHOOK_USER_AGENT },
         body,
         signal: AbortSignal.timeout(timeoutMs),
       });
