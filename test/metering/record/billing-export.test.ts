@@ -6,8 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type Database } from '@retail/database';
 import { createMetering, type MeteringInstance } from '../../../gateways/metering/src/index.js';
@@ -16,6 +14,7 @@ import type { BillingExportSettings } from '../../../watcher/src/billing-export/
 import { loadWatcherConfig } from '../../../watcher/src/config.js';
 import { createBullJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
 import { createWebhookSender, generateWebhookSecret } from '../../../watcher/src/webhooks/index.js';
+import { BillingReceiver as Receiver } from '../../harness/billing-receiver.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { freePort } from '../../harness/ports.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
@@ -29,67 +28,6 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface ReceivedBatch {
-  readonly webhookId: string;
-  readonly contentType: string | undefined;
-  readonly authorization: string | undefined;
-  readonly events: any[];
-}
-
-/** A billing system's ingestion endpoint: verifies each request with `standardwebhooks`, answers as told. */
-class Receiver {
-  readonly batches: ReceivedBatch[] = [];
-  /** Requests answered with an error, by webhook-id. */
-  readonly refused: string[] = [];
-  answer = 204;
-  /** How long each answer takes (a slow receiver). */
-  delayMs = 0;
-  private server: Server | undefined;
-  constructor(readonly port: number, private readonly secret: string) {}
-  get url() {
-    return `http://127.0.0.1:${this.port}/ingest`;
-  }
-  ids(): Set<string> {
-    return new Set(this.batches.flatMap((batch) => batch.events.map((event) => event.id as string)));
-  }
-  async start(): Promise<void> {
-    const verifier = new Webhook(this.secret);
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const headers = req.headers as IncomingHttpHeaders & Record<string, string>;
-        let events: any[];
-        try {
-          events = verifier.verify(body, headers) as any[];
-        } catch (error) {
-          res.writeHead(401).end(String(error));
-          return;
-        }
-        if (this.answer >= 300) {
-          this.refused.push(headers['webhook-id']!);
-          res.writeHead(this.answer).end('not now');
-          return;
-        }
-        setTimeout(() => {
-          // Kept only once answered: a sender killed before the answer has not delivered it.
-          res.writeHead(this.answer).end(() => this.batches.push({ webhookId: headers['webhook-id']!, contentType: headers['content-type'], authorization: headers.authorization, events }));
-        }, this.delayMs);
-      });
-    });
-    this.server.listen(this.port, '127.0.0.1');
-    await once(this.server, 'listening');
-  }
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
 
