@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type Database } from '@retail/database';
 import { createMetering, type MeteringInstance } from '../../../gateways/metering/src/index.js';
@@ -182,6 +183,36 @@ describe.skipIf(missing !== null)('usage export to a billing system', () => {
       await until(async () => (await running[0]!.exporter.export.status()).pending === 0, 'nothing pending');
     } finally {
       child?.kill('SIGKILL');
+      await receiver.stop();
+    }
+  });
+
+  it('never skips a row whose transaction commits after later rows did (concurrent hand-off writers)', async () => {
+    const receiver = new Receiver(await freePort(), secret);
+    await receiver.start();
+    // A writer that has inserted its row and not committed yet: another process's hand-off mid-batch.
+    const slowWriter = new pg.Client({ connectionString: test.url });
+    await slowWriter.connect();
+    try {
+      const { accountId, key } = await newAccount();
+      await slowWriter.query('BEGIN');
+      await slowWriter.query(
+        `INSERT INTO ledger_usage (account_id, hold_id, key_id, interface, operations, units, settled_at) VALUES ($1, 'h.slow.1', '', 'rest', '{GetProduct}', 1, now() - interval '1 minute')`,
+        [accountId],
+      );
+      expect(await spend(metering, key, 12)).toBe(12);
+      await until(async () => idsOf(await usageIds(), accountId).size === 12, 'the 12 later calls committed');
+      await startExporter(receiver, 'export-d', 5);
+      // Everything after the open transaction waits for it: nothing of this account goes out yet.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(idsOf(receiver.ids(), accountId).size).toBe(0);
+      expect((await running[0]!.exporter.export.status()).pending).toBeGreaterThanOrEqual(12);
+      await slowWriter.query('COMMIT');
+      await until(() => idsOf(receiver.ids(), accountId).size === 13, 'the 13 calls, the late row among them');
+      expect(receiver.ids().has(`${accountId}/h.slow.1`)).toBe(true);
+    } finally {
+      await slowWriter.query('ROLLBACK').catch(() => undefined);
+      await slowWriter.end();
       await receiver.stop();
     }
   });
