@@ -22,6 +22,8 @@ export interface ExportState {
   readonly failures: number;
   /** Epoch ms; the next send waits until then. */
   readonly retryAt?: number;
+  /** Whether `retryAt` is still ahead, by the database's clock (one clock for every replica). */
+  readonly waiting: boolean;
   readonly lastError?: string;
   readonly lastSuccessAt?: number;
 }
@@ -29,11 +31,11 @@ export interface ExportState {
 interface StateRow {
   after_xid: string | null; after_account: string | null; after_hold: string | null;
   batch_xid: string | null; batch_account: string | null; batch_hold: string | null; batch_events: number | null;
-  exported: string; failures: number; retry_at: Date | null; last_error: string | null; last_success_at: Date | null;
+  exported: string; failures: number; retry_at: Date | null; last_error: string | null; last_success_at: Date | null; waiting: boolean | null;
 }
 
 const STATE_COLUMNS = `after_xid::text, after_account, after_hold, batch_xid::text, batch_account, batch_hold, batch_events,
-  exported::text, failures, retry_at, last_error, last_success_at`;
+  exported::text, failures, retry_at, last_error, last_success_at, retry_at > now() AS waiting`;
 
 function stateOf(row: StateRow): ExportState {
   return {
@@ -41,6 +43,7 @@ function stateOf(row: StateRow): ExportState {
     ...(row.batch_xid !== null && { batch: { xid: row.batch_xid, accountId: row.batch_account!, holdId: row.batch_hold!, events: row.batch_events! } }),
     exported: Number(row.exported),
     failures: row.failures,
+    waiting: row.waiting === true,
     ...(row.retry_at !== null && { retryAt: new Date(row.retry_at).getTime() }),
     ...(row.last_error !== null && { lastError: row.last_error }),
     ...(row.last_success_at !== null && { lastSuccessAt: new Date(row.last_success_at).getTime() }),

@@ -126,7 +126,7 @@ export function createUsageExport(options: UsageExportOptions): UsageExport {
       const state = await takeLease(db, destination, owner, leaseMs);
       if (!state) return { result: 'busy' };
       try {
-        if (state.retryAt !== undefined && state.retryAt > Date.now()) return { result: 'waiting', retryAt: state.retryAt };
+        if (state.waiting) return { result: 'waiting', retryAt: state.retryAt! };
         return await exportBatches(state);
       } finally {
         await releaseLease(db, destination, owner).catch(() => undefined);
