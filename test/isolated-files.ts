@@ -8,6 +8,7 @@
 export const INSTALLS_TELEMETRY_GLOBALS: readonly string[] = [
   'test/observability/trace.test.ts',
   'test/observability/metrics.test.ts',
+  'test/observability/billing-export-metrics.test.ts',
   'test/batch/coalesced-calls.test.ts',
   'gateways/shared/src/core-client-stream.test.ts',
   'gateways/shared/src/logger.test.ts',
