@@ -138,7 +138,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     account.settled.set(input.holdId, { charged, forgetAt: input.now + options.settleAnswerTtlMs });
     releaseExpired(account, input.now);
     forgetSettled(account, input.now);
-    return { charged, balance: account.balance, epoch: account.epoch };
+    return { charged, balance: account.balance, ...(account.epoch > 0 && { epoch: account.epoch }) };
   }
 
   return {

@@ -143,7 +143,8 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
             input.now, input.day, options.lastUsedIntervalMs, options.usageRetention, DAY_COUNTER_TTL_MS,
             notAfter, options.settleAnswerTtlMs, options.usageStream ? input.accountId : '',
           )) as [string, string, string | undefined];
-          return { charged: Number(charged), balance: Number(balance), epoch: Number(epoch ?? 0) };
+          // The epoch only for a restored account: the answer of a settle stays what it was otherwise.
+          return { charged: Number(charged), balance: Number(balance), ...(Number(epoch ?? 0) > 0 && { epoch: Number(epoch) }) };
         } catch (error) {
           // A timed-out settle may still run later (a frozen server works through its input when it
           // resumes), and a lost connection may or may not have delivered it: the same settle is sent
