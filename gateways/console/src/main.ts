@@ -8,7 +8,7 @@ import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-er
 import { answerHalfClosedRequests } from '@retail/gateway-shared/half-close';
 import { logAccess } from '@retail/gateway-shared/access-log';
 import { createGatewayLogger } from '@retail/gateway-shared/logger';
-import { createPostgresDatabase } from '@retail/database';
+import { createPostgresDatabase } from '@retail/database/pg-database';
 import { createMeteringFromEnv } from '@retail/metering';
 import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';

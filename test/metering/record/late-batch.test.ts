@@ -142,7 +142,7 @@ describe.skipIf(missing !== null)('a late batch after a restore', () => {
       const first = metering.meter.admit(call(key)).finally(() => (restoredYet = true));
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(restoredYet).toBe(false);
-      other!.resume();
+      other.resume();
       const admitted = await first;
       expect(admitted.ok).toBe(true);
       if (!admitted.ok) return;
@@ -189,7 +189,7 @@ describe.skipIf(missing !== null)('a late batch after a restore', () => {
 
       // PostgreSQL is back; the batch is written, and its 12 units taken from the ledger.
       proxy.restore();
-      other!.resume();
+      other.resume();
       await until(async () => (await debitsOf(accountId)) >= 12 + 21, 'the late batch and the calls after the restore in the record');
       expect(await debitsOf(accountId)).toBe(12 + 21);
       const [late] = await direct.query<{ n: number }>(

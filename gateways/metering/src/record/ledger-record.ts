@@ -5,45 +5,12 @@
  * is lost (recorded-store.ts). Reads here are for the administration paths, never a metered call's.
  */
 import type { Database, Queryable } from '@retail/database/database';
-import type { AuditEntry, Interface, UsageInterface } from '../api.js';
+import type { AuditEntry, Interface } from '../api.js';
 import type { PlanTable } from '../plans.js';
 import type { AccountSnapshot, StoredKey } from '../store.js';
-import { lateDebit, usageBarrier, writeUsage, type LateRow } from './usage-writes.js';
+import { lateDebit, usageBarrier, writeUsage, type LateDebit, type LateRow, type UsageRow, type WrittenUsage } from './usage-writes.js';
 
-/** One charged call, as the settle answered it. */
-export interface UsageRow {
-  readonly accountId: string;
-  readonly holdId: string;
-  /** '' for background work. */
-  readonly keyId: string;
-  readonly iface: UsageInterface;
-  readonly operations: readonly string[];
-  readonly units: number;
-  /** Epoch ms. */
-  readonly at: number;
-  /** The restore epoch of the ledger account that charged it (0: never restored; restore-epochs.ts). */
-  readonly epoch?: number;
-}
-
-/**
- * A charged call the record got after a restore of its account that could not count it (charged in
- * epoch `chargedEpoch`, recorded in `recordedEpoch`): the ledger restored at an epoch in
- * (chargedEpoch, recordedEpoch] must still take its units (store.lateDebit).
- */
-export interface LateDebit {
-  readonly accountId: string;
-  readonly holdId: string;
-  readonly units: number;
-  readonly chargedEpoch: number;
-  readonly recordedEpoch: number;
-}
-
-/** A batch of usage written: how many rows were new, and which of the batch are late debits. */
-export interface WrittenUsage {
-  readonly rows: readonly UsageRow[];
-  readonly written: number;
-  readonly late: readonly LateDebit[];
-}
+export type { LateDebit, UsageRow, WrittenUsage } from './usage-writes.js';
 
 export interface LedgerRecord {
   recordPlans(plans: PlanTable, now: number): Promise<void>;

@@ -16,7 +16,42 @@
  * connection dies, so a consumer that crashes mid-batch never blocks a restore.
  */
 import type { Database, Queryable } from '@retail/database/database';
-import type { LateDebit, UsageRow, WrittenUsage } from './ledger-record.js';
+import type { UsageInterface } from '../api.js';
+
+/** One charged call, as the settle answered it. */
+export interface UsageRow {
+  readonly accountId: string;
+  readonly holdId: string;
+  /** '' for background work. */
+  readonly keyId: string;
+  readonly iface: UsageInterface;
+  readonly operations: readonly string[];
+  readonly units: number;
+  /** Epoch ms. */
+  readonly at: number;
+  /** The restore epoch of the ledger account that charged it (0: never restored; restore-epochs.ts). */
+  readonly epoch?: number;
+}
+
+/**
+ * A charged call the record got after a restore of its account that could not count it (charged in
+ * epoch `chargedEpoch`, recorded in `recordedEpoch`): the ledger restored at an epoch in
+ * (chargedEpoch, recordedEpoch] must still take its units (store.lateDebit).
+ */
+export interface LateDebit {
+  readonly accountId: string;
+  readonly holdId: string;
+  readonly units: number;
+  readonly chargedEpoch: number;
+  readonly recordedEpoch: number;
+}
+
+/** A batch of usage written: how many rows were new, and which of the batch are late debits. */
+export interface WrittenUsage {
+  readonly rows: readonly UsageRow[];
+  readonly written: number;
+  readonly late: readonly LateDebit[];
+}
 
 /** The usage gate's advisory lock ("lusg"), apart from the record's migration lock. */
 const USAGE_GATE_LOCK_ID = 0x6c757367;
