@@ -64,8 +64,8 @@ describe('the ledger across a restart of npm start', () => {
       expect(second.stack.devBalance).toBe(balances[0]);
       const banner = formatBanner(second.stack, { upstream: 'test' });
       expect(banner).toMatch(new RegExp(`Plan +development: .*; ${balances[0]} units  \\(account ${first.stack.devAccountId}\\)`));
-      expect(banner).toMatch(/Development account +the same as at the last start  \(key kept in .*development-key\.json\)/);
-      expect(formatBanner(first.stack, { upstream: 'test' })).toMatch(/Development account +new  \(later starts on this data directory keep it/);
+      expect(banner).toMatch(/Development account +the same as at the last start {2}\(key kept in .*development-key\.json\)/);
+      expect(formatBanner(first.stack, { upstream: 'test' })).toMatch(/Development account +new {2}\(later starts on this data directory keep it/);
       expect([await balanceOf(second.stack.url, printedKey), await balanceOf(second.stack.url, consoleKey)]).toEqual(balances);
       const again = await product(second.stack.url, consoleKey);
       expect(again.status).toBe(200);
