@@ -104,6 +104,8 @@ COPY --from=build /app/gateways/mcp/package.json gateways/mcp/
 COPY --from=build /app/gateways/mcp/dist gateways/mcp/dist
 COPY --from=build /app/gateways/console/package.json gateways/console/
 COPY --from=build /app/gateways/console/dist gateways/console/dist
+# The console's SQL migrations (its users in the ledger's database); found beside dist/.
+COPY --from=build /app/gateways/console/migrations gateways/console/migrations
 COPY --from=build /app/watcher/package.json watcher/
 COPY --from=build /app/watcher/dist watcher/dist
 # The watcher applies these SQL migrations at start; store/migrate.ts finds them beside dist/.

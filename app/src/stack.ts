@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import express from 'express';
 import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
 import { createClientJobApi, createClientWatchApi, createConsoleFromEnv } from '@retail/console';
@@ -17,6 +18,7 @@ import { openDatabase } from '@retail/watcher/store/index';
 import { startWatcher } from '@retail/watcher/workers/index';
 import { answerClientErrorsWithEnvelope, answerHalfClosedRequests, createCoreClient, createGatewayLogger, observeRequests, registerMeteringMetrics } from '@retail/gateway-shared';
 import type { AppConfig } from './config.js';
+import { DEVELOPMENT_KEY_FILE, developmentKey } from './development-key.js';
 import type { DemoCatalogue } from './demo-catalogue/model.js';
 import { createDemoCatalogueRouter } from './demo-catalogue/router.js';
 
@@ -27,7 +29,10 @@ export interface RunningStack {
   readonly coreAddress: string;
   /** host:port of the watcher's WatchService (loopback), when this build has it. */
   readonly watcherAddress?: string;
-  /** A key for a development account on the development plan, created at every start. */
+  /**
+   * A key for a development account on the development plan: made at the first start on a data
+   * directory and the same one at every later start (development-key.ts).
+   */
   readonly devKey: string;
   /**
    * The marketplace's reachability in one line, once the core's start-up probe has its answer (at
@@ -39,6 +44,12 @@ export interface RunningStack {
   /** The development key's plan (DEVELOPMENT_PLAN, as the plan table in force defines it) and its units at start. */
   readonly devPlan: { readonly name: string } & Plan;
   readonly devUnits: number;
+  /** The development account's balance at this start (devUnits for a new account). */
+  readonly devBalance: number;
+  /** Whether the development account is the one an earlier start on this data directory made. */
+  readonly devAccountReused: boolean;
+  /** Where the development key is kept between starts (none with DATABASE_URL). */
+  readonly devKeyFile?: string;
   /** The token the core and the watcher require (`authorization: Bearer …`), for gRPC clients on this machine. */
   readonly serviceToken: string;
   /** Whether webhooks may go to this machine's loopback over http (WEBHOOK_ALLOW_LOOPBACK, on by default here). */
@@ -95,7 +106,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   let console_: ReturnType<typeof createConsoleFromEnv>;
   try {
     // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
+    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, database, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
     await metering.close();
@@ -134,7 +145,8 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  const { key: devKey, accountId: devAccountId } = await developmentKey(metering, config.devUnits);
+  const development = await developmentKey(metering, config.devUnits, config.watcher.store);
+  const { key: devKey, accountId: devAccountId } = development;
 
   return {
     url: `http://${config.host}:${port}`,
@@ -148,6 +160,9 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
     devAccountId,
     devPlan: { name: DEVELOPMENT_PLAN, ...metering.plans[DEVELOPMENT_PLAN]! },
     devUnits: config.devUnits,
+    devBalance: development.balance,
+    devAccountReused: development.reused,
+    ...(!config.watcher.store.databaseUrl && { devKeyFile: join(config.watcher.store.dataDir, DEVELOPMENT_KEY_FILE) }),
     serviceToken: config.serviceToken,
     webhooksToLoopback: config.watcher.webhooks.policy.allowLoopback === true,
     async stop() {
@@ -160,17 +175,4 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
       await core.stop({ graceMs: 2_000 });
     },
   };
-}
-
-/**
- * A fresh account on the development plan with `units` units and a key labelled "development":
- * a person trying the service is not throttled at the free plan's 5 requests/s.
- */
-async function developmentKey(
-  metering: Awaited<ReturnType<typeof createMeteringFromEnv>>,
-  units: number,
-): Promise<{ key: string; accountId: string }> {
-  const { accountId } = await metering.admin.createAccount({ units, plan: DEVELOPMENT_PLAN });
-  const { key } = await metering.admin.createKey(accountId, { label: 'development' });
-  return { key, accountId };
 }

@@ -19,6 +19,13 @@ export interface BannerOptions {
 /** The product the "Try it" lines ask for on the live marketplace. */
 const SAMPLE_ASIN = '0131103628';
 
+/** Whether the development account (and key) is the one of the last start, and where it is kept. */
+function developmentAccountRow(stack: RunningStack): BannerRow {
+  if (stack.devAccountReused) return ['Development account', 'the same as at the last start', `key kept in ${stack.devKeyFile}`];
+  if (stack.devKeyFile) return ['Development account', 'new', `later starts on this data directory keep it: ${stack.devKeyFile}`];
+  return ['Development account', 'new', 'a new one at every start with DATABASE_URL'];
+}
+
 function table(rows: readonly BannerRow[]): string[] {
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   return rows.map(([label, value, note]) => `  ${label.padEnd(width)}${value}${note ? `  (${note})` : ''}`);
@@ -40,7 +47,8 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     ...(watcherAddress ? [['gRPC watcher', watcherAddress, `retail.v1.WatchService, with x-retail-account: ${stack.devAccountId}`] as const] : []),
     ['Service token', serviceToken, `gRPC: authorization: Bearer <token>; ${options.tokenFromEnvironment ? 'from SERVICE_TOKEN' : 'new every start, set SERVICE_TOKEN to keep one'}`],
     ['API key', devKey, 'HTTP: API-KEY header'],
-    ['Plan', `${devPlan.name}: ${plan}; ${stack.devUnits} units`, `account ${stack.devAccountId}`],
+    ['Plan', `${devPlan.name}: ${plan}; ${stack.devBalance} units`, `account ${stack.devAccountId}`],
+    developmentAccountRow(stack),
     stack.webhooksToLoopback
       ? ['Webhooks', 'to public https hosts, and to this machine over http (127.0.0.1, localhost)', 'receive them: npx retail listen --forward-to http://127.0.0.1:3000/hook; WEBHOOK_ALLOW_LOOPBACK=false turns it off']
       : ['Webhooks', 'to public https hosts only', 'WEBHOOK_ALLOW_LOOPBACK=true lets them reach this machine'],

@@ -23,6 +23,25 @@ export interface PostgresDatabaseOptions {
   readonly maxConnections?: number;
 }
 
+/**
+ * A checked-out client that loses its server while its holder is between statements (a transaction
+ * waiting on other I/O) emits 'error' on itself, not on the pool: without a listener Node would exit.
+ * The holder's next statement fails on its own; the broken client is destroyed at release, not reused.
+ */
+function watchCheckedOut(client: pg.PoolClient): { release(): void } {
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    failure = error;
+  };
+  client.on('error', onError);
+  return {
+    release() {
+      client.off('error', onError);
+      client.release(failure);
+    },
+  };
+}
+
 export function createPostgresDatabase(options: PostgresDatabaseOptions): Database {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, types });
   // An idle client that loses its server emits here; without a listener Node would exit. The next
@@ -33,6 +52,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
     ...queryableOf(pool),
     async transaction(work) {
       const client = await pool.connect();
+      const broken = watchCheckedOut(client);
       try {
         await client.query('BEGIN');
         const result = await work(queryableOf(client));
@@ -42,11 +62,12 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        broken.release();
       }
     },
     async session(work) {
       const client = await pool.connect();
+      const broken = watchCheckedOut(client);
       const session: DatabaseSession = {
         ...queryableOf(client),
         async script<Row>(text: string) {
@@ -60,7 +81,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Databa
       try {
         return await work(session);
       } finally {
-        client.release();
+        broken.release();
       }
     },
     close: () => pool.end(),

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,14 +115,19 @@ describe('the same redirect through npm start (MARKETPLACE_ORIGIN)', () => {
   let replay: ReplayServer;
   let faults: FaultOrigin;
   let stack: RunningStack;
+  let dataDir: string | undefined;
   beforeAll(async () => {
     replay = await createReplayServer({ corpusDirs: [`${fixtures}pages`] });
     faults = await createFaultOrigin(replay.origin);
-    const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: faults.origin, LOG_LEVEL: 'silent', DEV_UNITS: '10' };
+    // A data directory of its own: the development account is kept across starts on one (issue 24),
+    // and its 10 units must be this run's.
+    dataDir = mkdtempSync(join(tmpdir(), 'redirect-port-'));
+    const env = { PORT: '0', GRPC_PORT: '0', MARKETPLACE_ORIGIN: faults.origin, LOG_LEVEL: 'silent', DEV_UNITS: '10', WATCHER_DATA_DIR: dataDir };
     stack = await startStack({ ...loadAppConfig(env), marketplaceOrigin: faults.origin }, env);
   });
   afterAll(async () => {
     await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await faults?.close();
     await replay?.close();
   });

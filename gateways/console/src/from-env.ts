@@ -3,6 +3,7 @@
  * composition (`npm start`), which passes `defaultSignupMode: 'open'` so development needs no setup.
  */
 import type { Router } from 'express';
+import type { Database } from '@retail/database/database';
 import type { Metering } from '@retail/metering/api';
 import type { PlanTable } from '@retail/metering';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
@@ -12,6 +13,7 @@ import { createConsole } from './console.js';
 import { loadConsoleConfig, type ConsoleConfig } from './config.js';
 import type { ConsoleOptions, SignupMode } from './context.js';
 import { createMemoryUserStore } from './memory-store.js';
+import { createRecordedUserStore } from './recorded-users.js';
 import { createRedisUserStore } from './redis-store.js';
 import type { UserStore } from './store.js';
 import type { JobApi } from './job-api.js';
@@ -26,6 +28,11 @@ export interface ConsoleFromEnvOptions {
   /** The job service for the Jobs page; default: over gRPC to WATCHER_ADDRESS when it is set. */
   readonly jobs?: JobApi;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Where users (and their password hashes and accounts) are kept for good: the ledger's database
+   * (recorded-users.ts). Without it they live in the session store (Redis or memory) alone.
+   */
+  readonly database?: Database;
   /** Used when CONSOLE_SIGNUP_MODE is unset (the deployment's default is `closed`). */
   readonly defaultSignupMode?: SignupMode;
   readonly log?: (level: 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
@@ -62,9 +69,10 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
   if (config.sessionSecretGenerated) {
     log('warn', 'CONSOLE_SESSION_SECRET is not set: using a random secret; sessions end with this process and are not shared across replicas');
   }
-  const users = config.redisUrl
+  const fast = config.redisUrl
     ? createRedisUserStore({ url: config.redisUrl, onError: (error) => log('warn', 'console store: Redis unreachable', { error: error.message }) })
     : createMemoryUserStore();
+  const users = options.database ? createRecordedUserStore({ database: options.database, fast }) : fast;
   const fromWatcher = config.watcher ? watcherApis(config.watcher, options.metering) : undefined;
   const watches = options.watches ?? fromWatcher?.watches;
   const jobs = options.jobs ?? fromWatcher?.jobs;

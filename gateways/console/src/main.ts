@@ -8,6 +8,7 @@ import { answerClientErrorsWithEnvelope } from '@retail/gateway-shared/client-er
 import { answerHalfClosedRequests } from '@retail/gateway-shared/half-close';
 import { logAccess } from '@retail/gateway-shared/access-log';
 import { createGatewayLogger } from '@retail/gateway-shared/logger';
+import { createPostgresDatabase } from '@retail/database/pg-database';
 import { createMeteringFromEnv } from '@retail/metering';
 import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';
@@ -16,9 +17,11 @@ const log = (level: string, message: string, detail: Record<string, unknown> = {
   console.log(JSON.stringify({ level, time: new Date().toISOString(), message, ...detail }));
 
 const metering = await createMeteringFromEnv(process.env);
+// The users beside the accounts they own: the ledger's record (docs/console.md, Users).
+const database = process.env.LEDGER_DATABASE_URL ? createPostgresDatabase({ connectionString: process.env.LEDGER_DATABASE_URL }) : undefined;
 const consoleApp = (() => {
   try {
-    return createConsoleFromEnv({ metering, plans: metering.plans, log });
+    return createConsoleFromEnv({ metering, plans: metering.plans, log, ...(database && { database }) });
   } catch (error) {
     if (!(error instanceof ConsoleConfigError)) throw error;
     // A bad environment is one line per variable, not a stack trace (as the core and gateways do).
@@ -53,7 +56,9 @@ answerHalfClosedRequests(server);
 
 const shutdown = () => {
   server.close(() => {
-    void Promise.allSettled([consoleApp.close(), metering.close()]).then(() => process.exit(0));
+    void Promise.allSettled([consoleApp.close(), metering.close()])
+      .then(() => database?.close())
+      .finally(() => process.exit(0));
   });
 };
 process.once('SIGTERM', shutdown);

@@ -14,7 +14,7 @@ import { DEFAULT_PLAN, DEFAULT_PLANS, DEVELOPMENT_PLAN, parsePlans, validatePlan
 import { SETTLE_CLOCK_SKEW_MS, createRedisStore } from './redis-store.js';
 import { createLedgerRecord } from './record/ledger-record.js';
 import { prepareRecord } from './record/prepare-record.js';
-import { createRecordedStore } from './record/recorded-store.js';
+import { createRecordedStore, lateDebitsTo } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
 import { startUsageStream } from './record/usage-stream.js';
 import { usageHistory, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
@@ -153,9 +153,10 @@ async function withRecord(store: LedgerStore, database: Database, setup: RecordS
   const { clock, log } = setup;
   const record = createLedgerRecord(database);
   const preparation = await prepareRecord({ database, record, plans: setup.plans, clock, log });
+  const lateDebits = lateDebitsTo(store, clock, log);
   const usage = setup.stream
-    ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume })
-    : createUsageHandoff({ record, log });
+    ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume, lateDebits })
+    : createUsageHandoff({ record, log, lateDebits });
   const recorded = createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
   return {
     ...recorded,

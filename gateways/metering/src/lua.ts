@@ -123,7 +123,7 @@ return {'ok', keyId, planName, num(tokens), tostring(balance - units)}
  * KEYS[2]: the record's hand-off stream (single node; KEYS[1] again when there is none). ARGV: base,
  * holdId, keyId, iface, charged operations (comma list), now, day, lastUsedIntervalMs, usageRetention,
  * dayTtlMs, notAfter (wall-clock ms; 0 = none), answerTtlMs, accountId for the hand-off ('' = none).
- * Returns {charged, balance}.
+ * Returns {charged, balance, the account's restore epoch}.
  *
  * Exactly once per hold id: the answer is kept (in the hold's field, see the layout) and a repeated settle returns it.
  * A hold that expired and was released before its settle arrived is charged from the balance, as far
@@ -182,7 +182,8 @@ if charged > 0 then
   if ARGV[13] ~= '' then
     -- One field (account, key, interface, operations, units, time, then the hold id, which may hold
     -- anything): a seventh of the parsing of seven fields for the consumer.
-    redis.call('XADD', KEYS[2], '*', 'r', ARGV[13] .. '\t' .. ARGV[3] .. '\t' .. ARGV[4] .. '\t' .. table.concat(ops, ',') .. '\t' .. charged .. '\t' .. ARGV[6] .. '\t' .. ARGV[2])
+    -- 'e': the restore epoch the account was charged in (usage-writes.ts: a late debit after a restore).
+    redis.call('XADD', KEYS[2], '*', 'r', ARGV[13] .. '\t' .. ARGV[3] .. '\t' .. ARGV[4] .. '\t' .. table.concat(ops, ',') .. '\t' .. charged .. '\t' .. ARGV[6] .. '\t' .. ARGV[2], 'e', redis.call('HGET', acct, 'epoch') or '0')
   end
 end
 if exists and (held or charged > 0) then
@@ -200,7 +201,8 @@ elseif held then
   redis.call('ZREM', base .. 'holdexp', ARGV[2])
 end
 release_expired(now)
-return {tostring(charged), redis.call('HGET', acct, 'balance') or '0'}
+local after = redis.call('HMGET', acct, 'balance', 'epoch')
+return {tostring(charged), after[1] or '0', after[2] or '0'}
 `;
 
 /** ARGV: base, units, plan, createdAt, auditEntry, auditKeep. Returns 1, or 0 when it exists. */
@@ -213,12 +215,12 @@ return 1
 
 /**
  * ARGV: base, balance, plan, disabled (1/0), createdAt, keys (JSON [{keyId, hash, prefix, label, ops,
- * ifaces, createdAt, expiresAt, revokedAt}], strings, '' for none), auditEntry, auditKeep.
- * Returns 1, or 0 when the account exists (nothing changes): one step, so no call sees half an account.
+ * ifaces, createdAt, expiresAt, revokedAt}], strings, '' for none), auditEntry, auditKeep, epoch (the
+ * record's restore epoch: the account's `epoch` field, absent = 0). Returns 1, or 0 when the account exists (nothing changes): one step, so no call sees half an account.
  */
 const RESTORE_ACCOUNT = `
 if redis.call('EXISTS', acct) == 1 then return 0 end
-redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', ARGV[4], 'createdAt', ARGV[5])
+redis.call('HSET', acct, 'balance', ARGV[2], 'plan', ARGV[3], 'disabled', ARGV[4], 'createdAt', ARGV[5], 'epoch', ARGV[9])
 for _, k in ipairs(cjson.decode(ARGV[6])) do
   local keyKey = base .. 'key:' .. k.keyId
   redis.call('HSET', keyKey, 'keyId', k.keyId, 'hash', k.hash, 'prefix', k.prefix, 'label', k.label, 'ops', k.ops, 'ifaces', k.ifaces, 'createdAt', k.createdAt)
@@ -228,6 +230,31 @@ for _, k in ipairs(cjson.decode(ARGV[6])) do
 end
 audit(ARGV[7], tonumber(ARGV[8]))
 return 1
+`;
+
+/**
+ * ARGV: base, now, keepMs, then per debit: holdId, units, chargedEpoch, recordedEpoch. Takes the units of
+ * calls charged in a ledger that was lost and recorded after the restore that made this one (its epoch
+ * R in (chargedEpoch, recordedEpoch]: usage-writes.ts), once per hold id: the hold's field keeps
+ * "=<units>" for keepMs, as a settle's answer (so a repeat of that settle is not charged again either).
+ * The balance may go below zero: those units were spent. Returns the units taken.
+ */
+const LATE_DEBIT = `
+if redis.call('EXISTS', acct) == 0 then return 0 end
+local epoch = tonumber(redis.call('HGET', acct, 'epoch') or '0')
+local now = tonumber(ARGV[2])
+local taken = 0
+for i = 4, #ARGV, 4 do
+  local hold = ARGV[i]
+  if tonumber(ARGV[i + 2]) < epoch and epoch <= tonumber(ARGV[i + 3]) and redis.call('HEXISTS', base .. 'holds', hold) == 0 then
+    local units = tonumber(ARGV[i + 1])
+    redis.call('HINCRBY', acct, 'balance', 0 - units)
+    redis.call('HSET', base .. 'holds', hold, '=' .. units)
+    redis.call('ZADD', base .. 'holdexp', now + tonumber(ARGV[3]), hold)
+    taken = taken + units
+  end
+end
+return taken
 `;
 
 /** ARGV: base, units, now, auditEntry, auditKeep. Returns the new balance, or false when missing. */
@@ -317,6 +344,7 @@ export const LEDGER_SCRIPTS = {
   ledgerSettle: SETTLE,
   ledgerCreateAccount: CREATE_ACCOUNT,
   ledgerRestoreAccount: RESTORE_ACCOUNT,
+  ledgerLateDebit: LATE_DEBIT,
   ledgerGrant: GRANT,
   ledgerSetField: SET_FIELD,
   ledgerDeleteAccount: DELETE_ACCOUNT,

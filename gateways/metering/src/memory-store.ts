@@ -43,6 +43,8 @@ interface AccountState {
   usage: UsageRecord[];
   days: Map<string, Map<string, number>>;
   audit: AuditEntry[];
+  /** The record's restore epoch this account was restored at (0: made here). */
+  epoch: number;
 }
 
 export function createMemoryStore(options: StoreOptions): LedgerStore {
@@ -136,7 +138,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     account.settled.set(input.holdId, { charged, forgetAt: input.now + options.settleAnswerTtlMs });
     releaseExpired(account, input.now);
     forgetSettled(account, input.now);
-    return { charged, balance: account.balance };
+    return { charged, balance: account.balance, ...(account.epoch > 0 && { epoch: account.epoch }) };
   }
 
   return {
@@ -147,7 +149,7 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       if (accounts.has(accountId)) return false;
       accounts.set(accountId, {
         balance: units, plan, disabled: false, holds: new Map(), settled: new Map(), keys: new Map(), keyByHash: new Map(),
-        usage: [], days: new Map(), audit: [],
+        usage: [], days: new Map(), audit: [], epoch: 0,
       });
       pushAudit(accounts.get(accountId)!, audit);
       return true;
@@ -157,11 +159,24 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
       const account: AccountState = {
         balance: snapshot.balance, plan: snapshot.plan, disabled: snapshot.disabled, holds: new Map(), settled: new Map(),
         keys: new Map(snapshot.keys.map((key) => [key.keyId, key])), keyByHash: new Map(snapshot.keys.map((key) => [key.hash, key.keyId])),
-        usage: [], days: new Map(), audit: [],
+        usage: [], days: new Map(), audit: [], epoch: snapshot.epoch ?? 0,
       };
       accounts.set(snapshot.accountId, account);
       pushAudit(account, audit);
       return true;
+    },
+    async lateDebit(accountId, debits, now) {
+      const account = accounts.get(accountId);
+      if (!account) return 0;
+      let taken = 0;
+      for (const debit of debits) {
+        const late = debit.chargedEpoch < account.epoch && account.epoch <= debit.recordedEpoch;
+        if (!late || account.holds.has(debit.holdId) || account.settled.has(debit.holdId)) continue;
+        account.balance -= debit.units;
+        account.settled.set(debit.holdId, { charged: debit.units, forgetAt: now + options.settleAnswerTtlMs });
+        taken += debit.units;
+      }
+      return taken;
     },
     async grantUnits(accountId, units, now, audit) {
       const account = accounts.get(accountId);

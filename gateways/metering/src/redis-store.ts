@@ -105,6 +105,12 @@ function toStoredKey(fields: Record<string, string>): StoredKey {
   };
 }
 
+/**
+ * How long a late debit's mark is kept against applying it twice: longer than a settle's answer, since
+ * the batch that carries it can be delivered again after a consumer's death (taken over after 30 s).
+ */
+const LATE_DEBIT_KEEP_MS = 3_600_000;
+
 export function createRedisStore(options: RedisStoreOptions): LedgerStore {
   if (/[{}]/.test(options.keyPrefix)) throw new Error('keyPrefix must not contain braces');
   const client = connect(options);
@@ -132,12 +138,13 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       for (let attempt = 0; ; attempt++) {
         try {
           const acct = `${base(input.accountId)}acct`;
-          const [charged, balance] = (await client.ledgerSettle(
+          const [charged, balance, epoch] = (await client.ledgerSettle(
             acct, options.usageStream ?? acct, base(input.accountId), input.holdId, input.keyId, input.iface, input.chargedOperations.join(','),
             input.now, input.day, options.lastUsedIntervalMs, options.usageRetention, DAY_COUNTER_TTL_MS,
             notAfter, options.settleAnswerTtlMs, options.usageStream ? input.accountId : '',
-          )) as [string, string];
-          return { charged: Number(charged), balance: Number(balance) };
+          )) as [string, string, string | undefined];
+          // The epoch only for a restored account: the answer of a settle stays what it was otherwise.
+          return { charged: Number(charged), balance: Number(balance), ...(Number(epoch ?? 0) > 0 && { epoch: Number(epoch) }) };
         } catch (error) {
           // A timed-out settle may still run later (a frozen server works through its input when it
           // resumes), and a lost connection may or may not have delivered it: the same settle is sent
@@ -160,9 +167,14 @@ export function createRedisStore(options: RedisStoreOptions): LedgerStore {
       }));
       const restored = await call(
         'ledgerRestoreAccount', snapshot.accountId, snapshot.balance, snapshot.plan, snapshot.disabled ? '1' : '0', snapshot.createdAt,
-        JSON.stringify(keys), auditJson(audit), options.auditRetention,
+        JSON.stringify(keys), auditJson(audit), options.auditRetention, snapshot.epoch ?? 0,
       );
       return restored === 1;
+    },
+    async lateDebit(accountId, debits, now) {
+      if (debits.length === 0) return 0;
+      const args = debits.flatMap((d) => [d.holdId, d.units, d.chargedEpoch, d.recordedEpoch]);
+      return Number(await call('ledgerLateDebit', accountId, now, LATE_DEBIT_KEEP_MS, ...args));
     },
     async grantUnits(accountId, units, now, audit) {
       const balance = await call('ledgerGrant', accountId, units, now, auditJson(audit), options.auditRetention);

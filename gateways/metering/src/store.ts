@@ -30,6 +30,16 @@ export interface AccountSnapshot {
   /** Credits − recorded debits. */
   readonly balance: number;
   readonly keys: readonly StoredKey[];
+  /** The record's restore epoch this snapshot starts (usage-writes.ts); 0 when absent. */
+  readonly epoch?: number;
+}
+
+/** A call charged in a lost ledger and recorded after the restore that made this one (record/usage-writes.ts). */
+export interface StoreLateDebit {
+  readonly holdId: string;
+  readonly units: number;
+  readonly chargedEpoch: number;
+  readonly recordedEpoch: number;
 }
 
 export type AdmitCode = 'ok' | 'unknown' | 'disabled' | 'scope' | 'rate' | 'shape' | 'units';
@@ -84,6 +94,8 @@ export interface StoreSettleInput {
 export interface StoreSettleOutcome {
   readonly charged: number;
   readonly balance: number;
+  /** The account's restore epoch at the charge (0: never restored), handed off with the call. */
+  readonly epoch?: number;
 }
 
 export interface StoreSummary {
@@ -122,6 +134,11 @@ export interface LedgerStore {
    * with their revocations), in one step; false, changing nothing, when the ledger knows the account.
    */
   restoreAccount(snapshot: AccountSnapshot, audit: AuditEntry): Promise<boolean>;
+  /**
+   * Takes the units of `debits` the account's restore could not count (charged before its epoch,
+   * recorded at or after it), once per hold id; the units taken (0 for a missing account).
+   */
+  lateDebit(accountId: string, debits: readonly StoreLateDebit[], now: number): Promise<number>;
   /** The account's plan name; null when there is no such account. */
   accountPlan(accountId: string): Promise<string | null>;
   audit(accountId: string): Promise<AuditEntry[]>;

@@ -5,22 +5,12 @@
  * is lost (recorded-store.ts). Reads here are for the administration paths, never a metered call's.
  */
 import type { Database, Queryable } from '@retail/database/database';
-import type { AuditEntry, Interface, UsageInterface } from '../api.js';
+import type { AuditEntry, Interface } from '../api.js';
 import type { PlanTable } from '../plans.js';
 import type { AccountSnapshot, StoredKey } from '../store.js';
+import { lateDebit, usageBarrier, writeUsage, type LateDebit, type LateRow, type UsageRow, type WrittenUsage } from './usage-writes.js';
 
-/** One charged call, as the settle answered it. */
-export interface UsageRow {
-  readonly accountId: string;
-  readonly holdId: string;
-  /** '' for background work. */
-  readonly keyId: string;
-  readonly iface: UsageInterface;
-  readonly operations: readonly string[];
-  readonly units: number;
-  /** Epoch ms. */
-  readonly at: number;
-}
+export type { LateDebit, UsageRow, WrittenUsage } from './usage-writes.js';
 
 export interface LedgerRecord {
   recordPlans(plans: PlanTable, now: number): Promise<void>;
@@ -38,8 +28,20 @@ export interface LedgerRecord {
   revokeKey(accountId: string, keyId: string, at: number, audit: AuditEntry): Promise<boolean>;
   /** Appends charged calls; a hold id already recorded is skipped. The number of rows written. */
   recordUsage(rows: readonly UsageRow[]): Promise<number>;
-  /** A live (not deleted) account's state, or null. */
+  /**
+   * Runs `read` (a hand-off taking its next batch) and writes what it read in one transaction holding
+   * the usage gate, so a restore's `usageBarrier` waits for every batch taken before it (restore-epochs.ts).
+   */
+  writeUsage(read: () => Promise<readonly UsageRow[]>): Promise<WrittenUsage>;
+  /** Waits until every batch being written now is in; false when that took longer than `timeoutMs`. */
+  usageBarrier(timeoutMs: number): Promise<boolean>;
+  /**
+   * A live (not deleted) account's state for a restore, or null: it starts a new restore epoch (the
+   * snapshot's `epoch`) and counts every debit recorded before it.
+   */
   accountSnapshot(accountId: string): Promise<AccountSnapshot | null>;
+  /** The account's late debits for a ledger restored at `epoch`: charged before it, recorded at or after it. */
+  lateDebitsFor(accountId: string, epoch: number): Promise<LateDebit[]>;
   /** Newest first; none for a deleted account (its rows stay for the operator). */
   audit(accountId: string, limit: number): Promise<AuditEntry[]>;
 }
@@ -146,36 +148,40 @@ export function createLedgerRecord(db: Database): LedgerRecord {
       return true;
     }),
     async recordUsage(rows) {
-      if (rows.length === 0) return 0;
-      // One statement for the batch, its rows as one JSON parameter: JSON.stringify is native, where
-      // node-postgres escapes array parameters element by element, and only the count comes back
-      // (measured: bench/metering.ts, docs/metering.md). A repeated hold id is skipped.
-      const batch = JSON.stringify(rows.map((r) => ({ a: r.accountId, h: r.holdId, k: r.keyId, i: r.iface, o: r.operations.join(','), u: r.units, t: r.at })));
-      const [written] = await db.query<{ n: number }>(
-        `WITH written AS (
-           INSERT INTO ledger_usage (account_id, hold_id, key_id, interface, operations, units, settled_at)
-           SELECT a, h, k, i, string_to_array(o, ','), u, to_timestamp(t / 1000.0)
-           FROM json_to_recordset($1::json) AS r (a text, h text, k text, i text, o text, u integer, t bigint)
-           ON CONFLICT (account_id, hold_id) DO NOTHING RETURNING 1)
-         SELECT count(*)::integer AS n FROM written`,
-        [batch],
-      );
-      return written!.n;
+      return (await writeUsage(db, async () => rows)).written;
     },
-    async accountSnapshot(accountId) {
-      const [account] = await db.query<{ plan: string; disabled: boolean; created_at: Date; credits: number; debits: number }>(
-        `SELECT plan, disabled, created_at,
-           (SELECT COALESCE(sum(units), 0)::bigint::text FROM ledger_credits WHERE account_id = a.account_id) AS credits,
-           (SELECT COALESCE(sum(units), 0)::bigint::text FROM ledger_usage WHERE account_id = a.account_id) AS debits
-         FROM ledger_accounts a WHERE account_id = $1 AND deleted_at IS NULL`,
+    writeUsage: (read) => writeUsage(db, read),
+    usageBarrier: (timeoutMs) => usageBarrier(db, timeoutMs),
+    accountSnapshot: (accountId) => db.transaction(async (tx) => {
+      // The epoch first: this row lock waits for the usage writes of this account in progress and
+      // makes later ones record the new epoch, so the sums below count exactly the rows before it.
+      const [account] = await tx.query<{ plan: string; disabled: boolean; created_at: Date; restore_epoch: number }>(
+        `UPDATE ledger_accounts SET restore_epoch = restore_epoch + 1 WHERE account_id = $1 AND deleted_at IS NULL
+         RETURNING plan, disabled, created_at, restore_epoch`,
         [accountId],
       );
       if (!account) return null;
-      const keys = await db.query<KeyRow>('SELECT * FROM ledger_keys WHERE account_id = $1 ORDER BY created_at, key_id', [accountId]);
+      const [sums] = await tx.query<{ credits: string; debits: string }>(
+        `SELECT (SELECT COALESCE(sum(units), 0)::bigint::text FROM ledger_credits WHERE account_id = $1) AS credits,
+                (SELECT COALESCE(sum(units), 0)::bigint::text FROM ledger_usage WHERE account_id = $1) AS debits`,
+        [accountId],
+      );
+      await tx.query('INSERT INTO ledger_restores (account_id, epoch, at, credits, debits) VALUES ($1, $2, now(), $3, $4)', [
+        accountId, account.restore_epoch, sums!.credits, sums!.debits,
+      ]);
+      const keys = await tx.query<KeyRow>('SELECT * FROM ledger_keys WHERE account_id = $1 ORDER BY created_at, key_id', [accountId]);
       return {
         accountId, plan: account.plan, disabled: account.disabled, createdAt: ms(account.created_at)!,
-        balance: Number(account.credits) - Number(account.debits), keys: keys.map(storedKey),
+        balance: Number(sums!.credits) - Number(sums!.debits), keys: keys.map(storedKey), epoch: account.restore_epoch,
       };
+    }),
+    async lateDebitsFor(accountId, epoch) {
+      const rows = await db.query<LateRow>(
+        `SELECT account_id, hold_id, units, charged_epoch, recorded_epoch FROM ledger_usage
+         WHERE account_id = $1 AND charged_epoch < recorded_epoch AND charged_epoch < $2 AND recorded_epoch >= $2`,
+        [accountId, epoch],
+      );
+      return rows.map(lateDebit);
     },
     async audit(accountId, limit) {
       const rows = await db.query<{ at: Date; action: string; key_id: string | null; detail: string | null }>(

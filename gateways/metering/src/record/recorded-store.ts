@@ -9,7 +9,7 @@
  */
 import type { AuditEntry } from '../api.js';
 import type { AccountSnapshot, LedgerStore } from '../store.js';
-import type { LedgerRecord } from './ledger-record.js';
+import type { LateDebit, LedgerRecord } from './ledger-record.js';
 import type { UsageHandoff } from './usage-handoff.js';
 
 export interface RecordedStoreOptions {
@@ -22,6 +22,27 @@ export interface RecordedStoreOptions {
   readonly auditRetention: number;
   /** How long an account the record could not restore is not asked about again (default 10 s). */
   readonly missRetryMs?: number;
+  /**
+   * How long a restore waits for the usage batches being written (usage-writes.ts, the gate) before it
+   * restores without them (default 5 s); those then reach the ledger as late debits.
+   */
+  readonly barrierMs?: number;
+}
+
+/**
+ * Hands late debits (a batch of the hand-off, usage-writes.ts) to the ledger, per account: the units a
+ * restore could not count, taken once per hold id. Given to the hand-off, which runs before the
+ * recorded store exists: so a function of the store, not of the recorded store.
+ */
+export function lateDebitsTo(store: LedgerStore, clock: () => number, log: (line: string) => void) {
+  return async (late: readonly LateDebit[]): Promise<void> => {
+    const byAccount = new Map<string, LateDebit[]>();
+    for (const debit of late) byAccount.set(debit.accountId, [...(byAccount.get(debit.accountId) ?? []), debit]);
+    for (const [accountId, debits] of byAccount) {
+      const taken = await store.lateDebit(accountId, debits, clock());
+      if (taken > 0) log(`ledger: account ${accountId}: ${taken} units charged before its restore and recorded after it taken now (late debits)`);
+    }
+  };
 }
 
 /**
@@ -53,16 +74,27 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
   const misses = new Map<string, number>();
   const restoring = new Map<string, Promise<AccountSnapshot | null>>();
 
+  const takeLate = lateDebitsTo(store, clock, log);
+
   async function restoreOnce(accountId: string): Promise<AccountSnapshot | null> {
     // Rows this process still holds belong in the balance the record computes.
     await usage.flush().catch(() => undefined);
+    // And the batches every process is writing now (read before a flush of the ledger Redis, say).
+    if (!(await record.usageBarrier(options.barrierMs ?? 5_000))) {
+      log(`ledger: restoring account ${accountId} without waiting longer for usage being written; what it holds comes as late debits`);
+    }
     const snapshot = await record.accountSnapshot(accountId);
     if (!snapshot) return null;
     const restored = await store.restoreAccount(snapshot, {
-      at: new Date(clock()).toISOString(), action: 'account.restore', detail: `balance=${snapshot.balance} keys=${snapshot.keys.length}`,
+      at: new Date(clock()).toISOString(), action: 'account.restore', detail: `balance=${snapshot.balance} keys=${snapshot.keys.length} epoch=${snapshot.epoch ?? 0}`,
     });
     if (!restored) return null;
-    log(`ledger: restored account ${accountId} from the record: balance ${snapshot.balance}, plan ${snapshot.plan}, ${snapshot.keys.length} keys`);
+    log(`ledger: restored account ${accountId} from the record: balance ${snapshot.balance}, plan ${snapshot.plan}, ${snapshot.keys.length} keys, epoch ${snapshot.epoch ?? 0}`);
+    // Rows recorded between the snapshot and the restore in the ledger, whose writers found no account
+    // to debit: taken now (once per hold id, so a writer that also takes them changes nothing).
+    await takeLate(await record.lateDebitsFor(accountId, snapshot.epoch ?? 0)).catch((error: unknown) => {
+      log(`ledger: late debits of account ${accountId} after its restore failed: ${(error as Error).message}`);
+    });
     return snapshot;
   }
 
@@ -111,7 +143,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       if (outcome.charged > 0 && usage.push) {
         usage.push({
           accountId: input.accountId, holdId: input.holdId, keyId: input.keyId, iface: input.iface,
-          operations: input.chargedOperations.slice(0, outcome.charged), units: outcome.charged, at: input.now,
+          operations: input.chargedOperations.slice(0, outcome.charged), units: outcome.charged, at: input.now, epoch: outcome.epoch ?? 0,
         });
       }
       return outcome;
@@ -125,6 +157,7 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
     async restoreAccount(snapshot, audit) {
       return store.restoreAccount(snapshot, audit);
     },
+    lateDebit: (accountId, debits, now) => store.lateDebit(accountId, debits, now),
     async grantUnits(accountId, units, now, audit) {
       const creditId = await fromRecord(record.grantUnits(accountId, units, audit));
       let balance: number | null;

@@ -7,7 +7,7 @@
  * rows not yet written (a clean stop writes them all). A single-node ledger Redis hands off through a
  * stream instead (usage-stream.ts), which survives the process.
  */
-import type { LedgerRecord, UsageRow } from './ledger-record.js';
+import type { LateDebit, LedgerRecord, UsageRow } from './ledger-record.js';
 
 export interface UsageHandoff {
   /** Takes a settled call's row; absent when the settle script already handed it off (usage-stream.ts). */
@@ -19,7 +19,9 @@ export interface UsageHandoff {
 }
 
 export interface UsageHandoffOptions {
-  readonly record: Pick<LedgerRecord, 'recordUsage'>;
+  /** With `writeUsage`, batches are written under the usage gate and their late debits handed to `lateDebits`. */
+  readonly record: Pick<LedgerRecord, 'recordUsage'> & Partial<Pick<LedgerRecord, 'writeUsage'>>;
+  readonly lateDebits?: (late: readonly LateDebit[]) => Promise<void>;
   readonly log: (line: string) => void;
   /** How long a row may wait for companions before a write (default 100 ms). */
   readonly batchDelayMs?: number;
@@ -42,7 +44,12 @@ export function createUsageHandoff(options: UsageHandoffOptions): UsageHandoff {
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       try {
-        await options.record.recordUsage(batch);
+        if (options.record.writeUsage) {
+          const { late } = await options.record.writeUsage(async () => batch);
+          if (late.length > 0) await options.lateDebits?.(late);
+        } else {
+          await options.record.recordUsage(batch);
+        }
         queue.splice(0, batch.length);
         if (failures > 0) options.log(`usage record: written again after ${failures} failed attempts; ${queue.length} rows wait`);
         failures = 0;

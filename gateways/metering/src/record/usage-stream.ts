@@ -11,7 +11,7 @@
  */
 import { Redis } from 'ioredis';
 import type { UsageInterface } from '../api.js';
-import type { LedgerRecord, UsageRow } from './ledger-record.js';
+import type { LateDebit, LedgerRecord, UsageRow, WrittenUsage } from './ledger-record.js';
 import type { UsageHandoff } from './usage-handoff.js';
 
 export const USAGE_STREAM_GROUP = 'ledger-record';
@@ -19,7 +19,13 @@ export const USAGE_STREAM_GROUP = 'ledger-record';
 export interface UsageStreamOptions {
   readonly redisUrl: string;
   readonly stream: string;
-  readonly record: Pick<LedgerRecord, 'recordUsage'>;
+  /**
+   * With `writeUsage`, each batch is read and written under the usage gate (usage-writes.ts) and its
+   * late debits go to `lateDebits`; with `recordUsage` alone, read then written.
+   */
+  readonly record: Pick<LedgerRecord, 'recordUsage'> & Partial<Pick<LedgerRecord, 'writeUsage'>>;
+  /** Takes the late debits of a batch written (the ledger's lateDebit); before the batch is acknowledged. */
+  readonly lateDebits?: (late: readonly LateDebit[]) => Promise<void>;
   readonly log: (line: string) => void;
   /** This process's name in the group (default: a random one per start). */
   readonly consumer?: string;
@@ -36,6 +42,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type StreamEntry = [id: string, fields: string[]];
 
+/** Reading the stream failed (inside the gated write): not a PostgreSQL failure to retry as one. */
+class StreamReadError extends Error {
+  constructor(cause: unknown) {
+    super((cause as Error)?.message ?? String(cause), { cause });
+  }
+}
+
 /** Whether stream id `a` ("ms-seq") comes after `b`. */
 function streamIdAfter(a: string, b: string): boolean {
   const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
@@ -43,13 +56,16 @@ function streamIdAfter(a: string, b: string): boolean {
   return am > bm || (am === bm && as > bs);
 }
 
-/** The settle script's entry: one field `r`, tab-separated, the hold id last (lua.ts, SETTLE). */
+/**
+ * The settle script's entry: field `r`, tab-separated, the hold id last, then `e`, the account's restore
+ * epoch (lua.ts, SETTLE; absent in entries written before epochs: 0).
+ */
 function rowOf(fields: string[]): UsageRow {
   const parts = (fields[1] ?? '').split('\t');
   return {
     accountId: parts[0] ?? '', keyId: parts[1] ?? '', iface: (parts[2] ?? 'rest') as UsageInterface,
     operations: (parts[3] ?? '').split(',').filter(Boolean), units: Number(parts[4]), at: Number(parts[5]),
-    holdId: parts.slice(6).join('\t'),
+    holdId: parts.slice(6).join('\t'), epoch: fields[2] === 'e' ? Number(fields[3]) : 0,
   };
 }
 
@@ -67,7 +83,7 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
   let stopped = false;
   let failures = 0;
   /** The batch this consumer has read and not yet written: a restore must wait for it (flush). */
-  let inFlight: Promise<void> | undefined;
+  let inFlight: Promise<number> | undefined;
 
   const createGroup = async () => {
     try {
@@ -77,25 +93,55 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
     }
   };
 
-  /** Writes `entries` to the record and acknowledges them; keeps retrying while the record is down. */
-  async function settleEntries(entries: StreamEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    const rows = entries.map(([, fields]) => rowOf(fields));
+  /** Writes rows (read under the gate by `read`), hands their late debits over; the entries written. */
+  async function write(read: () => Promise<StreamEntry[]>): Promise<StreamEntry[]> {
+    let entries: StreamEntry[] = [];
+    let written: WrittenUsage | undefined;
+    if (record.writeUsage) {
+      written = await record.writeUsage(async () => {
+        entries = await read();
+        return entries.map(([, fields]) => rowOf(fields));
+      });
+    } else {
+      entries = await read();
+      if (entries.length > 0) await record.recordUsage(entries.map(([, fields]) => rowOf(fields)));
+    }
+    if (written && written.late.length > 0) await options.lateDebits?.(written.late);
+    return entries;
+  }
+
+  /**
+   * Writes the entries `read` takes to the record and acknowledges them; keeps retrying while the record
+   * is down. A batch whose write failed after its read is written again as it was (the gate is not held
+   * then: a restore in between makes its rows late debits, usage-writes.ts).
+   */
+  async function settleEntries(read: () => Promise<StreamEntry[]>): Promise<number> {
+    let entries: StreamEntry[] | undefined;
     for (;;) {
       try {
-        await record.recordUsage(rows);
+        entries = await write(entries ? async () => entries! : async () => {
+          try {
+            return (entries = await read());
+          } catch (error) {
+            throw new StreamReadError(error);
+          }
+        });
         break;
       } catch (error) {
+        // The stream's trouble (a flushed Redis: NOGROUP) is the loop's to handle, not a write to retry.
+        if (error instanceof StreamReadError) throw error.cause;
         failures++;
-        if (failures === 1 || failures % 20 === 0) log(`usage record: PostgreSQL write failed (${(error as Error).message}); ${entries.length} rows wait in ${stream}, retrying`);
-        if (stopped) return; // left pending: the next consumer takes them over
+        if (failures === 1 || failures % 20 === 0) log(`usage record: PostgreSQL write failed (${(error as Error).message}); ${entries?.length ?? 'the next'} rows wait in ${stream}, retrying`);
+        if (stopped) return 0; // left pending: the next consumer takes them over
         await sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
       }
     }
     if (failures > 0) log(`usage record: written again after ${failures} failed attempts`);
     failures = 0;
+    if (entries.length === 0) return 0;
     const ids = entries.map(([id]) => id);
     await redis.multi().xack(stream, USAGE_STREAM_GROUP, ...ids).xdel(stream, ...ids).exec();
+    return entries.length;
   }
 
   async function loop(): Promise<void> {
@@ -110,22 +156,31 @@ export function startUsageStream(options: UsageStreamOptions): UsageHandoff {
     let lastClaim = 0;
     // First what this consumer name was given and never acknowledged (a restart under the same name).
     let cursor = '0';
+    const readBatch = async (): Promise<StreamEntry[]> => {
+      // Not blocking: with the gate, the read happens inside the write's transaction.
+      const reply = (await redis.xreadgroup('GROUP', USAGE_STREAM_GROUP, consumer, 'COUNT', batch, 'STREAMS', stream, cursor)) as Array<[string, StreamEntry[]]> | null;
+      return (reply?.[0]?.[1] ?? []).filter((entry) => entry[1] !== null);
+    };
     while (!stopped) {
       try {
         if (Date.now() - lastClaim >= claimIdleMs / 2) {
           lastClaim = Date.now();
           const [, claimed] = (await redis.xautoclaim(stream, USAGE_STREAM_GROUP, consumer, claimIdleMs, '0-0', 'COUNT', batch)) as [string, StreamEntry[]];
-          await settleEntries(claimed.filter((entry) => entry[1] !== null));
+          const taken = claimed.filter((entry) => entry[1] !== null);
+          if (taken.length > 0) await settleEntries(async () => taken);
         }
-        const reply = (await redis.xreadgroup(
-          'GROUP', USAGE_STREAM_GROUP, consumer, 'COUNT', batch, 'BLOCK', cursor === '0' ? 1 : blockMs, 'STREAMS', stream, cursor,
-        )) as Array<[string, StreamEntry[]]> | null;
-        const entries = reply?.[0]?.[1] ?? [];
-        if (cursor === '0' && entries.length === 0) cursor = '>';
-        inFlight = settleEntries(entries);
-        await inFlight.finally(() => {
+        // The newest entry before the read: when the read finds nothing, wait for one after it.
+        const [newest] = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as StreamEntry[];
+        inFlight = settleEntries(readBatch).then((n) => {
+          if (cursor === '0' && n === 0) cursor = '>';
+          return n;
+        }).finally(() => {
           inFlight = undefined;
         });
+        const taken = await inFlight;
+        if (taken === 0 && cursor === '>' && !stopped) {
+          await redis.xread('BLOCK', blockMs, 'STREAMS', stream, newest?.[0] ?? '0-0');
+        }
       } catch (error) {
         if (stopped) break;
         if (/NOGROUP/.test((error as Error).message)) {
