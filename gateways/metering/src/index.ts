@@ -26,7 +26,7 @@ export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, DEVELOPMENT_
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
-export { usageCsv, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
+export { usageCsv, parseUsageQuery, USAGE_GROUPS, USAGE_GRANULARITIES, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './usage-query.js';
 
 export interface MeteringOptions {
   /** Single-node Redis URL (redis://host:port/db). */
@@ -126,6 +126,7 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
     store, clock, plans, defaultPlan, counters,
     holdTtlMs: options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
     keyCacheMs: options.keyCacheMs ?? 0,
+    ...(options.record && { usageHistory: (accountId: string, query: UsageHistoryQuery) => usageHistory(options.record!, accountId, query) }),
   });
   const admin = createAccountAdmin({ store, clock, plans, defaultPlan, maxActiveKeys: options.maxActiveKeys ?? DEFAULT_MAX_ACTIVE_KEYS });
   return {
