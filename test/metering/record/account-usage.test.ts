@@ -15,7 +15,9 @@ import { createCoreClient } from '@retail/gateway-shared';
 import { createMetering, type MeteringInstance } from '@retail/metering';
 import { createGraphqlGateway } from '../../../gateways/graphql/src/gateway.js';
 import { createMcpGateway } from '../../../gateways/mcp/src/gateway.js';
+import { buildOpenApi } from '../../../gateways/rest/src/openapi.js';
 import { createRestGateway } from '../../../gateways/rest/src/router.js';
+import { createResponseValidator } from '../../contract/openapi-validator.js';
 import { runSdkClient } from '../../harness/mcp-sdk-client.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
@@ -137,6 +139,11 @@ describe.skipIf(missing !== null)('the account usage history', () => {
       { keyId: keys.a1.keyId, operation: 'GetProduct', interface: 'mcp', calls: 1, units: 1 },
     ]));
     expect(rows).toHaveLength(4);
+    // The answers are what the OpenAPI document says, grouped or not, and so are its refusals.
+    const openapi = createResponseValidator(buildOpenApi());
+    expect(openapi.check('/api/account/usage', 200, body)).toEqual([]);
+    expect(openapi.check('/api/account/usage', 200, (await usage('')).body)).toEqual([]);
+    expect(openapi.check('/api/account/usage', 400, (await usage('?groupBy=nope')).body)).toEqual([]);
     // Repeated groupBy is the same as a comma list; the order of the groups does not matter.
     const byKey = (await usage('?groupBy=key')).body.data.retailUsage.rows;
     expect(byKey.map((r) => Object.keys(r).sort())).toEqual([['calls', 'keyId', 'period', 'units'], ['calls', 'keyId', 'period', 'units']]);
