@@ -8,6 +8,7 @@ import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
 import type { WatchApi } from './watch-api.js';
 import type { JobApi } from './job-api.js';
+import type { UsageHistoryReader } from './usage-routes.js';
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
@@ -52,6 +53,8 @@ export interface ConsoleOptions {
   readonly watches?: WatchApi;
   /** The job service for the signed-in account; without it the page has no Jobs view. */
   readonly jobs?: JobApi;
+  /** The ledger record's usage history (MeteringInstance.usageHistory); without it the usage chart says there is none. */
+  readonly usageHistory?: UsageHistoryReader;
 }
 
 export interface ConsoleContext {
@@ -70,4 +73,5 @@ export interface ConsoleContext {
   readonly decoyHash: Promise<string>;
   readonly watches?: WatchApi;
   readonly jobs?: JobApi;
+  readonly usageHistory?: UsageHistoryReader;
 }
