@@ -82,7 +82,9 @@ async function accountUsageExample(source: ExampleSource, account: OperationExam
     const { status, body } = await callDemo(`${source.baseUrl}/api/account/usage?${new URLSearchParams(request).toString()}`, source.key);
     if (status !== 200) throw new Error(`the account usage example answered ${status}: ${JSON.stringify(body)}`);
     const { rows } = (body as { data: { retailUsage: { rows: { calls: number; period: string }[] } } }).data.retailUsage;
-    if (rows.reduce((sum, row) => sum + row.calls, 0) === expected || attempt === 50) {
+    const recorded = rows.reduce((sum, row) => sum + row.calls, 0);
+    if (attempt === 100) throw new Error(`the usage record holds ${recorded} calls after 10 s; the account summary counts ${expected}`);
+    if (recorded === expected) {
       const response = { data: { retailUsage: { rows: rows.map((row) => ({ ...row, period: '2026-01-01T00:00:00.000Z' })) } } };
       return { parameters: { from: '2026-01-01', to: '2026-01-31', ...request }, request, response };
     }
