@@ -118,11 +118,11 @@ describe.skipIf(missing !== null)('the usage chart in chromium', () => {
     await expect.poll(totals).toEqual({ calls: '10', units: '11' });
 
     // The CSV link: the same rows per key, call and interface, with the session (all 30 days' and older rows are not in it).
-    const csv = await page.evaluate(async () => {
-      const href = (document.getElementById('usage-csv') as HTMLAnchorElement).href;
-      const response = await fetch(href, { credentials: 'same-origin' });
+    const href = await page.locator('#usage-csv').getAttribute('href');
+    const csv = await page.evaluate(async (url) => {
+      const response = await fetch(url, { credentials: 'same-origin' });
       return { type: response.headers.get('content-type'), text: await response.text() };
-    });
+    }, href!);
     expect(csv.type).toMatch(/^text\/csv/);
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('period,keyId,operation,interface,calls,units');

@@ -216,6 +216,9 @@ describe.skipIf(missing !== null)('the account usage history', () => {
     expect((await graphql('{ retailUsage(granularity: week) { rows { calls } } }')).status).toBe(400);
     const bad = (await (await graphql('{ retailUsage(from: "soon") { rows { calls } } }')).json()) as { errors: { code: number; extensions: { argumentPath: string[] } }[] };
     expect(bad.errors[0]).toMatchObject({ code: 400, extensions: { argumentPath: ['from'] } });
+    // Free, but each read is a query of the record: aliases count against the request's bound of 10 operations.
+    const aliases = Array.from({ length: 11 }, (_, i) => `u${i}: retailUsage { rows { calls } }`).join(' ');
+    expect((await graphql(`{ ${aliases} }`)).status).toBe(400);
     const other = (await (await graphql('{ retailUsage(groupBy: [key]) { rows { keyId calls } } }', keys.b.key)).json()) as { data: { retailUsage: { rows: Row[] } } };
     expect(other.data.retailUsage.rows).toEqual([{ keyId: keys.b.keyId, calls: 1 }]);
   });
