@@ -8,7 +8,10 @@ import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
 import type { WatchApi } from './watch-api.js';
 import type { JobApi } from './job-api.js';
-import type { UsageHistoryReader } from './usage-routes.js';
+import type { UsageHistoryQuery, UsageHistoryRow } from '@retail/metering/usage-query';
+
+/** The ledger record's usage history of an account (MeteringInstance.usageHistory). */
+export type UsageHistoryReader = (accountId: string, query: UsageHistoryQuery) => Promise<readonly UsageHistoryRow[]>;
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];

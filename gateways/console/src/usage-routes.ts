@@ -4,12 +4,10 @@
  * parameters and checks (the metering library's usage-query.ts), read with the console session.
  */
 import { Router, type Request } from 'express';
-import { parseUsageQuery, usageCsv, type UsageHistoryQuery, type UsageHistoryRow } from '@retail/metering/usage-query';
+import { parseUsageQuery, usageCsv, type UsageHistoryRow } from '@retail/metering/usage-query';
 import { createRequireAccount } from './account-routes.js';
 import type { ConsoleContext } from './context.js';
 import { ConsoleError, badRequest } from './errors.js';
-
-export type UsageHistoryReader = (accountId: string, query: UsageHistoryQuery) => Promise<readonly UsageHistoryRow[]>;
 
 const PARAMETERS = new Set(['from', 'to', 'granularity', 'groupBy', 'format']);
 

@@ -5,7 +5,7 @@
  * reads only the key's own account (Meter.accountUsage). Arguments and descriptions come from the
  * shared declaration (gateway-shared usage-schema.ts), the checks from the metering library.
  */
-import { USAGE_PARAMETERS, USAGE_ROOT, USAGE_ROW_SCHEMA, type UsageParameter } from '@retail/gateway-shared';
+import { USAGE_PARAMETERS, USAGE_ROW_SCHEMA, type UsageParameter } from '@retail/gateway-shared';
 import { parseUsageQuery, USAGE_GRANULARITIES, USAGE_GROUPS } from '@retail/metering/usage-query';
 import type { GraphqlContext } from './context.js';
 import { GraphQLEnumType, GraphQLError, type GraphQLFieldConfig, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLInputType } from './graphql.js';

@@ -32,7 +32,7 @@ export const USAGE_TOOL_DEF: Tool = {
   name: USAGE_TOOL,
   description: `Calls and units your own account was charged per UTC day or hour, optionally per key, operation and interface, from the usage record. Free. Returns {data: {${USAGE_ROOT}: {rows: [{period, keyId?, operation?, interface?, calls, units}]}}}, oldest first.`,
   inputSchema: inputSchema() as Tool['inputSchema'],
-  outputSchema: { type: 'object', oneOf: [{ type: 'object', properties: { data: { type: 'object', properties: { [USAGE_ROOT]: USAGE_SCHEMA }, required: [USAGE_ROOT] } }, required: ['data'] }, ERROR_ENVELOPE_SCHEMA] } as Tool['outputSchema'],
+  outputSchema: { type: 'object', oneOf: [{ type: 'object', properties: { data: { type: 'object', properties: { [USAGE_ROOT]: USAGE_SCHEMA }, required: [USAGE_ROOT] } }, required: ['data'] }, ERROR_ENVELOPE_SCHEMA] },
   // It reads the caller's own account: nothing changes, and no marketplace data is in the answer.
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };

@@ -166,7 +166,7 @@ describe.skipIf(missing !== null)('the account usage history', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const text = await res.text();
     expect(text.split('\r\n')[0]).toBe('period,keyId,operation,calls,units');
-    const records = parseCsv(text, { columns: true }) as Record<string, string>[];
+    const records = parseCsv<Record<string, string>>(text, { columns: true });
     const json = (await usage('?groupBy=key,operation')).body.data.retailUsage.rows;
     expect(records).toEqual(json.map((r) => ({ period: r.period, keyId: r.keyId, operation: r.operation, calls: String(r.calls), units: String(r.units) })));
   });
