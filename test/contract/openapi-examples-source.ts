@@ -71,12 +71,34 @@ async function accountExample(source: ExampleSource): Promise<OperationExample> 
   return { parameters: {}, request: {}, response };
 }
 
+/**
+ * The calling key's usage history by operation, once the record holds what the summary counts (the
+ * hand-off writes in batches): the same calls as the account example, its periods on a stable day.
+ */
+async function accountUsageExample(source: ExampleSource, account: OperationExample): Promise<OperationExample> {
+  const expected = (account.response as { data: { usage: { calls: number }[] } }).data.usage.reduce((sum, row) => sum + row.calls, 0);
+  const request = { granularity: 'day', groupBy: 'operation' };
+  for (let attempt = 0; ; attempt++) {
+    const { status, body } = await callDemo(`${source.baseUrl}/api/account/usage?${new URLSearchParams(request).toString()}`, source.key);
+    if (status !== 200) throw new Error(`the account usage example answered ${status}: ${JSON.stringify(body)}`);
+    const { rows } = (body as { data: { retailUsage: { rows: { calls: number; period: string }[] } } }).data.retailUsage;
+    const recorded = rows.reduce((sum, row) => sum + row.calls, 0);
+    if (attempt === 100) throw new Error(`the usage record holds ${recorded} calls after 10 s; the account summary counts ${expected}`);
+    if (recorded === expected) {
+      const response = { data: { retailUsage: { rows: rows.map((row) => ({ ...row, period: '2026-01-01T00:00:00.000Z' })) } } };
+      return { parameters: { from: '2026-01-01', to: '2026-01-31', ...request }, request, response };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Every operation's examples, in registry order. */
 export async function collectOpenApiExamples(source: ExampleSource): Promise<OpenApiExamples> {
   const examples: OpenApiExamples = {};
   for (const op of API_REGISTRY.filter((o) => o.service === 'retail.v1.RetailService')) examples[op.operationId] = await lookupExample(op, source);
   examples[BATCH_REGISTRY.operationId] = await batchExample(source, examples);
   examples.get_Account = await accountExample(source);
+  examples.get_AccountUsage = await accountUsageExample(source, examples.get_Account);
   const product = firstOf(source.catalogue, 'GetProduct');
   if (!product) throw new Error('the demo catalogue has no project fixture product to watch');
   // Ids, times and secrets of what the run made are replaced by stable ones, the same value by the same one.

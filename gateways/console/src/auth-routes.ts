@@ -96,7 +96,7 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
     let session = sessionOf(res);
     const user = session?.record.userId ? await users.getUser(session.record.userId) : undefined;
     if (!session || (session.record.userId && !user)) session = await sessions.start(req, res, undefined, session);
-    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs) } });
+    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs), usageHistory: Boolean(ctx.usageHistory) } });
   });
 
   return router;

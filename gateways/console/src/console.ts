@@ -10,6 +10,7 @@ import { errorEnvelope } from '@retail/contract';
 import { DEFAULT_PLANS } from '@retail/metering';
 import { THEME_STYLESHEET, serveFixedFiles } from '@retail/gateway-shared';
 import { createAccountRoutes } from './account-routes.js';
+import { createUsageRoutes } from './usage-routes.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { createAuthRoutes, hashInvite, sessionOf } from './auth-routes.js';
 import { DEFAULT_LIMITS, SIGNUP_MODES, type ConsoleContext, type ConsoleOptions } from './context.js';
@@ -83,6 +84,7 @@ export function createConsole(options: ConsoleOptions): Router {
     decoyHash,
     ...(options.watches ? { watches: options.watches } : {}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.usageHistory ? { usageHistory: options.usageHistory } : {}),
   };
 
   const api = Router();
@@ -108,6 +110,7 @@ export function createConsole(options: ConsoleOptions): Router {
     next();
   });
   api.use(createAuthRoutes(ctx));
+  api.use(createUsageRoutes(ctx));
   api.use(createAccountRoutes(ctx));
   if (ctx.watches) api.use(createWatchRoutes(ctx, ctx.watches));
   if (ctx.jobs) api.use(createJobRoutes(ctx, ctx.jobs));

@@ -8,6 +8,10 @@ import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
 import type { WatchApi } from './watch-api.js';
 import type { JobApi } from './job-api.js';
+import type { UsageHistoryQuery, UsageHistoryRow } from '@retail/metering/usage-query';
+
+/** The ledger record's usage history of an account (MeteringInstance.usageHistory). */
+export type UsageHistoryReader = (accountId: string, query: UsageHistoryQuery) => Promise<readonly UsageHistoryRow[]>;
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
@@ -52,6 +56,8 @@ export interface ConsoleOptions {
   readonly watches?: WatchApi;
   /** The job service for the signed-in account; without it the page has no Jobs view. */
   readonly jobs?: JobApi;
+  /** The ledger record's usage history (MeteringInstance.usageHistory); without it the usage chart says there is none. */
+  readonly usageHistory?: UsageHistoryReader;
 }
 
 export interface ConsoleContext {
@@ -70,4 +76,5 @@ export interface ConsoleContext {
   readonly decoyHash: Promise<string>;
   readonly watches?: WatchApi;
   readonly jobs?: JobApi;
+  readonly usageHistory?: UsageHistoryReader;
 }

@@ -20,7 +20,7 @@ import type { JobApi } from './job-api.js';
 import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
-  readonly metering: Metering;
+  readonly metering: Metering & { readonly usageHistory?: ConsoleOptions['usageHistory'] };
   /** The plan table in force (MeteringInstance.plans), for the watch form's intervals. */
   readonly plans?: PlanTable;
   /** The watch service for the Watches page; default: over gRPC to WATCHER_ADDRESS when it is set. */
@@ -78,6 +78,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
   const jobs = options.jobs ?? fromWatcher?.jobs;
   const router = createConsole({
     metering: options.metering,
+    ...(options.metering.usageHistory ? { usageHistory: options.metering.usageHistory } : {}),
     ...(options.plans ? { plans: options.plans } : {}),
     users,
     signupMode: config.signupMode,

@@ -23,6 +23,8 @@ export interface GraphqlContext {
   readonly requestId: string;
   readonly headers: HeaderBag;
   readonly key: string;
+  /** The ledger, for the free fields that read the key's own account (usage-field.ts). */
+  readonly meter: Meter;
   /**
    * Apollo gives plugins and resolvers a shallow copy of the context this function made, while the
    * response's `close` handler holds the original: so what they decide lives in one shared object,
@@ -55,5 +57,5 @@ export function createContext(meter: Meter, core: CoreClient, headers: HeaderBag
     if (!runs.has(call)) runs.set(call, (call.batched && batch?.get(call)) || executeOperation(core, call.operation, call.request, { ...options, style: 'graphql' }));
     return runs.get(call) as Promise<CallResult>;
   };
-  return { requestId, headers, key: credentials.key, state, runs, run };
+  return { requestId, headers, key: credentials.key, meter, state, runs, run };
 }

@@ -6,7 +6,7 @@
  */
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, Kind } from './graphql.js';
 import { collectFields, collectSubfields, getArgumentValues, getNamedType, getOperationAST, getVariableValues, isObjectType } from './graphql.js';
-import { BATCH_REGISTRY, type Operation, type Parameter, type ParameterError, parseCallArguments } from '@retail/gateway-shared';
+import { BATCH_REGISTRY, type Operation, type Parameter, type ParameterError, USAGE_ROOT, parseCallArguments } from '@retail/gateway-shared';
 import { BATCH_FIELD, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { coercionErrors, undeclaredVariables } from './variable-errors.js';
 
@@ -201,7 +201,9 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   // A batch list field's lookups are one BatchLookup: one operation against the bound, 100 lookups at most.
   const lookups = planner.batchItems.length;
   if (lookups > BATCH_REGISTRY.maxItems) errors.unshift({ message: `${BATCH_FIELD} asks for ${lookups} lookups; at most ${BATCH_REGISTRY.maxItems} are allowed per request`, path: [] });
-  const count = planner.operations.length + (lookups > 0 ? 1 : 0);
+  // A usage history read is free but a database query: each alias of it counts against the bound too.
+  const usageReads = mutation ? 0 : [...fields.values()].filter((nodes) => nodes[0]?.name.value === USAGE_ROOT).length;
+  const count = planner.operations.length + (lookups > 0 ? 1 : 0) + usageReads;
   if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });
   if (errors.length > 0) return { ok: false, errors, operations: [...planner.operations, ...planner.batchItems] };
   return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls) } };

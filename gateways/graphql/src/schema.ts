@@ -8,7 +8,7 @@
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import { BatchItemResultSchema } from '@retail/contract';
-import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type Operation, scalarKind } from '@retail/gateway-shared';
+import { BATCH_ENTRY_DEF, BATCH_REGISTRY, type Operation, USAGE_ROOT, scalarKind } from '@retail/gateway-shared';
 import { KIND_SCALARS, createArgumentDerivation } from './arguments.js';
 import type { GraphqlContext } from './context.js';
 import { GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getNullableType } from './graphql.js';
@@ -16,6 +16,7 @@ import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLOutputType } fro
 import { BATCH_FIELD, BATCH_LIST_PARAMETER, GRAPHQL_OPERATIONS, PRODUCT_ROOT, dataRootField, nestedParameters } from './operation-map.js';
 import { resolveRoot, resolveRootField } from './resolvers.js';
 import { DateTime, SafeInt } from './scalars.js';
+import { usageField } from './usage-field.js';
 
 /** GraphQL names that differ from the proto names (docs/contract.md: `RetailDomain`, `RetailProduct`). */
 const RENAMED: Readonly<Record<string, string>> = { 'retail.v1.Domain': 'RetailDomain', 'retail.v1.Product': 'RetailProduct' };
@@ -126,6 +127,8 @@ export function buildRetailSchema(): GraphQLSchema {
     resolve: resolveRoot,
   };
   for (const [name, op] of roots) query[name] = rootField(op, op.summary);
+  // The account's usage history: free, no core call, so not an operation of the registry.
+  query[USAGE_ROOT] = usageField();
   const mutation: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   for (const [name, op] of mutations) mutation[name] = rootField(op, op.summary);
   return new GraphQLSchema({

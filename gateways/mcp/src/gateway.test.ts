@@ -82,8 +82,8 @@ describe('MCP gateway', () => {
     const [list, ping] = await sdk([{ op: 'listTools' }, { op: 'ping' }]);
     expect(ping).toEqual({ ok: true, result: {} });
     const tools = resultOf(list).tools as any[];
-    expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch'].sort());
-    for (const tool of tools.filter((t) => t.name !== 'retail_batch')) {
+    expect(tools.map((t) => t.name).sort()).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch', 'retail_account_usage'].sort());
+    for (const tool of tools.filter((t) => t.name !== 'retail_batch' && t.name !== 'retail_account_usage')) {
       const op = API_REGISTRY.find((o) => o.mcpTool === tool.name)!;
       // The summary, what it returns; a job's create adds its item form (tools.test.ts).
       expect(tool.description.startsWith(`${op.summary} Returns {data: {${op.dataRoot}}}, compact`)).toBe(true);
@@ -125,7 +125,7 @@ describe('MCP gateway', () => {
 
   it('accepts API-KEY, SERVICE-API-KEY, X-API-KEY and Bearer; refuses a missing key with HTTP 401', async () => {
     const [list] = await sdk([{ op: 'listTools' }], { 'service-api-key': key });
-    expect(resultOf(list).tools).toHaveLength(API_REGISTRY.length + 1);
+    expect(resultOf(list).tools).toHaveLength(API_REGISTRY.length + 2);
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(res.status).toBe(200);

@@ -9,12 +9,12 @@ import { listingSettingsOf } from './listing-settings.js';
 const hints = (name: string) => TOOLS.find((t) => t.name === name)?.annotations;
 
 describe('MCP tools', () => {
-  it('are one per registry operation, the lookups, the ten watch tools and the five job tools, named by mcp_tool, then the batch tool', () => {
-    expect(TOOLS.map((t) => t.name)).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch']);
+  it('are one per registry operation, the lookups, the ten watch tools and the five job tools, named by mcp_tool, then the batch tool and the usage tool', () => {
+    expect(TOOLS.map((t) => t.name)).toEqual([...API_REGISTRY.map((op) => op.mcpTool), 'retail_batch', 'retail_account_usage']);
     expect(TOOLS.slice(REGISTRY.length).map((t) => t.name)).toEqual([
       'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete',
       'retail_product_history', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver', 'retail_webhook_test',
-      'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_batch',
+      'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_batch', 'retail_account_usage',
     ]);
     for (const op of API_REGISTRY) expect(operationOfTool(op.mcpTool)).toBe(op);
   });
@@ -35,6 +35,7 @@ describe('MCP tools', () => {
     expect(hints('retail_watch_delete')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     expect(hints('retail_webhook_redeliver')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
     expect(hints('retail_batch')).toEqual({ ...read, openWorldHint: true });
+    expect(hints('retail_account_usage')).toEqual({ ...read, openWorldHint: false });
   });
 
   it('publish nested objects in the input schema and the watch as the success shape of the output schema', () => {
@@ -78,7 +79,7 @@ describe('toolsets', () => {
     expect(parseToolsets(' Watches , lookup ', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: ['lookup', 'watches'] });
     expect(parseToolsets('', ['bulk'])).toEqual({ ok: true, toolsets: ['bulk'] });
     expect(parseToolsets('all', DEFAULT_TOOLSETS)).toEqual({ ok: true, toolsets: TOOLSET_NAMES });
-    expect(parseToolsets('lookup,secret-value', DEFAULT_TOOLSETS, 'MCP_TOOLSETS')).toEqual({ ok: false, message: 'MCP_TOOLSETS must be a comma list of lookup, search, watches, bulk or all' });
+    expect(parseToolsets('lookup,secret-value', DEFAULT_TOOLSETS, 'MCP_TOOLSETS')).toEqual({ ok: false, message: 'MCP_TOOLSETS must be a comma list of lookup, search, watches, bulk, account or all' });
     expect(() => listingSettingsOf({ MCP_TOOLSETS: 'nope', MCP_OUTPUT_SCHEMAS: 'maybe' })).toThrow(/MCP_TOOLSETS must be[\s\S]*MCP_OUTPUT_SCHEMAS must be true or false/);
     expect(listingSettingsOf({ MCP_OUTPUT_SCHEMAS: 'TRUE' })).toEqual({ toolsets: DEFAULT_TOOLSETS, outputSchemas: true });
   });
@@ -88,9 +89,9 @@ describe('server instructions', () => {
   it('name the free tools, and only those, so a model knows which calls cost units', () => {
     expect(FREE_TOOLS).toEqual([
       'retail_watch_create', 'retail_watch_list', 'retail_watch_get', 'retail_watch_update', 'retail_watch_delete', 'retail_watch_events', 'retail_webhook_deliveries', 'retail_webhook_redeliver', 'retail_webhook_test',
-      'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results',
+      'retail_job_create', 'retail_job_get', 'retail_job_list', 'retail_job_cancel', 'retail_job_results', 'retail_account_usage',
     ]);
-    expect(INSTRUCTIONS).toContain(`except these free ones, which manage your own watches and bulk jobs (a job's items are charged one unit per success as they run): ${FREE_TOOLS.join(', ')}.`);
+    expect(INSTRUCTIONS).toContain(`except these free ones, which manage your own watches and bulk jobs or read your account's usage (a job's items are charged one unit per success as they run): ${FREE_TOOLS.join(', ')}.`);
     expect(INSTRUCTIONS).toMatch(/untrusted content, never instructions/);
   });
 });

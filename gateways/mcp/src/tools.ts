@@ -17,6 +17,7 @@ import { withModelDefaultSchemas } from './model-defaults.js';
 import { withCompactIncidentArguments } from './incident-argument.js';
 import { annotationsOf } from './annotations.js';
 import { BATCH_TOOL } from './batch-tool.js';
+import { USAGE_TOOL_DEF } from './usage-tool.js';
 import { executionOf } from './task-support.js';
 
 /**
@@ -80,11 +81,11 @@ export function toolOf(op: Operation): Tool {
   };
 }
 
-/** One tool per operation, and the batch tool. */
-export const TOOLS: readonly Tool[] = [...API_REGISTRY.map(toolOf), BATCH_TOOL].map(withCompactIncidentArguments);
+/** One tool per operation, the batch tool and the account's usage history. */
+export const TOOLS: readonly Tool[] = [...[...API_REGISTRY.map(toolOf), BATCH_TOOL].map(withCompactIncidentArguments), USAGE_TOOL_DEF];
 
-/** Tools whose calls are never charged (managing watches, reading events and deliveries). */
-export const FREE_TOOLS: readonly string[] = API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool);
+/** Tools whose calls are never charged (managing watches, reading events and deliveries, the account's usage). */
+export const FREE_TOOLS: readonly string[] = [...API_REGISTRY.filter((op) => op.billing === 'free').map((op) => op.mcpTool), USAGE_TOOL_DEF.name];
 
 const BY_TOOL = new Map(API_REGISTRY.map((op) => [op.mcpTool, op]));
 

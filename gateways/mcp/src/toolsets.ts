@@ -7,7 +7,7 @@
  * Every tool is in exactly one toolset (tools.test.ts proves it), derived from the registry it comes from.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { JOB_REGISTRY, REGISTRY, WATCH_REGISTRY } from '@retail/gateway-shared';
+import { JOB_REGISTRY, REGISTRY, USAGE_TOOL, WATCH_REGISTRY } from '@retail/gateway-shared';
 import { BATCH_TOOL } from './batch-tool.js';
 
 /** The per-product lookups (a BatchItem's operations are the same eight), the rest of the core's lookups, watches, bulk work. */
@@ -18,6 +18,7 @@ export const TOOLSETS = {
   search: { description: 'many products: search, autocomplete, deals, best sellers, sellers, authors, categories', tools: REGISTRY.filter((op) => !PER_PRODUCT.has(op.name)).map((op) => op.mcpTool) },
   watches: { description: 'watches on products, price and stock history, events, webhook deliveries', tools: WATCH_REGISTRY.map((op) => op.mcpTool) },
   bulk: { description: 'batches of lookups and bulk jobs', tools: [BATCH_TOOL.name, ...JOB_REGISTRY.map((op) => op.mcpTool)] },
+  account: { description: 'your own account: calls and units per day or hour', tools: [USAGE_TOOL] },
 } as const satisfies Record<string, { description: string; tools: readonly string[] }>;
 
 export type ToolsetName = keyof typeof TOOLSETS;

@@ -101,7 +101,7 @@ describe.skipIf(missing)('MCP watch tools', () => {
     const [init, list] = await runSdkClient(url, { 'api-key': caller.key }, [{ op: 'listTools' }]);
     expect(init).toMatchObject({ ok: true });
     const tools = (list as { ok: true; result: any }).result.tools as any[];
-    expect(tools).toHaveLength(API_REGISTRY.length + 1); // and retail_batch
+    expect(tools).toHaveLength(API_REGISTRY.length + 2); // and retail_batch, retail_account_usage
     const hints = Object.fromEntries(WATCH_REGISTRY.map((op) => {
       const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tools.find((t) => t.name === op.mcpTool).annotations;
       return [op.mcpTool, [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]];

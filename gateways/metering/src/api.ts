@@ -3,6 +3,7 @@
  * The implementation (key store, Lua admit/settle scripts, memory store) lives beside this file.
  */
 import type { ErrorReason } from '@retail/contract';
+import type { UsageHistoryQuery, UsageHistoryRow } from './usage-query.js';
 
 /** A client-facing interface; each accepts its own set of credential headers (docs/contract.md, Authentication). */
 export type Interface = 'rest' | 'graphql' | 'mcp';
@@ -152,6 +153,11 @@ export interface Meter {
   settle(hold: Hold, succeeded: number, succeededOperations?: readonly string[]): Promise<SettleResult>;
   authenticate(key: string, iface: Interface): Promise<AuthenticateResult>;
   accountSummary(key: string): Promise<AccountSummary | Denial>;
+  /**
+   * The calling key's account's usage history from the record (free; any valid key, as the summary):
+   * only that account's rows. 501 UNIMPLEMENTED when the ledger has no record, 503 when it is down.
+   */
+  accountUsage(key: string, query: UsageHistoryQuery): Promise<readonly UsageHistoryRow[] | Denial>;
   /** RateLimit-Policy and RateLimit header values for a state. */
   rateLimitHeaders(state: RateLimitState): Record<string, string>;
   close(): Promise<void>;

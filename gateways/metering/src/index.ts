@@ -28,7 +28,7 @@ export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
 export { createUsageExport, DEFAULT_EXPORT_BATCH_SIZE, type UsageBatch, type UsageBatchOutcome, type UsageExport, type UsageExportOptions, type UsageExportRun, type UsageExportStatus } from './export/usage-export.js';
 export { CLOUDEVENTS_BATCH_CONTENT_TYPE, DEFAULT_USAGE_EVENT_SOURCE, DEFAULT_USAGE_EVENT_TYPE, usageEventId, type UsageCloudEvent, type UsageEventData } from './export/usage-events.js';
-export { usageCsv, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
+export { usageCsv, parseUsageQuery, USAGE_GROUPS, USAGE_GRANULARITIES, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './usage-query.js';
 
 export interface MeteringOptions {
   /** Single-node Redis URL (redis://host:port/db). */
@@ -128,6 +128,7 @@ export async function createMetering(options: MeteringOptions = {}): Promise<Met
     store, clock, plans, defaultPlan, counters,
     holdTtlMs: options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
     keyCacheMs: options.keyCacheMs ?? 0,
+    ...(options.record && { usageHistory: (accountId: string, query: UsageHistoryQuery) => usageHistory(options.record!, accountId, query) }),
   });
   const admin = createAccountAdmin({ store, clock, plans, defaultPlan, maxActiveKeys: options.maxActiveKeys ?? DEFAULT_MAX_ACTIVE_KEYS });
   return {

@@ -10,6 +10,7 @@ import { newHoldId, parseKey, type ParsedKey } from './keys.js';
 import { bump, bumpDenied, type MeteringCounters } from './metrics.js';
 import { rateLimitHeaders, rateLimitState, retryAfterSeconds, type PlanTable } from './plans.js';
 import type { LedgerStore, StoreAdmitOutcome } from './store.js';
+import type { UsageHistoryQuery, UsageHistoryRow } from './usage-query.js';
 
 export interface MeterOptions {
   readonly store: LedgerStore;
@@ -20,6 +21,8 @@ export interface MeterOptions {
   /** Cache for `authenticate` (free calls) in ms, capped at 1000 so a revocation is seen within a second. */
   readonly keyCacheMs: number;
   readonly counters: MeteringCounters;
+  /** The record's usage history of an account (record/usage-history.ts); absent without a record. */
+  readonly usageHistory?: (accountId: string, query: UsageHistoryQuery) => Promise<UsageHistoryRow[]>;
 }
 
 /** Days shown by the account summary (UTC dates, newest first). */
@@ -202,6 +205,20 @@ export function createMeter(options: MeterOptions): Meter {
       if (summary === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE).denial;
       if (!summary) return refuse(ErrorReason.INVALID_API_KEY).denial; // deleted in between
       return { accountId: auth.accountId, plan: summary.plan, balance: summary.balance, usage: summary.usage };
+    },
+
+    async accountUsage(key, query) {
+      const auth = await peek(key, '');
+      if (!auth.ok) return auth.denial;
+      const history = options.usageHistory;
+      if (!history) return denial(ErrorReason.UNIMPLEMENTED, { message: 'usage history is kept in the ledger\'s record, and this deployment has none (LEDGER_DATABASE_URL)' });
+      try {
+        return await history(auth.accountId, query);
+      } catch {
+        // The record (PostgreSQL) is down or slow: as the ledger's other failures, a retryable 503.
+        bump(counters, 'ledgerUnavailable');
+        return denial(ErrorReason.LEDGER_UNAVAILABLE, { retryAfterSeconds: 1 });
+      }
     },
 
     close: () => store.close(),

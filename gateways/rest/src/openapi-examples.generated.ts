@@ -1435,6 +1435,128 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       },
     },
   },
+  get_AccountUsage: {
+    parameters: {
+      from: '2026-01-01',
+      to: '2026-01-31',
+      granularity: 'day',
+      groupBy: 'operation',
+    },
+    request: {
+      granularity: 'day',
+      groupBy: 'operation',
+    },
+    response: {
+      data: {
+        retailUsage: {
+          rows: [
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetAsinFromGtin',
+              calls: 2,
+              units: 2,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetAuthor',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetAutocompleteSuggestions',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetBestSellerCategories',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetBestSellers',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetCategory',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetCategoryTaxonomy',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetDeals',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetGtinFromAsin',
+              calls: 2,
+              units: 2,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetProduct',
+              calls: 2,
+              units: 2,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetProductOffers',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetProductReviews',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetProductVariants',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetSalesEstimate',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetSeller',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'GetStockEstimate',
+              calls: 1,
+              units: 1,
+            },
+            {
+              period: '2026-01-01T00:00:00.000Z',
+              operation: 'SearchProducts',
+              calls: 1,
+              units: 1,
+            },
+          ],
+        },
+      },
+    },
+  },
   create_RetailWatch: {
     parameters: {
       domain: 'US',

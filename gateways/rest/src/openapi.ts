@@ -4,6 +4,7 @@
  * rules, response schemas from the response message descriptors, billing, both security schemes
  * and every error status with the envelope schema.
  */
+import { accountUsagePathItem } from './account-usage-openapi.js';
 import { batchPathItem } from './batch-openapi.js';
 import { jobPathItems } from './job-openapi.js';
 import { JOBS_PATH } from './job-paths.js';
@@ -313,6 +314,11 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
       },
     },
   };
+  paths['/api/account/usage'] = accountUsagePathItem({
+    headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] },
+    errorRefs,
+    ...(OPENAPI_EXAMPLES.get_AccountUsage && { example: OPENAPI_EXAMPLES.get_AccountUsage }),
+  });
   paths['/api/openapi.json'] = {
     get: {
       operationId: 'get_OpenApi',

@@ -2,7 +2,7 @@
  * The REST gateway: one route per registry operation (its method and path from the proto: GET with
  * a query string for lookups and reads, POST / PATCH / DELETE with path parameters and a JSON body
  * for managing watches), all served by the same bind → call → map function, plus the free OpenAPI
- * document and the account summary (and, from pages/, the landing page, API reference and docs).
+ * document, the account summary and usage history (and, from pages/, the landing page, API reference and docs).
  * Every answer under its API paths is JSON: data as `{ data }`,
  * failures as the envelope, never express's HTML pages.
  */
@@ -13,6 +13,7 @@ import {
   API_REGISTRY, BATCH_REGISTRY, type BodyRefusal, pageHeaders, type CallResult, type CoreClient, createCors, type GatewayLogger, jsonBody, type Operation, requestIdFrom, runMeteredCall,
 } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
+import { ACCOUNT_USAGE_PATH, accountUsageRoute } from './account-usage-route.js';
 import { BATCH_BODY_LIMIT_BYTES, batchRoute } from './batch-route.js';
 import { JOB_EVENTS_PATH, JOB_RESULTS_PATH, JOBS_PATH } from './job-paths.js';
 import { createJobRoutes } from './job-routes.js';
@@ -54,7 +55,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   const operations = options.operations ?? API_REGISTRY;
   const router = express.Router();
   const servesJobs = operations.some((op) => op.restPath === JOBS_PATH);
-  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH, STATUS_PATH, ...(servesJobs ? [JOB_RESULTS_PATH, JOB_EVENTS_PATH] : [])], [BATCH_REGISTRY.restPath]);
+  const methods = createMethodTable(operations, [OPENAPI_PATH, ACCOUNT_PATH, ACCOUNT_USAGE_PATH, STATUS_PATH, ...(servesJobs ? [JOB_RESULTS_PATH, JOB_EVENTS_PATH] : [])], [BATCH_REGISTRY.restPath]);
   const isOwned = (path: string) => methods.allowed(path) !== undefined || path === PREFIX || path.startsWith(`${PREFIX}/`);
 
   router.use((req, res, next) => {
@@ -68,7 +69,7 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
   // HEAD included: express would serve it with the GET handler (the whole call, billed, for an
   // empty body); the free document and the account summary keep express's HEAD. OPTIONS passes to
   // CORS above or to the 404/405 fallback below.
-  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH, STATUS_PATH]);
+  const headServed = new Set([OPENAPI_PATH, ACCOUNT_PATH, ACCOUNT_USAGE_PATH, STATUS_PATH]);
   router.use((req, res, next) => {
     const allowed = methods.allowed(req.path);
     if (!allowed || (allowed as readonly string[]).includes(req.method) || req.method === 'OPTIONS') return next();
@@ -108,6 +109,9 @@ export function createRestGateway(options: RestGatewayOptions): express.Router {
       sendError(res, 503, 'the unit ledger is unavailable', undefined, { 'Retry-After': '1' });
     }
   });
+
+  // Free as the summary: the account's own usage history from the record (account-usage-route.ts).
+  router.get(ACCOUNT_USAGE_PATH, accountUsageRoute(meter, sendError));
 
   const respond = (res: Response, op: Operation | undefined, result: CallResult) => {
     if (!result.ok && result.status >= 500) {

@@ -32,3 +32,4 @@ export * from './job-stream.js';
 export * from './job-download.js';
 export * from './job-progress.js';
 export * from './price-call.js';
+export * from './usage-schema.js';

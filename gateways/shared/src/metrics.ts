@@ -11,7 +11,7 @@ const gatewayMeter = () => metrics.getMeter('retail-gateway');
 
 /** The interface a path belongs to, as the Ingress routes it. */
 export function interfaceOfPath(path: string): string {
-  if (path.startsWith('/api/retail/') || path === '/api/openapi.json' || path === '/api/account') return 'rest';
+  if (path.startsWith('/api/retail/') || path === '/api/openapi.json' || path === '/api/account' || path === '/api/account/usage') return 'rest';
   if (path === '/api/graphql') return 'graphql';
   if (path === '/api/mcp') return 'mcp';
   if (path === '/console' || path.startsWith('/console/')) return 'console';

@@ -1,14 +1,16 @@
 // The console page: plain DOM, no framework, no build. This module runs the session (sign in, sign
-// up, sign out), the account view (balance, API keys, usage) and switches to the Watches view
+// up, sign out), the account view (balance, API keys, usage and its chart: usage-chart.js) and switches to the Watches view
 // (watches.js) and the Jobs view (jobs.js) by the URL's hash.
 
 import { $, api, button, complain, confirmWith, copyFrom, formatDate, labelColumns, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
 import { hideJobs, showJobs } from './jobs.js';
 import { oneTimeSecret } from './one-time-secret.js';
+import { showUsageChart } from './usage-chart.js';
 import { hideWatches, showWatches } from './watches.js';
 
 let watchesOffered = false;
 let jobsOffered = false;
+let usageHistoryOffered = false;
 
 // ---------------------------------------------------------------- session and views
 
@@ -19,6 +21,7 @@ async function loadSession() {
   const signedIn = Boolean(session.user);
   watchesOffered = signedIn && session.watches === true;
   jobsOffered = signedIn && session.jobs === true;
+  usageHistoryOffered = signedIn && session.usageHistory === true;
   $('signed-in').hidden = !signedIn;
   $('signed-out').hidden = signedIn;
   $('whoami').hidden = !signedIn;
@@ -98,6 +101,9 @@ $('copy-command').addEventListener('click', async () => {
 async function loadKeys() {
   const { keys } = await api('GET', 'keys');
   $('keys-body').replaceChildren(...keys.map(keyRow));
+  // The chart reads the ledger's record: a service without one (a memory ledger) has no history to draw.
+  $('usage-chart-section').hidden = !usageHistoryOffered;
+  if (usageHistoryOffered) await showUsageChart(keys);
   labelColumns($('keys-table'));
   $('keys-table').hidden = keys.length === 0;
   $('keys-empty').hidden = keys.length > 0;

@@ -10,7 +10,8 @@
 import { priceText } from './watch-text.js';
 
 let uPlotModule;
-const loadUPlot = () => (uPlotModule ??= import('./vendor/uplot.js').then((module) => module.default));
+/** uPlot, loaded once on first use (the usage chart shares it: usage-chart.js). */
+export const loadUPlot = () => (uPlotModule ??= import('./vendor/uplot.js').then((module) => module.default));
 
 const COLOURS = {
   price: '#1f5fbf', listPrice: '#5b6475', stock: '#1e7a3c', stockFill: 'rgba(30, 122, 60, 0.12)', suspect: 'rgba(191, 110, 0, 0.6)', suspectFill: 'rgba(230, 150, 0, 0.18)',
@@ -57,7 +58,8 @@ function labelWidth(u, values, axisIndex, cycle) {
   return Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / devicePixelRatio + 4);
 }
 
-const chartSize = (container) => ({ width: Math.max(240, container.clientWidth), height: container.clientWidth < 480 ? 200 : 260 });
+/** A chart as wide as its container, shorter on a phone. */
+export const chartSize = (container) => ({ width: Math.max(240, container.clientWidth), height: container.clientWidth < 480 ? 200 : 260 });
 
 /** Draws `points` into `container`; returns a function that removes the chart. */
 export async function drawHistory(container, points) {

@@ -1,35 +1,14 @@
 /**
  * Usage history from the record's usage log: calls and units per period (UTC day or hour), optionally
  * per key, operation and interface; only the grouped columns are in a row. The base of
- * `GET /api/account/usage` (issue 24, not served yet) and of the admin CLI's `usage history`.
+ * `GET /api/account/usage`, the GraphQL `retailUsage` field, the MCP `retail_account_usage` tool, the
+ * console's chart and the admin CLI's `usage history` (usage-query.ts reads and checks their input).
  */
 import type { Queryable } from '@retail/database/database';
 import { MeteringAdminError } from '../admin.js';
+import { MAX_RANGE_MS, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
 
-export const USAGE_GROUPS = ['key', 'operation', 'interface'] as const;
-export type UsageGroup = (typeof USAGE_GROUPS)[number];
-
-export interface UsageHistoryQuery {
-  /** Epoch ms, inclusive. */
-  readonly from: number;
-  /** Epoch ms, exclusive. */
-  readonly to: number;
-  readonly granularity: 'day' | 'hour';
-  readonly groupBy: readonly UsageGroup[];
-}
-
-export interface UsageHistoryRow {
-  /** Start of the period, ISO 8601 UTC. */
-  readonly period: string;
-  readonly keyId?: string;
-  readonly operation?: string;
-  readonly interface?: string;
-  readonly calls: number;
-  readonly units: number;
-}
-
-/** The longest range a query may span: 13 months of days, 31 days of hours. */
-export const MAX_RANGE_MS = { day: 400 * 86_400_000, hour: 31 * 86_400_000 } as const;
+export { MAX_RANGE_MS, USAGE_GROUPS, usageCsv, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
 
 /** Checks a query; a MeteringAdminError INVALID names what is wrong. */
 export function checkUsageQuery(query: UsageHistoryQuery): void {
@@ -70,14 +49,4 @@ export async function usageHistory(db: Queryable, accountId: string, query: Usag
     calls: row.calls,
     units: row.units,
   }));
-}
-
-/** RFC 4180 CSV of the rows, with the header of the grouped columns only. */
-export function usageCsv(rows: readonly UsageHistoryRow[], groupBy: readonly UsageGroup[]): string {
-  const fields = ['period', ...USAGE_GROUPS.filter((g) => groupBy.includes(g)).map((g) => (g === 'key' ? 'keyId' : g)), 'calls', 'units'] as const;
-  const cell = (value: unknown) => {
-    const text = String(value ?? '');
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [fields.join(','), ...rows.map((row) => fields.map((f) => cell((row as unknown as Record<string, unknown>)[f])).join(','))].join('\r\n') + '\r\n';
 }
