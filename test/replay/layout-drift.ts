@@ -21,7 +21,7 @@ export const LAYOUT_DRIFTS: readonly LayoutDrift[] = ['price-classes-renamed', '
 const renameAll = (html: string, renames: readonly (readonly [string, string])[]) =>
   renames.reduce((page, [from, to]) => page.split(from).join(to), html);
 
-const PRICE_RENAMES = [
+export const PRICE_RENAMES = [
   ['corePriceDisplay_desktop_feature_div', 'corePrice_feature_div_v2'],
   ['priceToPay', 'px-amount-main'],
   ['a-price-symbol', 'px-sym'],
@@ -32,14 +32,14 @@ const PRICE_RENAMES = [
   ['a-price', 'px-price'],
 ] as const;
 
-const AVAILABILITY_RENAMES = [
+export const AVAILABILITY_RENAMES = [
   ['id="availability"', 'id="fulfillment-status-v2"'],
   ['add-to-cart-button', 'buy-cta-primary'],
   ['submit.add-to-cart', 'cta.add'],
   ['Add to Cart', 'Add to basket'],
 ] as const;
 
-const RATING_RENAMES = [
+export const RATING_RENAMES = [
   ['acrPopover', 'cm-cr-summary'],
   ['acrCustomerReviewLink', 'cm-cr-link'],
   ['acrCustomerReviewText', 'cm-cr-count'],

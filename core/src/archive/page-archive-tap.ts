@@ -51,6 +51,15 @@ export function identifierOf(request: PageRequest): string {
   return request.query?.k ?? request.query?.seller ?? request.query?.node ?? request.path;
 }
 
+/**
+ * The parser as the archive names it, `id@version`. A page-cache reference's version carries the
+ * parser's arguments after a ':' (operations/parsed-pages.ts: `3:[["asin","B0…"]]`): part of the
+ * cache key, not of the version re-parsing compares.
+ */
+export function parserName(parser: ArchiveInput['parser']): string {
+  return `${parser.id}@${String(parser.version).replace(/:.*$/, '')}`;
+}
+
 /** JSON of a record (bigints as strings: ratings totals are int64). */
 function recordJson(record: unknown): string | undefined {
   if (record === undefined) return undefined;
@@ -76,7 +85,7 @@ export function createPageArchiveTap(options: PageArchiveTapOptions): PageArchiv
       identifier: identifierOf(request),
       status: page.status,
       fetchedAt: page.retrievedAt,
-      parser: `${input.parser.id}@${input.parser.version}`,
+      parser: parserName(input.parser),
       contentType: page.contentType ?? 'text/html',
       encoding,
       body,

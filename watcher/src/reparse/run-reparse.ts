@@ -13,7 +13,7 @@ import { PageArchiveService } from '@retail/contract';
 import type { CoreClient } from '@retail/gateway-shared';
 import type { JobRun } from '../queue/index.js';
 import { snapshotFieldsOf } from '../refresh/snapshot-fields.js';
-import type { ArchivedPageRow } from '../store/archived-pages.js';
+import { type ArchivedPageRow, parserOfPage } from '../store/archived-pages.js';
 import type { WatchStore } from '../store/index.js';
 import type { PageOutcome } from '../store/reparse-jobs.js';
 import { REPARSE_BATCH, type ReparseJob } from './reparse-queue.js';
@@ -22,15 +22,6 @@ export interface ReparseDependencies {
   readonly store: Pick<WatchStore, 'pages' | 'reparseJobs'>;
   readonly core: Pick<CoreClient, 'unaryCall'>;
   readonly log: (line: string) => void;
-}
-
-/**
- * The parser an archived page was last read with, as `id@version`. The archive names a page's
- * parser by its page-cache key (`product-page@3:[["asin","B0…"]]`), whose tail is the parser's
- * arguments, not its version.
- */
-export function parserOfPage(page: Pick<ArchivedPageRow, 'parser' | 'reparsedWith'>): string {
-  return (page.reparsedWith ?? page.parser).replace(/:.*$/, '');
 }
 
 export function createReparseProcessor(deps: ReparseDependencies) {

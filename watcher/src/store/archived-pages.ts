@@ -41,6 +41,15 @@ export interface PageLookup {
 const COLUMNS = `id, fetched_at AS "fetchedAt", domain, kind, identifier, url, status, parser, content_type AS "contentType", reason,
   missing_fields AS "missingFields", encoding, body, parsed, recorded_at AS "recordedAt", reparsed_with AS "reparsedWith"`;
 
+/**
+ * The parser a page was last read with, as `id@version`. Pages archived before the core named
+ * parsers that way carry the page cache's key (`product-page@3:[["asin","B0…"]]`), whose tail is
+ * the parser's arguments, not its version.
+ */
+export function parserOfPage(page: Pick<ArchivedPageRow, 'parser' | 'reparsedWith'>): string {
+  return (page.reparsedWith ?? page.parser).replace(/:.*$/, '');
+}
+
 /** A row as the model reads it: no re-read mark rather than a null one. */
 function withoutNulls(row: ArchivedPageRow & { reparsedWith?: string | null }): ArchivedPageRow {
   const { reparsedWith, ...rest } = row;

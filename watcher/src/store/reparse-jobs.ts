@@ -8,7 +8,7 @@ import type { Database, Queryable } from '@retail/database';
 import type { DomainCode, Snapshot } from '../model.js';
 import { type FieldRevision, type ReparsedField, revisedPoint, reviseFields } from '../reparse/point-revision.js';
 import type { SnapshotFields } from '../refresh/snapshot-reader.js';
-import type { ArchivedPageRow } from './archived-pages.js';
+import { type ArchivedPageRow, parserOfPage } from './archived-pages.js';
 import { SNAPSHOT_COLUMNS, snapshotOf, type SnapshotRow } from './snapshots.js';
 
 export type ReparseJobState = 'queued' | 'running' | 'done' | 'failed';
@@ -95,7 +95,7 @@ async function revisePoints(tx: Queryable, jobId: string, page: ArchivedPageRow,
       await tx.query(
         `INSERT INTO snapshot_revisions (product_id, at, field, old_value, old_mark, new_value, old_parser, new_parser, page_id, job_id)
          VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-        [row.product_id, row.at, r.field, json(r.oldValue), r.oldMark ?? null, json(r.newValue), page.reparsedWith ?? page.parser, parser, page.id, jobId],
+        [row.product_id, row.at, r.field, json(r.oldValue), r.oldMark ?? null, json(r.newValue), parserOfPage(page), parser, page.id, jobId],
       );
     }
     revised += 1;
