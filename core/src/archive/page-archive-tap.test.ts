@@ -6,7 +6,7 @@ import { createParsedPageSource } from '../cache/parsed-pages.js';
 import type { FetchedPage } from '../pages/types.js';
 import { withArchiveHint } from './archive-hint.js';
 import { decompressPage } from './compress-page.js';
-import { createPageArchiveTap, identifierOf } from './page-archive-tap.js';
+import { createPageArchiveTap, identifierOf, parserName } from './page-archive-tap.js';
 import { withRefusedPage } from './refused-page.js';
 
 /** A seeded generator (mulberry32): the same draws on every run. */
@@ -111,5 +111,12 @@ describe('the page archive tap', () => {
     expect(results.map((r) => r.dropped)).toEqual([false, false, true]);
     const left = await stream.inbox().read({ pending: false, count: 10, blockMs: 0 });
     expect(left.map((e) => e.page!.id)).toEqual(['p1', 'p2']);
+  });
+});
+
+describe('the parser an archived page names', () => {
+  it('is id@version, without the arguments a page-cache reference carries after the version (re-parsing compares versions)', () => {
+    expect(parserName({ id: 'product-page', version: '3:[["asin","B0FXTIME01"]]' })).toBe('product-page@3');
+    expect(parserName({ id: 'product', version: 7 })).toBe('product@7');
   });
 });
