@@ -90,7 +90,7 @@ describe('the page archive tap', () => {
     let kept = 0;
     let expected = 0;
     for (let i = 0; i < 2000; i++) {
-      if (tap.decide(input) === 'sample') kept++;
+      if (tap.decide(input)?.reason === 'sample') kept++;
       if (draws() < 0.1) expected++;
     }
     expect(kept).toBe(expected);
