@@ -19,9 +19,11 @@ function seeded(seed: number): () => number {
   };
 }
 
-const v1 = { id: 'product', version: 7 };
+const v1 = { id: 'product-page', version: 7 };
 const productHtml = '<html><span id="productTitle">Kettle</span><span class="a-price">$19.99</span></html>';
-const complete = { product: { title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: 12n } };
+/** A product page's record as the product-page parser returns it (its product section parsed). */
+const productRecord = (product: object) => ({ product: { ok: true, value: { product } } });
+const complete = productRecord({ title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: 12n });
 
 function setup(script: Parameters<typeof scriptedFetcher>[0], sampleRate = 0, maxEntries = 100) {
   const stream = createMemoryPageArchiveStream(maxEntries);
@@ -44,10 +46,10 @@ describe('the page archive tap', () => {
     const s = setup([productPage]);
     await withArchiveHint('watch-refresh', () => s.source.parsed(request(), v1, () => complete));
     const [kept] = await s.archived();
-    expect(kept).toMatchObject({ domain: 'US', kind: 'product', identifier: 'B000000001', status: 200, parser: 'product@7', reason: 'watch-refresh', encoding: 'br', contentType: 'text/html; charset=utf-8' });
+    expect(kept).toMatchObject({ domain: 'US', kind: 'product', identifier: 'B000000001', status: 200, parser: 'product-page@7', reason: 'watch-refresh', encoding: 'br', contentType: 'text/html; charset=utf-8' });
     expect(kept!.fetchedAt.toISOString()).toBe('2026-11-28T10:00:00.000Z');
     expect(await decompressPage(kept!.body, kept!.encoding)).toBe(productHtml);
-    expect(JSON.parse(kept!.parsed!)).toEqual({ product: { title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: '12' } });
+    expect(JSON.parse(kept!.parsed!)).toEqual(productRecord({ title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: '12' }));
   });
 
   it('keeps no complete interactive page when the sample is zero', async () => {
@@ -72,14 +74,14 @@ describe('the page archive tap', () => {
 
   it('keeps a product page read without a price while in stock, naming the missing field', async () => {
     const s = setup([productPage]);
-    await s.source.parsed(request(), v1, () => ({ product: { title: 'Kettle', isInStock: true } }));
+    await s.source.parsed(request(), v1, () => productRecord({ title: 'Kettle', isInStock: true }));
     const [kept] = await s.archived();
     expect(kept).toMatchObject({ reason: 'incomplete', missing: ['price'] });
   });
 
   it('an unavailable product without a price is complete', async () => {
     const s = setup([productPage]);
-    await s.source.parsed(request(), v1, () => ({ product: { title: 'Kettle', isInStock: false } }));
+    await s.source.parsed(request(), v1, () => productRecord({ title: 'Kettle', isInStock: false }));
     expect(await s.archived(false)).toEqual([]);
   });
 

@@ -105,7 +105,7 @@ export function createPageArchiveTap(options: PageArchiveTapOptions): PageArchiv
 
   return {
     decide(input) {
-      const missing = input.record === undefined ? [] : missingFields(input.request.kind, input.record);
+      const missing = input.record === undefined ? [] : missingFields(input.parser.id, input.record);
       const reason = archiveReason({ hint: input.hint, ...(input.refused ? { refused: input.refused } : {}), missing, draw: random(), sampleRate: options.sampleRate });
       return reason ? { reason, missing } : undefined;
     },
