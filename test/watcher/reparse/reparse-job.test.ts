@@ -6,7 +6,6 @@
  * history points are what an older parser that missed the price would have stored.
  */
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { PageArchiveService } from '@retail/contract';
 import type { ArchivedPage } from '@retail/contract/page-archive-handoff';
 import { createCoreClient, type CoreClient } from '@retail/gateway-shared';
@@ -16,7 +15,8 @@ import type { JobRun } from '../../../watcher/src/queue/index.js';
 import type { WatchStore } from '../../../watcher/src/store/index.js';
 import { startCore, type StartedCore } from '../../harness/core.js';
 import { timelinePage } from '../../replay/timeline-page.js';
-import { HOUR, newAsin, openTestStore, START } from '../refresh/fixtures.js';
+import { HOUR, openTestStore, START } from '../refresh/fixtures.js';
+import { archivedStory as storyIn, SELLER } from './archived-story.js';
 
 let store: WatchStore;
 let core: StartedCore;
@@ -32,27 +32,6 @@ afterAll(async () => {
   await core?.stop();
   await store?.close();
 });
-
-const SELLER = { sellerId: 'A1TIMELINEACME', sellerName: 'Acme Direct' } as const;
-/** What the old parser did read right from the timeline page: all but the price. */
-const READ_RIGHT = { isInStock: true, buyboxSellerId: SELLER.sellerId, rating: 4.4, ratingsTotal: 2048, bestSellersRank: 4321, bestSellersCategory: 'Home & Kitchen #12 in Electric Kettles' } as const;
-
-/** Hourly refreshes of a new product from `base` at `prices` (each test its own hours): each page archived as the old parser read it, each point stored with its price unknown. */
-async function archivedStory(base: number, prices: readonly number[], body: (asin: string, price: number) => string = (asin, price) => timelinePage(asin, { inStock: true, price, ...SELLER })) {
-  const asin = newAsin();
-  const pages: ArchivedPage[] = [];
-  for (const [i, price] of prices.entries()) {
-    const fetchedAt = new Date(base + i * HOUR + 1_234);
-    const page: ArchivedPage = {
-      id: randomUUID(), url: `https://www.amazon.com/dp/${asin}`, domain: 'US', kind: 'product', identifier: asin, status: 200, fetchedAt,
-      parser: 'product-page@1', contentType: 'text/html', encoding: 'gzip', body: gzipSync(body(asin, price)), reason: 'watch-refresh', missing: ['price'],
-    };
-    await store.pages.record(page);
-    pages.push(page);
-    await store.snapshots.record({ domain: 'US', asin, at: new Date(base + i * HOUR), retrievedAt: fetchedAt, ...READ_RIGHT, unknownFields: ['price'] });
-  }
-  return { asin, pages };
-}
 
 /** The core client, counting the pages sent and failing the `failAt`-th call (the core went away mid-walk). */
 function flakyCore(failAt?: number) {
@@ -71,6 +50,7 @@ function flakyCore(failAt?: number) {
 }
 
 const runOf = (jobId: string, attempt = 1): JobRun<{ jobId: string }> => ({ id: jobId, data: { jobId }, attempt, maxAttempts: REPARSE_QUEUE.retryDelaysMs.length + 1, dueAt: START });
+const archivedStory = (base: number, prices: readonly number[], body?: (asin: string, price: number) => string) => storyIn(store, base, prices, body);
 const fingerprint = (page: ArchivedPage) => Buffer.from(page.body).toString('base64').slice(-16);
 
 describe('the reparse job', () => {
