@@ -13,7 +13,7 @@
 
 /** The core's layers, bottom-up: [name, what it holds, path patterns]. Every core/src file is in one. */
 const CORE_LAYERS = [
-  ['pages', 'page types and hosts, marketplaces, errors, tracing', ['^core/src/pages/', '^core/src/marketplaces/', '^core/src/errors\\.ts$', '^core/src/telemetry/']],
+  ['pages', 'page types and hosts, marketplaces, errors, tracing, the declared fields of each page kind', ['^core/src/pages/', '^core/src/marketplaces/', '^core/src/errors\\.ts$', '^core/src/telemetry/']],
   ['fetching', 'upstream client, resilience, page cache, outcome metrics, page archive hand-off', ['^core/src/upstream/', '^core/src/resilience/', '^core/src/cache/', '^core/src/outcomes/', '^core/src/archive/']],
   ['html', 'the HTML engine: loading, the page index, selectors, node reads', ['^core/src/parsers/common/']],
   ['parsers', 'one pure parser per page kind: (page, context) → record', ['^core/src/parsers/(?!common/)']],

@@ -1,10 +1,12 @@
 /**
  * `npm run admin -- <command>`: one entry point for operators. `pages` finds an archived marketplace
- * page (the watcher's database, docs/page-archive.md); every other command administers accounts and
+ * page (the watcher's database, docs/page-archive.md), `reparse` re-reads archived pages with the
+ * current parser and repairs the history that came from them; every other command administers accounts and
  * keys on the ledger (gateways/metering/src/admin).
  */
 import { runAdminCli } from '@retail/metering/admin/commands';
 import { PAGES_USAGE, runPagesCommand } from '@retail/watcher/admin/pages-command';
+import { REPARSE_USAGE, runReparseCommand } from '@retail/watcher/admin/reparse-command';
 
 const io = {
   out: (line: string) => process.stdout.write(line + '\n'),
@@ -13,7 +15,9 @@ const io = {
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'pages') {
   process.exitCode = await runPagesCommand(rest, process.env, io);
+} else if (command === 'reparse') {
+  process.exitCode = await runReparseCommand(rest, process.env, io);
 } else {
   process.exitCode = await runAdminCli(process.argv.slice(2), process.env, io);
-  if (command === undefined || command === 'help') io.out(PAGES_USAGE);
+  if (command === undefined || command === 'help') io.out(`${PAGES_USAGE}\n${REPARSE_USAGE}`);
 }

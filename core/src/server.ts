@@ -1,11 +1,12 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { DataHealthService, RetailService } from '@retail/contract';
+import { DataHealthService, PageArchiveService, RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
 import { addHealth, createRetailImplementation, serviceTokenInterceptor } from './grpc/index.js';
 import { createDataHealthImplementation } from './grpc/data-health-service.js';
+import { createPageArchiveImplementation } from './grpc/page-archive-service.js';
 import type { HealthServices } from './health/health-services.js';
 import { type Logger, createLogger } from './logger.js';
 import { HANDLERS, type HandlerTable } from './operations/index.js';
@@ -103,6 +104,8 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   let reportMarketplace: (state: MarketplaceState) => void = () => undefined;
   const owned = options.pages === undefined ? defaultPageServices(config, logger, (state) => reportMarketplace(state)) : undefined;
   const sources = owned ?? options;
+  // A caller's parse pool wins over the owned one (a test standing in a fixed parser on a real page stack).
+  const parsePool = options.parsePool ?? sources.parsePool;
   const server = new Server({
     interceptors: [serviceTokenInterceptor(config.serviceToken)],
     // channelz keeps per-call counters and traces for a debugging service this server does not
@@ -115,7 +118,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
       handlers: options.handlers ?? HANDLERS,
       pages: sources.pages!,
       ...(sources.parsedPages ? { parsedPages: sources.parsedPages } : {}),
-      ...(sources.parsePool ? { parsePool: sources.parsePool } : {}),
+      ...(parsePool ? { parsePool } : {}),
       ...(sources.metrics ? { metrics: sources.metrics } : {}),
       logger,
       // The session goes with the fetcher the core built from its configuration; a caller's own
@@ -127,9 +130,10 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
     }),
   );
   server.addService(grpcServiceDefinition(DataHealthService), createDataHealthImplementation(owned?.health.incidents, logger));
+  server.addService(grpcServiceDefinition(PageArchiveService), createPageArchiveImplementation({ ...(parsePool ? { parsePool } : {}), logger }));
   const health = addHealth(server);
   reportMarketplace = health.setMarketplace;
-  addReflection(server, [RetailService, DataHealthService]);
+  addReflection(server, [RetailService, DataHealthService, PageArchiveService]);
 
   let started = false;
   let probing: Promise<unknown> = Promise.resolve();

@@ -7,6 +7,7 @@ export * from './gen/retail/v1/service_pb.js';
 export * from './gen/retail/v1/watch_pb.js';
 export * from './gen/retail/v1/jobs_pb.js';
 export * from './gen/retail/v1/data_health_pb.js';
+export * from './gen/retail/v1/page_archive_pb.js';
 export * from './errors.js';
 export * from './error-trailers.js';
 export * from './call-metadata.js';

@@ -8,14 +8,23 @@ const PRODUCT = fixture('pages/com/product/dp-B0FXTUS001-modern-espresso.html');
 
 describe('the archive policy on what the real parsers return', () => {
   it('a complete product page and a search page miss nothing', () => {
-    expect(missingFields('product', runParser('product-page', PRODUCT, { domain: 'US', asin: 'B0FXTUS001' }))).toEqual([]);
-    expect(missingFields('search', runParser('search-page', fixture('search/s-fr-fixture.html'), { domain: 'FR' }))).toEqual([]);
+    expect(missingFields('product-page', runParser('product-page', PRODUCT, { domain: 'US', asin: 'B0FXTUS001' }))).toEqual([]);
+    expect(missingFields('search-page', runParser('search-page', fixture('search/s-fr-fixture.html'), { domain: 'FR' }))).toEqual([]);
   });
 
   it('an in-stock product page whose price block was renamed misses its price', () => {
     const drifted = PRODUCT.replaceAll('a-price', 'x-amount').replaceAll('corePriceDisplay', 'priceWidgetV2').replaceAll('priceToPay', 'amountDue').replaceAll('a-offscreen', 'sr-only')
       .replaceAll('twister-plus-buying-options-price-data', 'buying-options-v2');
-    expect(missingFields('product', runParser('product-page', drifted, { domain: 'US', asin: 'B0FXTUS001' }))).toContain('price');
+    expect(missingFields('product-page', runParser('product-page', drifted, { domain: 'US', asin: 'B0FXTUS001' }))).toContain('price');
+  });
+
+  it('a search page whose result grid the parser no longer finds misses its results, as field health declares', () => {
+    const regridded = fixture('search/s-fr-fixture.html').replaceAll('data-component-type="s-search-result"', 'data-component-type="srp-card"').replaceAll('s-result-item', 'srp-card');
+    expect(missingFields('search-page', runParser('search-page', regridded, { domain: 'FR' }))).toContain('results');
+  });
+
+  it('a parser field health does not declare is not checked', () => {
+    expect(missingFields('autocomplete', null)).toEqual([]);
   });
 
   it('a refused page outranks every other reason, and the sample only keeps what no rule keeps', () => {

@@ -1,53 +1,16 @@
 /**
  * Which fetched pages the archive keeps (docs/page-archive.md): every page a watch refresh read,
- * every page the core refused (blocked, unparseable), every page that parsed without a field its
- * kind normally yields, and a sample of the rest. The field check is declared here per kind, a
- * second copy of the required fields of core/src/health/field-declarations.ts (same product and
- * search rules): the archive sits in the fetching layer, below the health accounting, and may not
- * import it. Folding them means moving the declarations below both (docs/page-archive.md, Not built yet).
+ * every page the core refused (blocked, unparseable), every page whose parse lacked a field its
+ * kind requires, and a sample of the rest. "Requires" is field health's declaration
+ * (pages/field-declarations.ts): the same table judges a parse for the incidents and for the archive.
  */
 import type { ArchiveReason } from '@retail/contract/page-archive-handoff';
-import type { PageKind } from '../pages/types.js';
+import { missingRequiredFields } from '../pages/field-declarations.js';
 import type { ArchiveHint } from './archive-hint.js';
 
-type Record = { readonly [field: string]: unknown };
-type FieldCheck = readonly [name: string, present: (record: Record) => boolean];
-
-const has = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
-const isRecord = (value: unknown): value is Record => typeof value === 'object' && value !== null;
-/**
- * The record inside the parsers' envelopes: a section parsed on its own arrives as `{ ok: true, value }`
- * (the product page's sections; a failed one stays as it is and reads as empty), a page that carries
- * its page markers as `{ data, marked }` (search-style pages).
- */
-function unwrap(value: unknown): unknown {
-  if (isRecord(value) && value.ok === true && 'value' in value) return value.value;
-  if (isRecord(value) && 'data' in value && 'marked' in value) return value.data;
-  return value;
-}
-/** The product of a product page's record: `{ product: { ok, value: { product } } }` as the handlers read it, or a bare `{ product }`. */
-function productOf(record: Record): Record {
-  let product = unwrap(record.product ?? record);
-  if (isRecord(product) && isRecord(product.product)) product = unwrap(product.product);
-  return isRecord(product) ? product : {};
-}
-
-/** What a healthy page of each kind yields; kinds not listed are not checked. */
-const EXPECTED_FIELDS: Partial<globalThis.Record<PageKind, readonly FieldCheck[]>> = {
-  product: [
-    ['title', (r) => has(productOf(r).title)],
-    // A price, or an explicit unavailability: an in-stock product without a price is a misread.
-    ['price', (r) => has(productOf(r).price) || productOf(r).isInStock === false],
-    ['isInStock', (r) => has(productOf(r).isInStock)],
-  ],
-  search: [['results', (r) => { const page = unwrap(r); return isRecord(page) && (has(page.results) || has(page.productResults)); }]],
-};
-
-/** The declared fields the record lacks (empty when complete or unchecked). */
-export function missingFields(kind: PageKind, record: unknown): string[] {
-  const checks = EXPECTED_FIELDS[kind];
-  if (!checks || typeof record !== 'object' || record === null) return [];
-  return checks.filter(([, present]) => !present(record as Record)).map(([name]) => name);
+/** The required fields (field health's declaration of the parser) the record lacks: empty when complete or undeclared. */
+export function missingFields(parser: string, record: unknown): string[] {
+  return missingRequiredFields(parser, record);
 }
 
 export interface ArchiveVerdictInput {

@@ -6,7 +6,7 @@ import { createParsedPageSource } from '../cache/parsed-pages.js';
 import type { FetchedPage } from '../pages/types.js';
 import { withArchiveHint } from './archive-hint.js';
 import { decompressPage } from './compress-page.js';
-import { createPageArchiveTap, identifierOf } from './page-archive-tap.js';
+import { createPageArchiveTap, identifierOf, parserName } from './page-archive-tap.js';
 import { withRefusedPage } from './refused-page.js';
 
 /** A seeded generator (mulberry32): the same draws on every run. */
@@ -19,9 +19,11 @@ function seeded(seed: number): () => number {
   };
 }
 
-const v1 = { id: 'product', version: 7 };
+const v1 = { id: 'product-page', version: 7 };
 const productHtml = '<html><span id="productTitle">Kettle</span><span class="a-price">$19.99</span></html>';
-const complete = { product: { title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: 12n } };
+/** A product page's record as the product-page parser returns it (its product section parsed). */
+const productRecord = (product: object) => ({ product: { ok: true, value: { product } } });
+const complete = productRecord({ title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: 12n });
 
 function setup(script: Parameters<typeof scriptedFetcher>[0], sampleRate = 0, maxEntries = 100) {
   const stream = createMemoryPageArchiveStream(maxEntries);
@@ -44,10 +46,10 @@ describe('the page archive tap', () => {
     const s = setup([productPage]);
     await withArchiveHint('watch-refresh', () => s.source.parsed(request(), v1, () => complete));
     const [kept] = await s.archived();
-    expect(kept).toMatchObject({ domain: 'US', kind: 'product', identifier: 'B000000001', status: 200, parser: 'product@7', reason: 'watch-refresh', encoding: 'br', contentType: 'text/html; charset=utf-8' });
+    expect(kept).toMatchObject({ domain: 'US', kind: 'product', identifier: 'B000000001', status: 200, parser: 'product-page@7', reason: 'watch-refresh', encoding: 'br', contentType: 'text/html; charset=utf-8' });
     expect(kept!.fetchedAt.toISOString()).toBe('2026-11-28T10:00:00.000Z');
     expect(await decompressPage(kept!.body, kept!.encoding)).toBe(productHtml);
-    expect(JSON.parse(kept!.parsed!)).toEqual({ product: { title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: '12' } });
+    expect(JSON.parse(kept!.parsed!)).toEqual(productRecord({ title: 'Kettle', price: { value: 19.99, currency: 'USD' }, isInStock: true, ratingsTotal: '12' }));
   });
 
   it('keeps no complete interactive page when the sample is zero', async () => {
@@ -72,14 +74,14 @@ describe('the page archive tap', () => {
 
   it('keeps a product page read without a price while in stock, naming the missing field', async () => {
     const s = setup([productPage]);
-    await s.source.parsed(request(), v1, () => ({ product: { title: 'Kettle', isInStock: true } }));
+    await s.source.parsed(request(), v1, () => productRecord({ title: 'Kettle', isInStock: true }));
     const [kept] = await s.archived();
     expect(kept).toMatchObject({ reason: 'incomplete', missing: ['price'] });
   });
 
   it('an unavailable product without a price is complete', async () => {
     const s = setup([productPage]);
-    await s.source.parsed(request(), v1, () => ({ product: { title: 'Kettle', isInStock: false } }));
+    await s.source.parsed(request(), v1, () => productRecord({ title: 'Kettle', isInStock: false }));
     expect(await s.archived(false)).toEqual([]);
   });
 
@@ -90,7 +92,7 @@ describe('the page archive tap', () => {
     let kept = 0;
     let expected = 0;
     for (let i = 0; i < 2000; i++) {
-      if (tap.decide(input) === 'sample') kept++;
+      if (tap.decide(input)?.reason === 'sample') kept++;
       if (draws() < 0.1) expected++;
     }
     expect(kept).toBe(expected);
@@ -111,5 +113,12 @@ describe('the page archive tap', () => {
     expect(results.map((r) => r.dropped)).toEqual([false, false, true]);
     const left = await stream.inbox().read({ pending: false, count: 10, blockMs: 0 });
     expect(left.map((e) => e.page!.id)).toEqual(['p1', 'p2']);
+  });
+});
+
+describe('the parser an archived page names', () => {
+  it('is id@version, without the arguments a page-cache reference carries after the version (re-parsing compares versions)', () => {
+    expect(parserName({ id: 'product-page', version: '3:[["asin","B0FXTIME01"]]' })).toBe('product-page@3');
+    expect(parserName({ id: 'product', version: 7 })).toBe('product@7');
   });
 });

@@ -34,11 +34,17 @@ export interface ArchiveInput {
   readonly refused?: 'blocked' | 'unparseable';
 }
 
+/** Why a page is kept, and the declared fields its parse lacked (checked once, in `decide`). */
+export interface ArchiveVerdict {
+  readonly reason: ArchiveReason;
+  readonly missing: readonly string[];
+}
+
 export interface PageArchiveTap {
   /** The policy's verdict for a page: why it is kept, or undefined. Cheap and synchronous (no compression). */
-  decide(input: ArchiveInput): ArchiveReason | undefined;
+  decide(input: ArchiveInput): ArchiveVerdict | undefined;
   /** Compresses and hands the page off; never rejects (a failure is counted and logged). */
-  keep(input: ArchiveInput, reason: ArchiveReason): Promise<void>;
+  keep(input: ArchiveInput, verdict: ArchiveVerdict): Promise<void>;
 }
 
 /**
@@ -49,6 +55,15 @@ export function identifierOf(request: PageRequest): string {
   const asin = /\/(?:dp|gp\/offer-listing|product-reviews)\/([A-Z0-9]{10})/i.exec(request.path)?.[1] ?? request.query?.asin;
   if (asin) return asin.toUpperCase();
   return request.query?.k ?? request.query?.seller ?? request.query?.node ?? request.path;
+}
+
+/**
+ * The parser as the archive names it, `id@version`. A page-cache reference's version carries the
+ * parser's arguments after a ':' (operations/parsed-pages.ts: `3:[["asin","B0…"]]`): part of the
+ * cache key, not of the version re-parsing compares.
+ */
+export function parserName(parser: ArchiveInput['parser']): string {
+  return `${parser.id}@${String(parser.version).replace(/:.*$/, '')}`;
 }
 
 /** JSON of a record (bigints as strings: ratings totals are int64). */
@@ -63,7 +78,7 @@ export function createPageArchiveTap(options: PageArchiveTapOptions): PageArchiv
   const kept = meter.createCounter('retail_page_archive_pages', { description: 'Pages handed to the page archive, by kind and reason' });
   const dropped = meter.createCounter('retail_page_archive_dropped', { description: 'Archived pages dropped unrecorded: the hand-off stream was full (no watcher reading) or could not be written' });
 
-  async function handOff(input: ArchiveInput, reason: ArchiveReason, missing: string[]): Promise<void> {
+  async function handOff(input: ArchiveInput, { reason, missing }: ArchiveVerdict): Promise<void> {
     const { request, page } = input;
     const encoding = options.encoding ?? 'br';
     const body = await compressPage(page.html, encoding);
@@ -76,26 +91,27 @@ export function createPageArchiveTap(options: PageArchiveTapOptions): PageArchiv
       identifier: identifierOf(request),
       status: page.status,
       fetchedAt: page.retrievedAt,
-      parser: `${input.parser.id}@${input.parser.version}`,
+      parser: parserName(input.parser),
       contentType: page.contentType ?? 'text/html',
       encoding,
       body,
       ...(parsed !== undefined ? { parsed } : {}),
       reason,
-      missing,
+      missing: [...missing],
     });
     kept.add(1, { kind: request.kind, reason });
     if (result.dropped) dropped.add(1, { cause: 'full' });
   }
 
-  const missingOf = (input: ArchiveInput) => (input.record === undefined ? [] : missingFields(input.request.kind, input.record));
   return {
     decide(input) {
-      return archiveReason({ hint: input.hint, ...(input.refused ? { refused: input.refused } : {}), missing: missingOf(input), draw: random(), sampleRate: options.sampleRate });
+      const missing = input.record === undefined ? [] : missingFields(input.parser.id, input.record);
+      const reason = archiveReason({ hint: input.hint, ...(input.refused ? { refused: input.refused } : {}), missing, draw: random(), sampleRate: options.sampleRate });
+      return reason ? { reason, missing } : undefined;
     },
-    async keep(input, reason) {
+    async keep(input, verdict) {
       try {
-        await handOff(input, reason, missingOf(input));
+        await handOff(input, verdict);
       } catch (error) {
         dropped.add(1, { cause: 'error' });
         options.logger?.warn({ err: error, url: input.page.url }, 'page archive: a page could not be handed off');

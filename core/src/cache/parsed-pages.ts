@@ -77,10 +77,10 @@ export function createParsedPageSource(options: ParsedPageSourceOptions): Parsed
   function offer(request: PageRequest, parser: ParserRef, page: FetchedPage, result: { record?: unknown; refused?: 'blocked' | 'unparseable' }) {
     if (!archive || kept.has(page)) return;
     const input = { request, parser, page, hint: currentArchiveHint(), ...result };
-    const reason = archive.decide(input);
-    if (!reason) return;
+    const verdict = archive.decide(input);
+    if (!verdict) return;
     kept.add(page);
-    setImmediate(() => void archive.keep(input, reason));
+    setImmediate(() => void archive.keep(input, verdict));
   }
 
   async function store(key: string, entry: CacheEntry, ttlMs: number) {

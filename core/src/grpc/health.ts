@@ -1,10 +1,10 @@
 import type { Server } from '@grpc/grpc-js';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
-import { DataHealthService, MARKETPLACE_HEALTH_SERVICE, RetailService } from '@retail/contract';
+import { DataHealthService, MARKETPLACE_HEALTH_SERVICE, PageArchiveService, RetailService } from '@retail/contract';
 import type { MarketplaceState } from '../outcomes/reachability.js';
 
-/** Services reported by grpc.health.v1: the whole server ('') and every service it serves (RetailService, DataHealthService). */
-export const HEALTH_SERVICES = ['', RetailService.typeName, DataHealthService.typeName] as const;
+/** Services reported by grpc.health.v1: the whole server ('') and every service it serves (RetailService, DataHealthService, PageArchiveService). */
+export const HEALTH_SERVICES = ['', RetailService.typeName, DataHealthService.typeName, PageArchiveService.typeName] as const;
 
 /*
  * The marketplace as this core last reached it has its own health entry (MARKETPLACE_HEALTH_SERVICE).

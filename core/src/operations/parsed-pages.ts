@@ -43,6 +43,11 @@ export function parseOffThread<T>(ctx: OperationContext, signal: AbortSignal, pa
   return Promise.resolve(runParser(parser, html, args) as T);
 }
 
+/** The version of `parser` a call's pages are read with: its pool's when the pool says, else the registry's. */
+export function parserVersionIn(ctx: Pick<OperationContext, 'parsePool'>, parser: ParserId): number {
+  return ctx.parsePool?.version?.(parser) ?? parserVersion(parser);
+}
+
 /** Arguments in a fixed order, so equal arguments make one cache key. */
 function stableArgs(args: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(Object.keys(args).sort().map((k) => [k, args[k]]));
@@ -64,7 +69,7 @@ export interface ReadPageOptions<T> {
  */
 export function readPage<T>(ctx: OperationContext, fetch: PageFetch, parser: ParserId, options: ReadPageOptions<T> = {}): Promise<ParsedPage<T>> {
   const args = options.args ?? {};
-  const ref = { id: parser, version: `${parserVersion(parser)}:${stableArgs(args)}` };
+  const ref = { id: parser, version: `${parserVersionIn(ctx, parser)}:${stableArgs(args)}` };
   return parsedPage(ctx, fetch, ref, async (page, signal) => {
     checkPageStatus(page, fetch.what);
     const value = await parseOffThread<T>(ctx, signal, parser, page.html, { ...args, domain: ctx.marketplace.code });

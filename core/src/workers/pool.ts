@@ -10,6 +10,11 @@ import { runParser, type ParseArgs, type ParserId } from './parser-registry.js';
  */
 export interface ParsePool {
   parse<T = unknown>(parser: ParserId, html: string, args: ParseArgs, signal?: AbortSignal): Promise<T>;
+  /**
+   * The version of `parser` this pool runs, when it is not the registry's (a test's pool standing in
+   * for a fixed parser): the page cache keys and the archive's parser names follow it.
+   */
+  version?(parser: ParserId): number;
   readonly size: number;
   /** Tasks waiting for a free worker. */
   readonly queued: number;

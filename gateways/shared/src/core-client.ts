@@ -13,7 +13,7 @@ import { Metadata } from '@grpc/grpc-js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import {
   ARCHIVE_METADATA_KEY, BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
-  DataHealthService, FRESH_READ, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WATCH_REFRESH_ARCHIVE, WatchService,
+  DataHealthService, FRESH_READ, PageArchiveService, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WATCH_REFRESH_ARCHIVE, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
 import { type GrpcCaller, createGrpcCaller } from './grpc-caller.js';
@@ -160,7 +160,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
   const timeoutMs = options.deadlineMs ?? 10_000;
   const channel = { keepaliveMs: 30_000 };
   const core = createGrpcCaller(options.address, channel);
-  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core], [DataHealthService.typeName, core]]);
+  const callers = new Map<string, GrpcCaller>([[RetailService.typeName, core], [DataHealthService.typeName, core], [PageArchiveService.typeName, core]]);
   const coalescer = options.coalesce ? createCallCoalescer(core) : undefined;
   if (options.watcherAddress) {
     const watcher = createGrpcCaller(options.watcherAddress, channel);

@@ -13,19 +13,14 @@ import { type CoreClient, mapCoreError, registryOperation } from '@retail/gatewa
 import type { DomainCode } from '../model.js';
 import type { ReadOptions, SnapshotFields, SnapshotRead, SnapshotReader } from './snapshot-reader.js';
 import { incidentFieldsOf } from './incident-fields.js';
+import { type ProductRecord, type SalesRecord, snapshotFieldsOf } from './snapshot-fields.js';
 
 interface ProductMessage {
-  retailProduct?: {
-    price?: { value?: number; currency?: string };
-    isInStock?: boolean;
-    seller?: { sellerId?: string };
-    rating?: number;
-    ratingsTotal?: number;
-  };
+  retailProduct?: ProductRecord;
 }
 
 interface SalesMessage {
-  retailProduct?: { salesEstimate?: { bestSellersRank?: number; category?: string } };
+  retailProduct?: SalesRecord;
 }
 
 /** The core answers 429 (its own host caps), 503 (breaker, block page, unreachable) or 504 (deadline): all pass. */
@@ -50,18 +45,9 @@ export function createCoreSnapshotReader(core: CoreClient, options: { requestIdP
         // product's fields, so a missing rank is only a missing field (the refresh judges it unknown).
         const sales = fresh ? null : await core.callOperation(getSalesEstimate, request, { requestId, ...(signal ? { signal } : {}) }).catch(() => null);
         const p = (product.response as unknown as ProductMessage).retailProduct ?? {};
-        const estimate = sales ? (sales.response as unknown as SalesMessage).retailProduct?.salesEstimate : undefined;
+        const salesRecord = sales ? (sales.response as unknown as SalesMessage).retailProduct : undefined;
         const retrievedAt = product.meta.retrievedAt ? new Date(product.meta.retrievedAt) : new Date();
-        const snapshot: SnapshotFields = {
-          retrievedAt,
-          ...(p.price?.value !== undefined && p.price.currency ? { price: { value: p.price.value, currency: p.price.currency } } : {}),
-          ...(p.isInStock !== undefined && { isInStock: p.isInStock }),
-          ...(p.seller?.sellerId ? { buyboxSellerId: p.seller.sellerId } : {}),
-          ...(p.rating !== undefined && { rating: p.rating }),
-          ...(p.ratingsTotal !== undefined && { ratingsTotal: Number(p.ratingsTotal) }),
-          ...(estimate?.bestSellersRank !== undefined && { bestSellersRank: Number(estimate.bestSellersRank) }),
-          ...(estimate?.category ? { bestSellersCategory: estimate.category } : {}),
-        };
+        const snapshot: SnapshotFields = { retrievedAt, ...snapshotFieldsOf(p, salesRecord) };
         const incidentFields = incidentFieldsOf(product.meta);
         return { kind: 'snapshot', snapshot, ...(incidentFields.length > 0 && { incidentFields }) };
       } catch (error) {

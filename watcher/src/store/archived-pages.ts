@@ -26,6 +26,8 @@ export interface ArchivedPageRow {
   /** What the parser read, as stored (JSON); null when it could not read the page. */
   readonly parsed: unknown;
   readonly recordedAt: Date;
+  /** The parser that last read the page again (re-parsing, migration 0006); absent when none did. */
+  readonly reparsedWith?: string;
 }
 
 export interface PageLookup {
@@ -37,7 +39,22 @@ export interface PageLookup {
 }
 
 const COLUMNS = `id, fetched_at AS "fetchedAt", domain, kind, identifier, url, status, parser, content_type AS "contentType", reason,
-  missing_fields AS "missingFields", encoding, body, parsed, recorded_at AS "recordedAt"`;
+  missing_fields AS "missingFields", encoding, body, parsed, recorded_at AS "recordedAt", reparsed_with AS "reparsedWith"`;
+
+/**
+ * The parser a page was last read with, as `id@version`. Pages archived before the core named
+ * parsers that way carry the page cache's key (`product-page@3:[["asin","B0…"]]`), whose tail is
+ * the parser's arguments, not its version.
+ */
+export function parserOfPage(page: Pick<ArchivedPageRow, 'parser' | 'reparsedWith'>): string {
+  return (page.reparsedWith ?? page.parser).replace(/:.*$/, '');
+}
+
+/** A row as the model reads it: no re-read mark rather than a null one. */
+function withoutNulls(row: ArchivedPageRow & { reparsedWith?: string | null }): ArchivedPageRow {
+  const { reparsedWith, ...rest } = row;
+  return reparsedWith ? { ...rest, reparsedWith } : rest;
+}
 
 export function createArchivedPageRepository(db: Queryable) {
   const insert = (page: ArchivedPage) =>
@@ -64,9 +81,9 @@ export function createArchivedPageRepository(db: Queryable) {
       const key = [lookup.domain, lookup.kind, lookup.identifier, lookup.at];
       const where = `domain = $1 AND kind = $2 AND identifier = $3`;
       const [before] = await db.query<ArchivedPageRow>(`SELECT ${COLUMNS} FROM archived_pages WHERE ${where} AND fetched_at <= $4 ORDER BY fetched_at DESC LIMIT 1`, key);
-      if (before) return before;
+      if (before) return withoutNulls(before);
       const [after] = await db.query<ArchivedPageRow>(`SELECT ${COLUMNS} FROM archived_pages WHERE ${where} AND fetched_at > $4 ORDER BY fetched_at LIMIT 1`, key);
-      return after;
+      return after && withoutNulls(after);
     },
 
     /**
@@ -74,13 +91,15 @@ export function createArchivedPageRepository(db: Queryable) {
      * pass the last page's (fetchedAt, id) as `after` for the next batch. What re-parsing (issue 23
      * part 6) walks; bodies included.
      */
-    async listSince(query: { domain: string; kind: string; since: Date; after?: { fetchedAt: Date; id: string }; limit: number }): Promise<ArchivedPageRow[]> {
+    async listSince(query: { domain: string; kind: string; since: Date; until?: Date; after?: { fetchedAt: Date; id: string }; limit: number }): Promise<ArchivedPageRow[]> {
       const after = query.after ?? { fetchedAt: query.since, id: '00000000-0000-0000-0000-000000000000' };
-      return db.query<ArchivedPageRow>(
+      const rows = await db.query<ArchivedPageRow & { reparsedWith: string | null }>(
         `SELECT ${COLUMNS} FROM archived_pages WHERE domain = $1 AND kind = $2 AND fetched_at >= $3 AND (fetched_at, id) > ($4, $5::uuid)
+           AND ($7::timestamptz IS NULL OR fetched_at < $7)
          ORDER BY fetched_at, id LIMIT $6`,
-        [query.domain, query.kind, query.since, after.fetchedAt, after.id, query.limit],
+        [query.domain, query.kind, query.since, after.fetchedAt, after.id, query.limit, query.until ?? null],
       );
+      return rows.map(withoutNulls);
     },
 
     async count(): Promise<number> {

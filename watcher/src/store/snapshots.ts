@@ -30,7 +30,7 @@ export interface HistoryQuery {
   readonly maxPoints?: number;
 }
 
-interface SnapshotRow {
+export interface SnapshotRow {
   at: Date;
   retrieved_at: Date;
   price: number | null;
@@ -49,7 +49,7 @@ interface SnapshotRow {
   quality: SnapshotQuality;
 }
 
-const SNAPSHOT_COLUMNS = `at, retrieved_at, price, price_currency, list_price, list_price_currency, in_stock, buybox_seller_id,
+export const SNAPSHOT_COLUMNS = `at, retrieved_at, price, price_currency, list_price, list_price_currency, in_stock, buybox_seller_id,
   rating, ratings_total, best_sellers_rank, best_sellers_category, offer_count, unknown_fields, suspect_fields, quality`;
 
 /** A SQL NULL is an absent field, as in the model. */
@@ -57,7 +57,7 @@ function present<K extends string, V>(key: K, value: V | null): { [P in K]?: V }
   return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-function snapshotOf(domain: DomainCode, asin: string, row: SnapshotRow): Snapshot {
+export function snapshotOf(domain: DomainCode, asin: string, row: SnapshotRow): Snapshot {
   return {
     domain,
     asin,

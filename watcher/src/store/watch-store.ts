@@ -15,6 +15,7 @@ import { createPartitionMaintenance } from './partitions.js';
 import { createSnapshotRepository } from './snapshots.js';
 import { createWatchRepository } from './watches.js';
 import { createArchivedPageRepository } from './archived-pages.js';
+import { createReparseJobRepository } from './reparse-jobs.js';
 
 /** Two years: a chart of "this year against last year" still has its data. */
 export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 730;
@@ -40,6 +41,8 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
     db,
     /** Raw pages the core fetched, compressed (docs/page-archive.md). */
     pages: createArchivedPageRepository(db),
+    /** Re-parsing jobs and the history corrections they made (docs/page-archive.md). */
+    reparseJobs: createReparseJobRepository(db),
     watches: createWatchRepository(db, now),
     snapshots: createSnapshotRepository(db),
     events: createEventRepository(db),

@@ -32,6 +32,7 @@ import type { Queryable } from '@retail/database/database';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
 import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerDependencies, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
+import { startReparseWorker } from '../reparse/index.js';
 import { resumeFundedAccounts } from './resume-funded.js';
 
 export interface WorkerConcurrency {
@@ -111,6 +112,8 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   workers.push(...bulk.workers);
   const incidents = deps.core ? await startIncidentWorkers(deps, deps.core, sender) : { workers: [], open: 0 };
   workers.push(...incidents.workers);
+  // Re-parsing archived pages (docs/page-archive.md): jobs the admin CLI queues.
+  if (deps.core) workers.push(startReparseWorker(jobs, { store, core: deps.core, log }));
 
   if (deps.billingExport) {
     const billing = await startBillingExport({ jobs, sender, log, sendTimeoutMs: deps.webhookConfig.timeoutMs, ...deps.billingExport });

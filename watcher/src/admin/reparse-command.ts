@@ -1,0 +1,131 @@
+/**
+ * `npm run admin -- reparse`: queues a re-parse of archived pages (docs/page-archive.md, "Repairing
+ * history after a parser fix") and prints its report when it ends; `reparse status ID` prints a
+ * job's report. The job runs on the watcher's job system: with a queue Redis (QUEUE_REDIS_URL,
+ * LEDGER_REDIS_URL or REDIS_URL, as the watcher reads them) a watcher replica takes it and this
+ * command only waits (Ctrl-C leaves it running: `reparse status` finds it later); without one
+ * (the one-process default) there is no replica to hand it to, so this command runs it itself on the
+ * in-memory twin, calling the core at CORE_ADDRESS with SERVICE_TOKEN.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createCoreClient } from '@retail/gateway-shared';
+import { createJobSystemFromEnv, queueRedisUrl } from '../queue/index.js';
+import { REPARSE_QUEUE, startReparseWorker } from '../reparse/index.js';
+import { createWatchStore, openDatabase, storeSettingsFromEnv, type WatchStore } from '../store/index.js';
+import type { ReparseJobDraft, ReparseJobRecord } from '../store/reparse-jobs.js';
+import type { CliIo } from './pages-command.js';
+
+export const REPARSE_USAGE = `usage: npm run --silent admin -- reparse --domain US --kind product --since RFC3339-TIME [--until RFC3339-TIME] [--force] [--no-wait]
+       npm run --silent admin -- reparse status JOB-ID
+  reads the archived pages of a marketplace and kind fetched in [since, until) again with the core's
+  current parser, corrects the history points that came from them (marked revised, the old values
+  kept for audit, no event or webhook), skips pages already read by the current parser unless --force,
+  and prints what it corrected`;
+
+/** The kinds re-parsing re-derives history from: history points come from product pages only. */
+const REPARSED_KINDS = ['product'];
+const POLL_MS = 500;
+
+class UsageError extends Error {}
+
+function timeArg(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new UsageError(`--${name} must be an RFC 3339 time (2026-11-28T10:00:00Z), got ${JSON.stringify(value)}`);
+  return at;
+}
+
+export function reparseDraftOf(argv: string[]): ReparseJobDraft & { readonly wait: boolean } {
+  const { values } = parseArgs({
+    args: argv,
+    options: { domain: { type: 'string' }, kind: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, force: { type: 'boolean' }, 'no-wait': { type: 'boolean' } },
+  });
+  if (!values.domain || !values.kind || !values.since) throw new UsageError('--domain, --kind and --since are required');
+  if (!REPARSED_KINDS.includes(values.kind)) throw new UsageError(`--kind must be one of ${REPARSED_KINDS.join(', ')} (history comes from product pages), got ${JSON.stringify(values.kind)}`);
+  if (!/^[A-Za-z]{2}$/.test(values.domain)) throw new UsageError(`--domain must be a marketplace code (US, DE, …), got ${JSON.stringify(values.domain)}`);
+  const since = timeArg('since', values.since)!;
+  const until = timeArg('until', values.until);
+  if (until && until <= since) throw new UsageError('--until must be after --since');
+  return { id: randomUUID(), domain: values.domain.toUpperCase(), kind: values.kind, since, ...(until ? { until } : {}), force: values.force ?? false, wait: !values['no-wait'] };
+}
+
+/** The report as printed: what the job walked and what it corrected, per field. */
+export function reportOf(job: ReparseJobRecord) {
+  return {
+    id: job.id,
+    state: job.state,
+    domain: job.domain,
+    kind: job.kind,
+    since: job.since.toISOString(),
+    ...(job.until ? { until: job.until.toISOString() } : {}),
+    force: job.force,
+    ...job.counts,
+    corrected: job.fields,
+    ...(job.error ? { error: job.error } : {}),
+    ...(job.finishedAt ? { finishedAt: job.finishedAt.toISOString() } : {}),
+  };
+}
+
+async function waitForEnd(store: WatchStore, id: string): Promise<ReparseJobRecord> {
+  for (;;) {
+    const job = await store.reparseJobs.get(id);
+    if (!job) throw new Error(`reparse job ${id} vanished`);
+    if (job.state === 'done' || job.state === 'failed') return job;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+export async function runReparseCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const statusOf = argv[0] === 'status' ? argv[1] : undefined;
+  let draft: ReturnType<typeof reparseDraftOf> | undefined;
+  try {
+    if (argv[0] === 'status' && !statusOf) throw new UsageError('reparse status takes the job id');
+    if (!statusOf) draft = reparseDraftOf(argv);
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${REPARSE_USAGE}`);
+    return 2;
+  }
+  const db = await openDatabase(storeSettingsFromEnv(env));
+  const store = createWatchStore(db);
+  try {
+    if (statusOf) {
+      const job = await store.reparseJobs.get(statusOf);
+      if (!job) {
+        io.err(`no reparse job ${statusOf}`);
+        return 1;
+      }
+      io.out(JSON.stringify(reportOf(job), null, 2));
+      return 0;
+    }
+    return await queueAndWait(store, draft!, env, io);
+  } finally {
+    await db.close();
+  }
+}
+
+async function queueAndWait(store: WatchStore, draft: ReparseJobDraft & { readonly wait: boolean }, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const local = !queueRedisUrl(env);
+  if (local && !env.SERVICE_TOKEN) {
+    io.err('no queue Redis: this command runs the job itself and needs the core (CORE_ADDRESS, default 127.0.0.1:50051) and SERVICE_TOKEN');
+    return 2;
+  }
+  const jobs = await createJobSystemFromEnv(env);
+  const core = local ? createCoreClient({ address: env.CORE_ADDRESS || '127.0.0.1:50051', serviceToken: env.SERVICE_TOKEN!, deadlineMs: 60_000 }) : undefined;
+  const worker = core ? startReparseWorker(jobs, { store, core, log: io.err }) : undefined;
+  try {
+    await store.reparseJobs.create(draft);
+    await jobs.queue(REPARSE_QUEUE).add({ jobId: draft.id }, { id: draft.id });
+    io.err(`reparse job ${draft.id} queued${local ? ' (run here: no queue Redis)' : ''}`);
+    if (!draft.wait && !local) {
+      io.out(draft.id);
+      return 0;
+    }
+    const job = await waitForEnd(store, draft.id);
+    io.out(JSON.stringify(reportOf(job), null, 2));
+    return job.state === 'done' ? 0 : 1;
+  } finally {
+    await worker?.close();
+    await jobs.close();
+  }
+}
