@@ -8,6 +8,20 @@
 // its own (REST only, short-lived), never one of the user's keys, which the service cannot recover.
 // The tab keeps it in sessionStorage (this origin, this tab) so a reload does not make another.
 /* global Scalar */
+
+// Loaded before Scalar's bundle: every <style> element a script of this page creates gets the
+// response's nonce (the `csp-nonce` meta, which the bundle reads for its main stylesheet but not for
+// its theme's or CodeMirror's), which the page's Content-Security-Policy allows: the bundle makes its
+// styles at run time, some with text that changes as editors mount (gateways/rest/src/pages/
+// api-reference.ts says why a nonce rather than hashes). Only this origin's scripts run here.
+const styleNonce = document.querySelector('meta[property="csp-nonce"]')?.getAttribute('content') ?? '';
+const createElement = Document.prototype.createElement;
+Document.prototype.createElement = function createElementWithNonce(name, options) {
+  const element = createElement.call(this, name, options);
+  if (styleNonce && String(name).toLowerCase() === 'style') element.setAttribute('nonce', styleNonce);
+  return element;
+};
+
 const CONSOLE_API = '/console/api';
 const STORED = 'retail.api-reference.key';
 /** Shown as request samples: the three languages the documentation uses (curl, TypeScript, Python). */
@@ -88,4 +102,5 @@ async function start() {
   });
 }
 
-void start();
+// The bundle is the next deferred script: it has run by the time the document is parsed.
+document.addEventListener('DOMContentLoaded', () => void start());
