@@ -156,11 +156,13 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
     const { data: listed } = (await (await api.get(`${running.stack.url}/console/api/keys`)).json()) as { data: { keys: { label: string; prefix: string }[] } };
     expect(listed.keys.filter((k) => k.label === 'API reference (signed-in browser)' && key.startsWith(k.prefix))).toHaveLength(1);
 
-    // "Test Request": the reference's client, with the key already set; one lookup key (asin) only.
+    // "Test Request": the reference's client, with the key already set and one lookup key (asin) of
+    // the exactly-one-of group sent (the document marks the others' examples x-disabled).
     const operation = productOperation();
     await operation.getByRole('button', { name: /Test Request/ }).click();
     const client = page.getByRole('dialog');
-    for (const other of ['url', 'gtin']) await client.getByLabel(`Include ${other} in request`).uncheck();
+    expect(await client.getByLabel('Include asin in request').isChecked()).toBe(true);
+    for (const other of ['url', 'gtin']) expect(await client.getByLabel(`Include ${other} in request`).isChecked(), other).toBe(false);
     const asin = client.locator('tr#asin .code-input-lite__editor').last();
     await asin.click();
     await page.keyboard.press('ControlOrMeta+A');
