@@ -33,7 +33,9 @@ async function ping(url: string): Promise<void> {
     const { hostname, port } = new URL(url);
     const code = (error as { code?: string }).code ?? ((error as Error).message.includes('ETIMEDOUT') ? 'ETIMEDOUT' : undefined);
     // ioredis says only "connect ETIMEDOUT" on a timeout: add the address describeStartFailure matches on.
-    if (code && !(error as Error).message.includes(hostname)) throw new Error(`connect ${code} ${hostname}:${port || '6379'}`, { cause: error });
+    if (code && !(error as Error).message.includes(hostname)) {
+      throw new Error(`connect ${code} ${hostname}:${port || '6379'}`, { cause: rejection });
+    }
     throw error;
   } finally {
     client.disconnect();
