@@ -90,8 +90,9 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
   router.post('/signout', async (req, res) => {
     const session = sessionOf(res);
     const user = session?.record.userId ? await users.getUser(session.record.userId) : undefined;
-    // The API reference's keys live no longer than the sign-in they were made for.
-    if (user) await revokeReferenceKeys(ctx, user.accountId);
+    // The API reference's keys live no longer than the sign-in they were made for. Best effort: a
+    // ledger that cannot be reached must not keep anyone signed in, and the keys expire within the hour.
+    if (user) await revokeReferenceKeys(ctx, user.accountId).catch(() => {});
     await sessions.end(req, res, session);
     res.json({ data: { signedOut: true } });
   });
