@@ -79,6 +79,13 @@ describe('the pages', () => {
     expect(loadedAssets(html).filter((a) => a.endsWith('.js'))).toEqual(['/api/docs/api-reference.js', '/api/docs/scalar-standalone.js']);
   });
 
+  it('sends the API reference bundle compressed to a browser that accepts it', async () => {
+    const res = await fetch(`${base}/api/docs/scalar-standalone.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toContain('createApiReference'); // fetch undoes the gzip
+  });
+
   it('links the pages, the composition’s extra link, and escapes what it prints', async () => {
     const html = await (await fetch(`${base}/`)).text();
     const hrefs = [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
