@@ -76,7 +76,10 @@ RUN set -eux; \
     for served in gateways/shared gateways/console gateways/rest gateways/graphql; do \
       if [ -d "$served/src/public" ]; then cp -R "$served/src/public" "$served/dist/public"; fi; \
     done; \
-    cp -R docs gateways/rest/dist/docs
+    cp -R docs gateways/rest/dist/docs; \
+    # The API reference's renderer: one prebuilt file of a dev dependency (@scalar/api-reference and
+    # its ~250 packages stay out of the image; gateways/rest/src/pages/assets.ts looks here first).
+    cp node_modules/@scalar/api-reference/dist/browser/standalone.js gateways/rest/dist/public/scalar-standalone.js
 
 # ---------------------------------------------------------------------------------------------
 # package.json + dist of every package, nothing else (no sources, no tests).

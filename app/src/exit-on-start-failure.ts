@@ -16,6 +16,8 @@ function startSettings(env: NodeJS.ProcessEnv): StartSettings {
       { variable: 'DATABASE_URL', url: env.DATABASE_URL, otherwise: 'unset it to keep watches and jobs in the embedded PGlite (WATCHER_DATA_DIR)' },
       { variable: 'REDIS_URL', url: env.REDIS_URL, otherwise: outOfProcess },
       { variable: 'LEDGER_REDIS_URL', url: env.LEDGER_REDIS_URL, otherwise: outOfProcess },
+      { variable: 'CACHE_REDIS_URL', url: env.CACHE_REDIS_URL, otherwise: outOfProcess },
+      { variable: 'QUEUE_REDIS_URL', url: env.QUEUE_REDIS_URL, otherwise: outOfProcess },
     ],
   };
 }

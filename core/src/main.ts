@@ -1,23 +1,28 @@
+import { describeStartFailure } from '@retail/contract/start-failure';
 import { stopOnSignals } from '@retail/contract/stop-signals';
-import { ConfigError, loadCoreConfig } from './config.js';
+import { ConfigError, type CoreConfig, loadCoreConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createCoreServer } from './server.js';
 
 /**
  * `npm run start:core`: the core alone. SIGTERM/SIGINT stop it gracefully (health NOT_SERVING,
- * in-flight calls finish within the grace period, then a forced shutdown).
+ * in-flight calls finish within the grace period, then a forced shutdown). What the person who started
+ * it can fix (a bad variable, a port another process holds, a Redis that does not answer) stops it
+ * with one line and exit status 2, as `npm start` does; anything else keeps its stack.
  */
-async function main(): Promise<void> {
-  let config;
+function readConfig(): CoreConfig {
   try {
-    config = loadCoreConfig();
+    return loadCoreConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
   }
+}
+
+const config = readConfig();
+
+async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const core = createCoreServer({ config, logger });
   const { port } = await core.start();
@@ -40,6 +45,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`core failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  const line = describeStartFailure(error, {
+    ports: [{ variable: 'GRPC_PORT', port: config.grpcPort, listener: 'the gRPC core' }],
+    servers: [
+      { variable: 'CACHE_REDIS_URL', url: process.env.CACHE_REDIS_URL, otherwise: 'unset it to keep the page cache in memory' },
+      { variable: 'REDIS_URL', url: process.env.REDIS_URL, otherwise: 'unset it to keep the page cache in memory' },
+    ],
+  });
+  if (line === undefined) throw error;
+  process.stderr.write(`${line}\n`);
+  process.exit(2);
 });

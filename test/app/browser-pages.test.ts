@@ -1,8 +1,9 @@
 /**
  * What a person finds in a browser at the service's address (`npm start` against the replay server,
  * Debian chromium via playwright-core): the landing page and every link on it, the API reference
- * loading the served OpenAPI document and calling the API with the development key from "Try it
- * out", and GraphiQL running a query with the key set in its Headers tab. Every page loads only from
+ * (Scalar) loading the served OpenAPI document with samples in curl, TypeScript and Python, its key
+ * field filled in from the console session when signed in (and calling the API with it from "Test
+ * Request") and empty otherwise, and GraphiQL running a query with the key set in its Headers tab. Every page loads only from
  * this origin: a CSP violation, a failed asset or a script error fails the test. Screenshots at
  * 390 px and at desktop width go to .tmp/screenshots (not committed).
  */
@@ -20,11 +21,12 @@ const SHOTS = resolve(import.meta.dirname, '../../.tmp/screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 /**
- * What a page shows once the request it makes after its load event has answered: Swagger UI parses
- * its bundle (over 0.5 s here, so "network idle" comes before it) and then fetches the OpenAPI
- * document, whose title it then renders.
+ * What a page shows once the requests it makes after its load event have answered: the API reference
+ * asks the console for a key, then Scalar fetches the OpenAPI document, whose title it then renders.
  */
-const RENDERED_AFTER_FETCH = { '/api/docs/': '.swagger-ui .information-container .title' } as const;
+const RENDERED_AFTER_FETCH = { '/api/docs/': 'h1:has-text("Retail product data API")' } as const;
+/** Pages that scroll inside their own panes (a full-page shot would be the viewport, or metres of reference). */
+const VIEWPORT_ONLY = new Set(['graphiql', 'api-reference']);
 /** A product the project's fixture pages hold (test/fixtures/pages). */
 const ASIN = 'B0FXTUS001';
 
@@ -65,7 +67,7 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
   async function screenshots(name: string): Promise<void> {
     for (const [label, size] of [['390', PHONE], ['desktop', DESKTOP]] as const) {
       await page.setViewportSize(size);
-      await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: label === '390' && name !== 'graphiql' });
+      await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: label === '390' && !VIEWPORT_ONLY.has(name) });
     }
   }
 
@@ -103,32 +105,87 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('has an API reference that loads the served document and calls the API with the key from "Try it out"', async () => {
-    await page.goto(`${running.stack.url}/api/docs/`);
-    const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/api/retail/product"]') });
-    await operation.waitFor();
+  /** The section of the product operation, as the reference renders it. */
+  const productOperation = () =>
+    page.locator('section', { has: page.locator('button:has(.screenreader-only:text-is("(get /api/retail/product)"))') }).last();
+  /** The key field of the reference's Authentication card (the first one, in the document's introduction). */
+  const keyField = () => page.getByLabel('Value', { exact: true }).first();
+
+  it('has an API reference (Scalar) that renders the operations with samples in curl, TypeScript and Python, and no key when not signed in', async () => {
+    await page.goto(`${running.stack.url}/api/docs/#tag/retail/GET/api/retail/product`);
+    const operation = productOperation();
+    await operation.getByRole('heading', { name: 'Normalized product details.' }).waitFor();
+    await page.locator('[data-key-state="none"]').waitFor();
+    expect(await keyField().inputValue()).toBe('');
+
+    // The samples: exactly the three languages, each generated for this operation and this server.
+    await operation.getByRole('button', { name: /Change code sample language/ }).click();
+    expect((await page.getByRole('option').allTextContents()).map((text) => text.trim()).sort()).toEqual(['Curl', 'Fetch', 'Requests']);
+    const samples: Record<string, RegExp> = {
+      Curl: new RegExp(`^curl '${running.stack.url}/api/retail/product\\?`),
+      Fetch: new RegExp(`fetch\\('${running.stack.url}/api/retail/product\\?`),
+      Requests: new RegExp(`^requests\\.get\\(\\s*"${running.stack.url}/api/retail/product",\\s*headers=`),
+    };
+    for (const [language, sample] of Object.entries(samples)) {
+      if (!(await page.getByRole('option').first().isVisible())) await operation.getByRole('button', { name: /Change code sample language/ }).click();
+      await page.getByRole('option', { name: language, exact: true }).click();
+      await expect.poll(() => operation.locator('pre code').first().textContent(), { timeout: 10_000 }).toMatch(sample);
+      expect(await operation.locator('pre code').first().textContent()).toContain('API-KEY');
+    }
     await screenshots('api-reference');
-
-    await page.getByRole('button', { name: 'Authorize' }).first().click();
-    const apiKeyForm = page.locator('.auth-container', { hasText: 'ApiKeyAuth' });
-    await apiKeyForm.locator('input').fill(running.stack.devKey);
-    await apiKeyForm.locator('button.authorize').click();
-    await apiKeyForm.getByRole('button', { name: 'Remove authorization' }).or(apiKeyForm.locator('button.logout')).first().waitFor();
-    await page.locator('.auth-btn-wrapper .btn-done').first().click();
-
-    await operation.locator('.opblock-summary').click();
-    await operation.getByRole('button', { name: 'Try it out' }).click();
-    await operation.locator('input[placeholder="asin"]').fill(ASIN);
-    await operation.getByRole('button', { name: 'Execute' }).click();
-    const live = operation.locator('.live-responses-table .response');
-    await live.waitFor();
-    expect((await live.locator('.response-col_status').textContent())?.trim()).toBe('200');
-    expect(await live.locator('.response-col_description').textContent()).toContain(title);
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: `${SHOTS}/api-reference-try-390.png` });
-    await page.setViewportSize(DESKTOP);
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('fills in the key when signed in to the console, and "Test Request" calls the API with it', async () => {
+    // Signed in to the console in this browser (its cookie is the browser context's).
+    const api = browser.context.request;
+    const { data: session } = (await (await api.get(`${running.stack.url}/console/api/session`)).json()) as { data: { csrfToken: string } };
+    const signUp = await api.post(`${running.stack.url}/console/api/signup`, {
+      headers: { 'x-csrf-token': session.csrfToken },
+      data: { email: `reference.${Date.now()}@example.com`, password: 'correct horse battery' },
+    });
+    expect(signUp.status()).toBe(201);
+    const { csrfToken } = ((await signUp.json()) as { data: { csrfToken: string } }).data;
+
+    await page.goto(`${running.stack.url}/`); // the same URL as before would only move to its hash
+    await page.goto(`${running.stack.url}/api/docs/#tag/retail/GET/api/retail/product`);
+    await page.locator('[data-key-state="console"]').waitFor();
+    await expect.poll(() => keyField().inputValue()).not.toBe('');
+    const key = await keyField().inputValue();
+    // The key the console made for the page, listed in the console under its label.
+    const { data: listed } = (await (await api.get(`${running.stack.url}/console/api/keys`)).json()) as { data: { keys: { label: string; prefix: string }[] } };
+    expect(listed.keys.filter((k) => k.label === 'API reference (signed-in browser)' && key.startsWith(k.prefix))).toHaveLength(1);
+
+    // "Test Request": the reference's client, with the key already set and one lookup key (asin) of
+    // the exactly-one-of group sent (the document marks the others' examples x-disabled).
+    const operation = productOperation();
+    await operation.getByRole('button', { name: /Test Request/ }).click();
+    const client = page.getByRole('dialog');
+    expect(await client.getByLabel('Include asin in request').isChecked()).toBe(true);
+    for (const other of ['url', 'gtin']) expect(await client.getByLabel(`Include ${other} in request`).isChecked(), other).toBe(false);
+    const asin = client.locator('tr#asin .code-input-lite__editor').last();
+    await asin.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText(ASIN);
+    await client.getByRole('button', { name: /^Send get request/ }).click();
+    await expect.poll(() => client.textContent(), { timeout: 20_000 }).toContain(title);
+    expect(await client.textContent()).toMatch(/200\s*OK/);
+    for (const [label, size] of [['390', PHONE], ['desktop', DESKTOP]] as const) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `${SHOTS}/api-reference-try-${label}.png` });
+    }
+    await page.setViewportSize(DESKTOP);
+    await page.keyboard.press('Escape');
+
+    // Signed out, the page holds no key: the console revoked it, and the next visit fills nothing in.
+    expect((await api.post(`${running.stack.url}/console/api/signout`, { headers: { 'x-csrf-token': csrfToken } })).status()).toBe(200);
+    const revoked = await fetch(`${running.stack.url}/api/retail/product?asin=${ASIN}`, { headers: { 'API-KEY': key } });
+    expect(revoked.status).toBe(401);
+    await page.evaluate('sessionStorage.clear()');
+    await page.reload();
+    await page.locator('[data-key-state="none"]').waitFor();
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('serves GraphiQL to a browser, which runs a query with the key from its Headers tab', async () => {
     const response = await page.goto(`${running.stack.url}/api/graphql`);

@@ -13,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'start-failures-'));
 
-function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+/** `entry`: npm start's by default; the core's and the watcher's own (start:core, start:watcher) too. */
+function start(env: Record<string, string>, entry = 'app/src/main.ts'): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'app/src/main.ts'],
+      ['--conditions=source', '--import', 'tsx', entry],
       {
         cwd: ROOT,
         timeout: 45_000,
@@ -65,7 +66,7 @@ describe('npm start stopped by a port another process holds', () => {
     const { code, stderr } = await start({ [variable]: String(port) });
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe(`port ${port} (${variable}, ${listener}) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set ${variable} to another port (0 picks a free one)`);
-  });
+  }, STARTS);
 });
 
 describe('npm start stopped by a setting that cannot work', () => {
@@ -85,14 +86,51 @@ describe('npm start stopped by a setting that cannot work', () => {
   });
 
   it('DATABASE_URL naming a server that does not answer', async () => {
-    const closed = await new Promise<number>((resolvePromise) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => resolvePromise(free));
-      });
-    });
+    const closed = await closedPort();
     const { code, stderr } = await start({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/retail`, WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe(`DATABASE_URL names a server that does not answer (ECONNREFUSED 127.0.0.1:${closed}): start it, correct DATABASE_URL, or unset it to keep watches and jobs in the embedded PGlite (WATCHER_DATA_DIR)`);
   });
+});
+
+/** A start that gets as far as its servers takes 10 to 30 s on the shared two-core machine. */
+const STARTS = 90_000;
+
+/** A port nothing listens on (it was free a moment ago). */
+function closedPort(): Promise<number> {
+  return new Promise<number>((resolvePromise) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolvePromise(free));
+    });
+  });
+}
+
+describe('npm start stopped by a Redis that does not answer (it used to wait for ever, retrying)', () => {
+  it.each(['REDIS_URL', 'LEDGER_REDIS_URL', 'CACHE_REDIS_URL', 'QUEUE_REDIS_URL'])('%s: names the URL and the variable, exit 2', async (variable) => {
+    const closed = await closedPort();
+    const { code, stderr } = await start({ [variable]: `redis://127.0.0.1:${closed}` });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(`${variable} names a server that does not answer (ECONNREFUSED 127.0.0.1:${closed}): start it, correct ${variable}, or unset it to keep this in the process`);
+  }, STARTS);
+});
+
+describe('the core and the watcher on their own, stopped by a port another process holds', () => {
+  const SERVICE_TOKEN = 'a-service-token-of-at-least-32-characters';
+
+  it('start:core: names GRPC_PORT, exit 2', async () => {
+    const { code, stderr } = await start({ SERVICE_TOKEN, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) }, 'core/src/main.ts');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(`port ${port} (GRPC_PORT, the gRPC core) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set GRPC_PORT to another port (0 picks a free one)`);
+  }, STARTS);
+
+  it.each([
+    ['GRPC_PORT', 'the gRPC watcher', { PORT: '0' }],
+    ['PORT', "the watcher's probes", { GRPC_PORT: '0' }],
+  ])('start:watcher: names %s, exit 2', async (variable, listener, others) => {
+    const env = { SERVICE_TOKEN, HOST: '127.0.0.1', GRPC_HOST: '127.0.0.1', ...others, [variable]: String(port) };
+    const { code, stderr } = await start(env, 'watcher/src/main.ts');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(`port ${port} (${variable}, ${listener}) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set ${variable} to another port (0 picks a free one)`);
+  }, STARTS);
 });

@@ -135,6 +135,19 @@ describe('Dockerfile', () => {
     }
   });
 
+  it('puts the API reference bundle (a dev dependency) beside the REST gateway’s page files, where it looks first', () => {
+    const build = stageByName(stages, 'build')!;
+    const script = build.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+    const source = 'node_modules/@scalar/api-reference/dist/browser/standalone.js';
+    expect(script).toContain(`cp ${source} gateways/rest/dist/public/scalar-standalone.js`);
+    expect(existsSync(join(REPO_ROOT, source)), 'npm ci installs it').toBe(true);
+    expect(readFileSync(join(REPO_ROOT, 'gateways/rest/src/pages/assets.ts'), 'utf8')).toContain("join(publicDirectory, 'scalar-standalone.js')");
+    // Not a production dependency: the rest image's npm ci --omit=dev leaves its ~250 packages out.
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'gateways/rest/package.json'), 'utf8')) as { dependencies: object; devDependencies: object };
+    expect(Object.keys(manifest.dependencies)).not.toContain('@scalar/api-reference');
+    expect(Object.keys(manifest.devDependencies)).toContain('@scalar/api-reference');
+  });
+
   it('copies every workspace manifest before npm ci (a missing one fails the install against the lock file)', () => {
     const sources = copies(stageByName(stages, 'manifests')!).flatMap((copy) => copy.sources);
     for (const folder of workspaceFolders().values()) expect(sources, folder).toContain(`${folder}/package.json`);

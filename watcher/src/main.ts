@@ -4,8 +4,11 @@
  * scales on its own. Probes: GET /healthz and /readyz on PORT (default 8080). SIGTERM/SIGINT stop it
  * gracefully: /readyz turns 503, the server and workers take nothing new, running jobs get
  * WATCHER_SHUTDOWN_GRACE_MS to finish (a job cut short runs again elsewhere: every job is idempotent),
- * then the queues, the ledger and the store close.
+ * then the queues, the ledger and the store close. What the person who started it can fix (a bad
+ * variable, a port another process holds, a server a URL names that does not answer) stops it with one
+ * line and exit status 2, as `npm start` does; anything else keeps its stack.
  */
+import { describeStartFailure } from '@retail/contract/start-failure';
 import { stopOnSignals } from '@retail/contract/stop-signals';
 import { loadWatcherConfig, WatcherConfigError } from './config.js';
 import { startHealthServer, startWatcher } from './workers/index.js';
@@ -22,8 +25,9 @@ function readConfig() {
   }
 }
 
+const config = readConfig();
+
 async function main(): Promise<void> {
-  const config = readConfig();
   const watcher = await startWatcher({ config, env: process.env, log });
   const health = await startHealthServer({ host: config.healthHost, port: config.healthPort, ready: () => watcher.ready() });
   log(`watcher started (role ${config.role}${watcher.grpcAddress ? `, WatchService on ${watcher.grpcAddress}` : ''}, probes on :${health.port})`);
@@ -40,6 +44,20 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`watcher failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  const line = describeStartFailure(error, {
+    ports: [
+      { variable: 'GRPC_PORT', port: config.grpcPort, listener: 'the gRPC watcher' },
+      { variable: 'PORT', port: config.healthPort, listener: 'the watcher\'s probes' },
+    ],
+    servers: [
+      { variable: 'DATABASE_URL', url: process.env.DATABASE_URL, otherwise: 'set WATCHER_DATA_DIR instead for the embedded PGlite' },
+      // The queues' Redis is the first of these set (docs/watches.md, "Which Redis").
+      ...(['QUEUE_REDIS_URL', 'LEDGER_REDIS_URL', 'REDIS_URL'] as const).map((variable) => ({
+        variable, url: process.env[variable], otherwise: 'unset it (with no Redis URL at all the queues and the ledger stay in this process)',
+      })),
+    ],
+  });
+  if (line === undefined) throw error;
+  process.stderr.write(`${line}\n`);
+  process.exit(2);
 });

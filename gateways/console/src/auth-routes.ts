@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import type { ActiveSession } from './sessions.js';
 import type { ConsoleUser } from './store.js';
 import { parseSignIn, parseSignUp } from './validation.js';
+import { revokeReferenceKeys } from './reference-keys.js';
 
 export const hashInvite = (code: string) => createHash('sha256').update(code).digest('base64url');
 
@@ -87,7 +88,12 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
   });
 
   router.post('/signout', async (req, res) => {
-    await sessions.end(req, res, sessionOf(res));
+    const session = sessionOf(res);
+    const user = session?.record.userId ? await users.getUser(session.record.userId) : undefined;
+    // The API reference's keys live no longer than the sign-in they were made for. Best effort: a
+    // ledger that cannot be reached must not keep anyone signed in, and the keys expire within the hour.
+    if (user) await revokeReferenceKeys(ctx, user.accountId).catch(() => {});
+    await sessions.end(req, res, session);
     res.json({ data: { signedOut: true } });
   });
 

@@ -21,6 +21,7 @@ import { createSessionManager } from './sessions.js';
 import { createVendorRoutes } from './vendor.js';
 import { createJobRoutes } from './job-routes.js';
 import { createWatchRoutes } from './watch-routes.js';
+import { createReferenceKeyRoutes } from './reference-key-routes.js';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -112,6 +113,7 @@ export function createConsole(options: ConsoleOptions): Router {
   api.use(createAuthRoutes(ctx));
   api.use(createUsageRoutes(ctx));
   api.use(createAccountRoutes(ctx));
+  api.use(createReferenceKeyRoutes(ctx));
   if (ctx.watches) api.use(createWatchRoutes(ctx, ctx.watches));
   if (ctx.jobs) api.use(createJobRoutes(ctx, ctx.jobs));
   api.use((_req, res) => {

@@ -161,7 +161,8 @@ function parameters(op: Operation) {
     const schema = p.kind.endsWith('-list') && !inPath ? commaListSchema(p) : parameterSchema(p);
     // The parameters of the working request carry `example`, which API explorers put in their form;
     // the others carry theirs in the schema (`examples`), so "Try it out" sends one lookup key, not
-    // three of an exactly-one-of group.
+    // three of an exactly-one-of group. Scalar (the API reference) fills in a schema's examples too,
+    // and leaves a parameter out of its request when its example says `x-disabled` (its extension).
     const examples = examplesOf(op);
     const example = examples?.parameters[p.name];
     const sent = examples?.request[p.name] !== undefined;
@@ -172,6 +173,7 @@ function parameters(op: Operation) {
       ...(schema.description ? { description: schema.description } : {}),
       schema: example !== undefined && !sent ? { ...schema, examples: [example] } : schema,
       ...(example !== undefined && sent ? { example } : {}),
+      ...(example !== undefined && !sent ? { examples: { other: { summary: 'Not sent with the others', value: example, 'x-disabled': true } } } : {}),
     };
   });
 }

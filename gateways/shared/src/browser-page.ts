@@ -3,7 +3,8 @@
  * and documentation; the GraphQL gateway's GraphiQL): a head that loads files from this origin only,
  * and headers that allow nothing else. The Content-Security-Policy allows this origin only (every
  * script, style and font comes from an npm package or this repository, served here; no CDN); `data:`
- * images and fonts are the icons and fonts the bundled stylesheets (Swagger UI, GraphiQL) inline.
+ * images and fonts are the icons and fonts the bundled stylesheets (Scalar, GraphiQL) inline. The API
+ * reference adds a style nonce to this policy (gateways/rest/src/pages/api-reference.ts says why).
  * No framing, no sniffing, no referrer.
  */
 import type { RequestHandler } from 'express';

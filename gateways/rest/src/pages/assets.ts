@@ -1,8 +1,11 @@
 /**
- * The files the pages load: Swagger UI's prebuilt browser bundle straight from its npm package, and
- * the pages' shared theme (gateways/shared), this package's own stylesheet and start-up script from src/public (dist/public in an image, which
- * the Dockerfile copies there).
+ * The files the pages load: Scalar's prebuilt API reference bundle (@scalar/api-reference's
+ * `dist/browser/standalone.js`), the pages' shared theme (gateways/shared), and this package's own
+ * stylesheet and start-up script from src/public (dist/public in an image, which the Dockerfile copies
+ * there, with the bundle beside them as `scalar-standalone.js`: the package is a dev dependency, so its
+ * ~250 packages never enter the image, only the one file the browser loads).
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,12 +13,17 @@ import { Router } from 'express';
 import { type FixedFiles, THEME_STYLESHEET, serveFixedFiles } from '@retail/gateway-shared';
 
 const require = createRequire(import.meta.url);
-const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
 const publicDirectory = fileURLToPath(new URL('../public/', import.meta.url));
 
+/** The image's copy when there is one, else the installed package's (a checkout after `npm ci`). */
+function scalarBundle(): string {
+  const copied = join(publicDirectory, 'scalar-standalone.js');
+  if (existsSync(copied)) return copied;
+  return join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+}
+
 export const PAGE_ASSETS: FixedFiles = {
-  'swagger-ui-bundle.js': join(swaggerUi, 'swagger-ui-bundle.js'),
-  'swagger-ui.css': join(swaggerUi, 'swagger-ui.css'),
+  'scalar-standalone.js': scalarBundle(),
   'api-reference.js': join(publicDirectory, 'api-reference.js'),
   'theme.css': THEME_STYLESHEET,
   'site.css': join(publicDirectory, 'site.css'),

@@ -3,15 +3,16 @@
  * API reference at `/api/docs`, and the documentation at `/docs/`. The chart's Ingress routes these
  * paths (and `/healthz`, `/readyz`) to the REST deployment; `npm start` serves them on its one port.
  */
+import compression from 'compression';
 import { Router } from 'express';
-import { API_REFERENCE_PAGE, API_REFERENCE_PATH } from './api-reference.js';
+import { API_REFERENCE_PATH, serveApiReferencePage } from './api-reference.js';
 import { createAssetRoutes } from './assets.js';
 import { createDocsRoutes, defaultDocsDirectory, DOCS_PATH } from './docs.js';
 import { type LandingLink, renderLandingPage } from './landing.js';
 import { pageHeaders } from '@retail/gateway-shared';
 
 export type { LandingLink } from './landing.js';
-export { API_REFERENCE_PATH } from './api-reference.js';
+export { API_REFERENCE_PATH, apiReferenceContentSecurityPolicy } from './api-reference.js';
 export { DOCS_PATH } from './docs.js';
 
 export interface PagesOptions {
@@ -40,8 +41,9 @@ export function createPages(options: PagesOptions = {}): Router {
   router.get('/', pageHeaders, (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(landing));
   // Browsers ask for it on every page without an icon link (the JSON answers): no icon, and no 404 logged.
   router.get('/favicon.ico', (_req, res) => void res.status(204).set('Cache-Control', 'public, max-age=86400').end());
-  router.get(API_REFERENCE_PATH, pageHeaders, (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(API_REFERENCE_PAGE));
-  router.use(API_REFERENCE_PATH, pageHeaders, createAssetRoutes());
+  router.get(API_REFERENCE_PATH, pageHeaders, serveApiReferencePage);
+  // Compressed: the API reference's bundle is 4.8 MB as served from its package, about 1.4 MB gzipped.
+  router.use(API_REFERENCE_PATH, pageHeaders, compression({ threshold: 1024 }), createAssetRoutes());
   if (docsDirectory) router.use(DOCS_PATH, pageHeaders, createDocsRoutes(docsDirectory));
   return router;
 }

@@ -1,5 +1,5 @@
 /**
- * The pages over real HTTP: each answers with the self-only CSP, loads nothing but files served here
+ * The pages over real HTTP: each answers with the self-only CSP (the API reference adds a style nonce), loads nothing but files served here
  * (all of which answer), and the documentation is looked up by name only.
  */
 import type { Server } from 'node:http';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPages } from './index.js';
+import { apiReferenceContentSecurityPolicy, createPages } from './index.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '@retail/gateway-shared';
 
 let server: Server;
@@ -36,13 +36,15 @@ const loadedAssets = (html: string) =>
   [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => url !== 'data:,');
 
 describe('the pages', () => {
-  it.each(['/', '/api/docs', '/api/docs/', '/docs/', '/docs/contract.md'])('%s answers HTML under the self-only CSP, and every file it loads is served here', async (path) => {
+  it.each(['/', '/api/docs', '/api/docs/', '/docs/', '/docs/contract.md'])('%s answers HTML under the self-only CSP (the API reference: plus its style nonce), and every file it loads is served here', async (path) => {
     const res = await fetch(`${base}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(res.headers.get('content-security-policy')).toBe(PAGE_CONTENT_SECURITY_POLICY);
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
     const html = await res.text();
+    // The API reference's own policy: the pages' one plus its response's style nonce (api-reference.ts).
+    const nonce = /<meta property="csp-nonce" content="([^"]+)">/.exec(html)?.[1];
+    expect(res.headers.get('content-security-policy')).toBe(path.startsWith('/api/docs') ? apiReferenceContentSecurityPolicy(nonce!) : PAGE_CONTENT_SECURITY_POLICY);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(html).not.toMatch(/<(script|style)>|\sstyle="/); // nothing inline for the CSP to refuse
     for (const asset of loadedAssets(html)) {
       expect(asset.startsWith('/'), asset).toBe(true);
@@ -54,6 +56,34 @@ describe('the pages', () => {
     const styles = loadedAssets(html).filter((a) => a.endsWith('.css'));
     expect(styles.indexOf('/api/docs/theme.css')).toBeGreaterThan(-1);
     expect(styles.indexOf('/api/docs/theme.css')).toBeLessThan(styles.indexOf('/api/docs/site.css'));
+  });
+
+  it('gives the API reference a fresh style nonce each time, and nothing else inline', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/api/docs/`);
+      const policy = res.headers.get('content-security-policy')!;
+      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{24}$/);
+      expect(await res.text()).toContain(`<meta property="csp-nonce" content="${nonce}">`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(3);
+    const policy = apiReferenceContentSecurityPolicy('n0nce');
+    // Only styles change: scripts, connections, images and fonts stay this origin's.
+    expect(policy.replace(/style-src 'self' 'nonce-n0nce'; style-src-attr 'unsafe-inline'/, "style-src 'self'")).toBe(PAGE_CONTENT_SECURITY_POLICY);
+    expect(policy).not.toMatch(/unsafe-eval|script-src [^;]*unsafe/);
+    // The start-up script runs before the bundle (it nonces the bundle's <style> elements).
+    const html = await (await fetch(`${base}/api/docs/`)).text();
+    expect(loadedAssets(html).filter((a) => a.endsWith('.js'))).toEqual(['/api/docs/api-reference.js', '/api/docs/scalar-standalone.js']);
+  });
+
+  it('sends the API reference bundle compressed to a browser that accepts it', async () => {
+    const res = await fetch(`${base}/api/docs/scalar-standalone.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toContain('createApiReference'); // fetch undoes the gzip
   });
 
   it('links the pages, the composition’s extra link, and escapes what it prints', async () => {
