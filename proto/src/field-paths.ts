@@ -124,7 +124,7 @@ export function projectMessage(desc: DescMessage, message: Message, tree: FieldT
  * The response with its record cut to the selection (each item of a list root), and `meta.read_mask`
  * set to the selected paths so every renderer knows the record is partial.
  */
-export function projectResponse(desc: DescMessage, response: Message, selection: Extract<FieldSelection, { ok: true }>): Message {
+export function projectResponse<T extends Message>(desc: DescMessage, response: T, selection: Extract<FieldSelection, { ok: true }>): T {
   const root = desc.fields.find((f) => f.name !== META_FIELD);
   const record = root && nestedMessage(root);
   const fields = response as unknown as Fields;

@@ -6,7 +6,7 @@
  * the same call cut down to the paths here in the test; an unknown path is refused by name, uncharged;
  * a selection costs what the full call costs and is served from the same cached page.
  */
-import { type DescMessage, type Message, create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { type DescMessage, type MessageShape, create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import * as grpc from '@grpc/grpc-js';
 import {
   ErrorDetailSchema, ErrorReason, GetProductRequestSchema, GetProductResponseSchema, RetailService, RpcStatusSchema, SearchProductsRequestSchema, SearchProductsResponseSchema, renderData,
@@ -61,14 +61,14 @@ function cutDown(value: Json, paths: readonly string[]): Json {
 }
 
 /** One unary call of the core from grpc-js, with the service token. */
-function grpcCall<Req extends Message, Res extends Message>(method: string, requestDesc: DescMessage, responseDesc: DescMessage, request: Req): Promise<Res> {
+function grpcCall<Req extends DescMessage, Res extends DescMessage>(method: string, requestDesc: Req, responseDesc: Res, request: MessageShape<Req>): Promise<MessageShape<Res>> {
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${stack.serviceToken}`);
   return new Promise((resolve, reject) => {
-    grpcClient.makeUnaryRequest<Req, Res>(
+    grpcClient.makeUnaryRequest<MessageShape<Req>, MessageShape<Res>>(
       `/${RetailService.typeName}/${method}`,
       (message) => Buffer.from(toBinary(requestDesc, message)),
-      (bytes) => fromBinary(responseDesc, bytes) as Res,
+      (bytes) => fromBinary(responseDesc, bytes),
       request,
       metadata,
       { deadline: Date.now() + 20_000 },

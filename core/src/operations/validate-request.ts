@@ -29,5 +29,5 @@ export function validateRequest<K extends RpcName>(rpc: K, message: Message): Va
   const request = (RPC_OPERATIONS[rpc].normalize as (m: Message) => ValidatedRequests[K])(message);
   const { skipOnIncident } = message as IncidentPreference;
   const selection = readMaskSelection(method, message);
-  return { ...request, ...(skipOnIncident ? { skipOnIncident } : {}), ...(selection ? { selection } : {}) } as ValidatedRequests[K] & IncidentPreference & FieldChoice;
+  return { ...request, ...(skipOnIncident ? { skipOnIncident } : {}), ...(selection ? { selection } : {}) };
 }
