@@ -7,10 +7,10 @@ import {
 } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
 import { wire } from './gen/retail/v1/options_pb.js';
+import { cutToReadMask } from './field-paths.js';
+import { META_FIELD, type WireObject, type WireValue } from './wire-value.js';
 
-/** JSON value of the wire format. */
-export type WireValue = null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
-export type WireObject = { [key: string]: WireValue };
+export type { WireObject, WireValue } from './wire-value.js';
 
 /**
  * Renderers that replace the default one for a message type wherever it appears in a response
@@ -24,8 +24,7 @@ export type WireOverrides = ReadonlyMap<string, (message: Message) => WireValue>
  * in TypeScript; the renderer below writes them as JSON numbers, as docs/contract.md requires.
  */
 
-/** Name of the response field that carries ResponseMeta; it goes to headers, never into `data`. */
-export const META_FIELD = 'meta';
+export { META_FIELD } from './wire-value.js';
 
 /**
  * Renders a response message as the wire JSON of docs/contract.md, which differs from proto3 JSON:
@@ -49,12 +48,16 @@ function memberValue(record: Record<string, unknown>, field: DescField): unknown
   return chosen?.case === field.localName ? chosen.value : undefined;
 }
 
-/** The `data` object of a response: every field but `meta`, keyed by its wire name. */
+/**
+ * The `data` object of a response: every field but `meta`, keyed by its wire name. A response whose
+ * `meta.read_mask` says its record was cut to some fields (field selection, field-paths.ts) renders
+ * only those: the renderer would otherwise write a cut list as `[]` and a cut nullable field as `null`.
+ */
 export function renderData(desc: DescMessage, response: Message, overrides?: WireOverrides): WireObject {
   const all = renderMessage(desc, response, overrides);
   const meta = desc.fields.find((f) => f.name === META_FIELD);
   if (meta) delete all[meta.jsonName];
-  return all;
+  return cutToReadMask(desc, response, all);
 }
 
 /** A nested message: its override when one is given for its type, else the default rendering. */

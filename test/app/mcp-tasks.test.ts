@@ -40,6 +40,10 @@ describe('MCP tasks on npm start', () => {
     const tools = listed?.ok ? listed.result.tools as Array<{ name: string; execution?: { taskSupport: string } }> : [];
     expect(tools.filter((t) => t.execution).map((t) => [t.name, t.execution!.taskSupport]).sort()).toEqual([['retail_batch', 'optional'], ['retail_job_create', 'optional']]);
     expect(created).toMatchObject({ ok: true, result: { task: { status: 'working', pollInterval: 2000 } } });
+    // Running, it is kept at least the deployment's retention (7 days by default) from now: never null ("forever").
+    const ttl = created?.ok ? created.result.task.ttl as number | null : null;
+    expect(ttl).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(ttl).toBeLessThan(7 * 86_400_000 + 60_000);
     const taskId = created?.ok ? created.result.task.taskId as string : '';
     expect(ended).toMatchObject({ ok: true, result: { taskId, status: 'completed', statusMessage: 'DONE: 12 of 12 items done, 1 failed, 11 units charged' } });
     expect(result).toMatchObject({ ok: true, result: { content: [{ type: 'text' }, { type: 'resource_link', uri: `retail://jobs/${taskId}/results` }], structuredContent: { data: { retailJob: { id: taskId, status: 'DONE' } } } } });

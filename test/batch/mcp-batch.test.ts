@@ -33,7 +33,8 @@ describe.skipIf(missing !== null)('MCP retail_batch', () => {
     const [, list, outcome] = await call(key, TEN);
     const tool = (list as any).result.tools.find((t: any) => t.name === 'retail_batch');
     expect(tool.description).toContain('At most 10 items per call');
-    expect(tool.inputSchema.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 10 });
+    // The schema admits a task-sized batch (a task call is a bulk job); the cap of 10 without a task is said, and refused below.
+    expect(tool.inputSchema.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 100_000, description: 'At most 10 without a task; up to 100,000 as a task.' });
     expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
     expect(outcome).toMatchObject({ ok: true });
     const result = (outcome as any).result;

@@ -24,6 +24,9 @@ function badValue(param: Parameter): fc.Arbitrary<string> {
     case 'enum':
     case 'enum-list':
       return fc.constantFrom('XX', 'ZZ_TOP', '0', '?', 'NOT_A_VALUE');
+    case 'field-mask':
+      // Paths no record has, and lists with no path at all.
+      return fc.constantFrom('zzNoField', 'title.zz', ',', '..', 'price.valu.x');
     default:
       if (param.pattern) {
         const pattern = new RegExp(param.pattern);

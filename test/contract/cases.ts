@@ -177,6 +177,9 @@ export function invalidValues(p: Parameter): fc.Arbitrary<unknown> {
       return invalidStrings(p, true).map((s) => [s]);
     case 'enum-list':
       return invalidEnum(p).map((s) => ['NEW', s]);
+    case 'field-mask':
+      // No record has such a field; GraphQL takes no fields argument (its selection set selects).
+      return fc.constantFrom('noSuchField', 'title.noSuchField', '7', []);
     case 'object':
     case 'object-list':
       // Only watch operations take objects; their rules are tested with the watch interfaces.

@@ -7,6 +7,7 @@
  * recorded GTIN) or from the parameter's own rules (its default, else its minimum, else its first
  * value). Only project fixtures are used: the document ships in the product, corpus pages may not.
  */
+import { recordOfResponse } from '@retail/contract';
 import { API_REGISTRY, BATCH_REGISTRY, type Operation } from '@retail/gateway-shared';
 import { type CatalogueEntry, type DemoCatalogue, urlOf } from '../../app/src/demo-catalogue/model.js';
 import { callDemo, type ExampleSource, fromRules, type OpenApiExamples, type OperationExample, typed } from './openapi-example-parts.js';
@@ -17,6 +18,19 @@ export type { OpenApiExamples } from './openapi-example-parts.js';
 
 function firstOf(catalogue: DemoCatalogue, operation: string): CatalogueEntry | undefined {
   return catalogue.entries.find((e) => e.operation === operation && e.source === 'project fixture');
+}
+
+/** The first `count` dotted paths to leaves of an answered record (a list's first item standing for all): a `fields` example the record really has. */
+function leafPaths(value: unknown, count: number, prefix = ''): string[] {
+  if (Array.isArray(value)) return leafPaths(value[0], count, prefix);
+  if (value === null || typeof value !== 'object') return prefix ? [prefix] : [];
+  const out: string[] = [];
+  for (const [name, inner] of Object.entries(value)) {
+    if (out.length >= count) break;
+    if (Array.isArray(inner) && inner.length === 0) continue;
+    out.push(...leafPaths(inner, count - out.length, prefix ? `${prefix}.${name}` : name));
+  }
+  return out;
 }
 
 /** Examples a lookup's request does not carry, each taken from a recording of the same demo. */
@@ -34,6 +48,8 @@ function recordedExamples(op: Operation, source: ExampleSource, response: unknow
     category: autocomplete ? new URL(autocomplete).searchParams.get('alias') : undefined,
     search: firstOf(source.catalogue, 'SearchProducts')?.query.searchTerm,
     ...(prices.length > 0 ? { minPrice: Math.min(...prices), maxPrice: Math.max(...prices) } : {}),
+    // An answer with nothing to show (a book's variants) names the record's first field.
+    fields: leafPaths((response as { data?: Record<string, unknown> }).data?.[op.dataRoot], 2).join(',') || recordOfResponse(op.response)?.fields[0]?.jsonName,
   };
 }
 

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { create, type DescMethodUnary, createFileRegistry, type FileRegistry, fromBinary, fromJson, type JsonValue, toJson } from '@bufbuild/protobuf';
 import {
   type DescriptorProto, type FileDescriptorProto, FileDescriptorProtoSchema, FileDescriptorSetSchema, file_google_protobuf_any, file_google_protobuf_descriptor, file_google_protobuf_duration, file_google_protobuf_empty,
-  file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers,
+  file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers,
 } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
@@ -67,7 +67,7 @@ function reflect(address: string, headers: [string, string][], request: object):
 type FilesAnswer = { file_descriptor_response: { file_descriptor_proto: Buffer[] } };
 
 /** Well-known types grpcurl knows without asking, as it does. */
-const WELL_KNOWN = new Map([file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_empty, file_google_protobuf_any, file_google_protobuf_wrappers, file_google_protobuf_descriptor].map((file) => [`${file.name}.proto`, file]));
+const WELL_KNOWN = new Map([file_google_protobuf_timestamp, file_google_protobuf_field_mask, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_empty, file_google_protobuf_any, file_google_protobuf_wrappers, file_google_protobuf_descriptor].map((file) => [`${file.name}.proto`, file]));
 
 /**
  * Type names as protoc resolves them: a descriptor built at run time (grpc-health-check's, through

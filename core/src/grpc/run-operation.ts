@@ -1,5 +1,5 @@
 import { type DescMethod, type Message, create, isFieldSet } from '@bufbuild/protobuf';
-import { DataIncidentSchema, ErrorReason } from '@retail/contract';
+import { DataIncidentSchema, ErrorReason, projectResponse } from '@retail/contract';
 import { CoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type HandlerTable, type RpcName, UNIMPLEMENTED } from '../operations/index.js';
@@ -14,6 +14,7 @@ import { trackPages } from './page-tracker.js';
 import type { IncidentKeeper } from '../health/incident-keeper.js';
 import { incidentOver, trackKinds } from '../health/incident-marks.js';
 import { kindsRead, refuseDuringIncident } from '../operations/incident-skip.js';
+import type { FieldChoice } from '../operations/read-mask.js';
 
 /** What running an operation needs from the server: handlers, pages, parse pool, logging. */
 export interface OperationServices {
@@ -32,7 +33,7 @@ export interface OperationServices {
 }
 
 /** A validated request as the runner reads it: its marketplace, its lookup key's kind, what it asked of incidents. */
-type RunnableRequest = Parameters<typeof refuseDuringIncident>[1];
+type RunnableRequest = Parameters<typeof refuseDuringIncident>[1] & FieldChoice;
 
 /**
  * skipOnIncident decides from the kinds an operation declares it may read (operations/incident-skip.ts);
@@ -98,7 +99,8 @@ export async function runOperation(rpc: RpcName, method: DescMethod, request: Ru
       fields.meta ??= create(metaField.message!, {}) as never;
       fields.meta.dataIncident = create(DataIncidentSchema, incident);
     }
-    return response;
+    // The request's read_mask (operations/read-mask.ts): only the fields it chose leave the core.
+    return request.selection ? projectResponse(method.output, response, request.selection) : response;
   } finally {
     aborted.dispose();
   }

@@ -3,13 +3,14 @@ import { type BatchItem, BATCH_MAX_ITEMS, ErrorReason, RULE_MESSAGES, batchKindO
 import { CoreError, invalidArgument } from '../errors.js';
 import { isRpcName, validateRequest } from './validate-request.js';
 import type { IncidentPreference } from './incident-skip.js';
+import type { FieldChoice } from './read-mask.js';
 import type { RpcName } from './operation.js';
 
 /** Identical items of a batch: one operation and one normalized request, run once for all their indexes. */
 export interface BatchGroup {
   readonly rpc: RpcName;
   /** The validated request, as the RPC's handler takes it. */
-  readonly request: IncidentPreference & { readonly marketplace: { readonly host: string; readonly code: string }; readonly lookup?: { readonly kind: string } };
+  readonly request: IncidentPreference & FieldChoice & { readonly marketplace: { readonly host: string; readonly code: string }; readonly lookup?: { readonly kind: string } };
   /** The items it answers, in request order. */
   readonly indexes: number[];
 }

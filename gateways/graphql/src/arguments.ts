@@ -61,6 +61,7 @@ export function createArgumentDerivation(enumType: (desc: DescEnum) => GraphQLEn
       case 'enum-list':
         return enumType(p.enumDesc as DescEnum);
       case 'string-list':
+      case 'field-mask':
         return GraphQLString;
       default:
         return KIND_SCALARS[p.kind];
@@ -78,6 +79,7 @@ export function createArgumentDerivation(enumType: (desc: DescEnum) => GraphQLEn
   }
 
   return {
-    argumentsOf: (parameters) => Object.fromEntries(parameters.map((p) => [p.name, configOf(p)])),
+    // `fields` (a field mask) is no argument: a GraphQL query's selection set already selects.
+    argumentsOf: (parameters) => Object.fromEntries(parameters.filter((p) => p.kind !== 'field-mask').map((p) => [p.name, configOf(p)])),
   };
 }

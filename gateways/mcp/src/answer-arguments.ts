@@ -4,10 +4,14 @@
  * `cursor` (where the record's lists continue). They are MCP's own: REST and gRPC answer whole
  * records, and GraphQL selects. They are taken out of the arguments before the request's parameters
  * are checked; a bad one is refused by the shared call as a shape error (400, pointing at it).
+ *
+ * `fields` is not MCP's own: it is every lookup's declared `read_mask` parameter (service.proto),
+ * checked by the shared call and cut by the core as on REST and gRPC. It stays among the arguments;
+ * here it is only read to keep the bulky fields it names, and its schema's description shortened.
  */
 import type { DescMessage } from '@bufbuild/protobuf';
 import { type FieldTree, RULE_MESSAGES, fieldSelection } from '@retail/contract';
-import { type JsonSchema, type ParameterError, displayName } from '@retail/gateway-shared';
+import type { JsonSchema, ParameterError } from '@retail/gateway-shared';
 import { MAX_TEXT } from './compact-record.js';
 
 /** Items of each list a default answer shows. */
@@ -21,6 +25,7 @@ export const ANSWER_ARGUMENTS: Record<string, JsonSchema> = {
   // cursor has no description of its own (as dryRun): the instructions say where it comes from, and
   // its bytes on every tool are what skipOnIncident needs to keep the default listing under 20 KB.
   cursor: { type: 'string' },
+  // The declared `fields` parameter's schema with a shorter description (every lookup tool carries it).
   fields: { type: 'string', description: 'Only these: title,price.value' },
 };
 
@@ -51,26 +56,22 @@ export type SplitArguments =
   | { readonly ok: true; readonly shape: AnswerShape; readonly params: Record<string, unknown> }
   | { readonly ok: false; readonly errors: ParameterError[]; readonly params: Record<string, unknown> };
 
-/** `fields`: a comma list of dotted paths, checked against the record; a ParameterError when it is not one. */
-function fieldsOf(value: unknown, record: DescMessage): { tree?: FieldTree; error?: ParameterError } {
-  if (value === undefined) return {};
-  if (typeof value !== 'string') return { error: { message: RULE_MESSAGES.string('fields'), path: ['fields'] } };
-  const paths = value.split(',').map((p) => p.trim()).filter(Boolean);
-  if (paths.length === 0) return { error: { message: RULE_MESSAGES.minLength('fields', 1), path: ['fields'] } };
-  const selection = fieldSelection(record, paths);
-  return selection.ok ? { tree: selection.tree } : { error: { message: RULE_MESSAGES.unknownField('fields', displayName(selection.path)), path: ['fields'] } };
+/** The tree of a `fields` argument the shared call will accept; a bad one it refuses (with the REST message), so none here. */
+function fieldsOf(value: unknown, record: DescMessage): FieldTree | undefined {
+  if (typeof value !== 'string') return undefined;
+  const selection = fieldSelection(record, value.split(',').map((p) => p.trim()).filter(Boolean));
+  return selection.ok ? selection.tree : undefined;
 }
 
-/** The answer's shape and the request's own parameters; `record` is the message of the data root. */
+/** The answer's shape and the request's own parameters (`fields` among them); `record` is the message of the data root. */
 export function splitAnswerArguments(args: Record<string, unknown>, record: DescMessage): SplitArguments {
-  const { listLimit: limit = DEFAULT_LIST_LIMIT, cursor, fields, ...params } = args;
+  const { listLimit: limit = DEFAULT_LIST_LIMIT, cursor, ...params } = args;
   const errors: ParameterError[] = [];
   const validLimit = typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT;
   if (!validLimit) errors.push({ message: RULE_MESSAGES.range('listLimit', 1, MAX_LIST_LIMIT), path: ['listLimit'] });
   const offset = cursor === undefined ? 0 : typeof cursor === 'string' ? offsetOf(cursor) : undefined;
   if (offset === undefined) errors.push({ message: RULE_MESSAGES.cursor('cursor'), path: ['cursor'] });
-  const selection = fieldsOf(fields, record);
-  if (selection.error) errors.push(selection.error);
   if (errors.length > 0) return { ok: false, errors, params };
-  return { ok: true, shape: { limit: limit as number, offset: offset!, ...(selection.tree ? { fields: selection.tree } : {}) }, params };
+  const fields = fieldsOf(params.fields, record);
+  return { ok: true, shape: { limit: limit as number, offset: offset!, ...(fields ? { fields } : {}) }, params };
 }

@@ -5,8 +5,9 @@
  * an agent's context is limited. Admitted, run and settled by the shared batch call, as on REST.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { JOB_MAX_ITEMS } from '@retail/contract';
 import {
-  API_REGISTRY, BATCH_REGISTRY, type BatchItemOutcome, type CallFailure, type CoreClient, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema,
+  API_REGISTRY, BATCH_REGISTRY, type BatchItemOutcome, argumentsJsonSchema, type CallFailure, type CoreClient, ERROR_ENVELOPE_SCHEMA, type JsonSchema, MessageSchemas, admitBatch, batchBodySchema, batchEntry, batchEntrySchema, batchItemRequestSchema,
   batchResponseSchema, priceBatch, responseJsonSchema, unitsReport,
 } from '@retail/gateway-shared';
 import { DRY_RUN_ARGUMENT, DRY_RUN_SCHEMA, dryRunAnswer, takeDryRunArgument } from './dry-run.js';
@@ -38,9 +39,29 @@ function outputSchema(): Tool['outputSchema'] {
   return { type: 'object', oneOf: [batchResponseSchema(entry), ERROR_ENVELOPE_SCHEMA, DRY_RUN_SCHEMA, job], $defs: { ...schemas.defs, ...(jobDefs as Record<string, JsonSchema>) } };
 }
 
+/**
+ * The arguments as a schema-validating client must see them: a call as a task is a bulk job
+ * (job-tasks.ts), which takes up to JOB_MAX_ITEMS items and the job's `label` and `webhook`, so the
+ * schema allows what a task call may send; the cap of a call without a task (10, refused above it
+ * with a 400 naming `items`) and what only a task takes are said in the descriptions, as a JSON
+ * Schema cannot depend on the request's `task` field.
+ */
 function inputSchema(): JsonSchema {
-  const body = batchBodySchema(batchItemRequestSchema(), MCP_BATCH_MAX_ITEMS);
-  return { ...body, properties: { ...(body.properties as Record<string, JsonSchema>), dryRun: DRY_RUN_ARGUMENT } };
+  const body = batchBodySchema(batchItemRequestSchema(), JOB_MAX_ITEMS);
+  const properties = body.properties as Record<string, JsonSchema>;
+  const job = argumentsJsonSchema(API_REGISTRY.find((op) => op.mcpTool === 'retail_job_create')!).properties as Record<string, JsonSchema>;
+  const taskOnly = (schema: JsonSchema | undefined) => ({ ...schema, description: `${String(schema?.description ?? '')} As a task only.`.trim() });
+  if (!job.label) throw new Error('retail_job_create takes no label');
+  return {
+    ...body,
+    properties: {
+      items: { ...properties.items, description: `At most ${MCP_BATCH_MAX_ITEMS} without a task; up to ${JOB_MAX_ITEMS.toLocaleString('en')} as a task.` },
+      label: taskOnly(job.label),
+      // Its object's fields are retail_job_create's (checked there); repeating them here would outgrow the bulk toolset's 20 KB.
+      webhook: { type: 'object', description: 'As retail_job_create\'s webhook. As a task only.' },
+      dryRun: DRY_RUN_ARGUMENT,
+    },
+  };
 }
 
 export const BATCH_TOOL: Tool = {

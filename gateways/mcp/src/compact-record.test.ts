@@ -1,5 +1,5 @@
 /** The compact record and the answer around it: what is left out, cut and trimmed, and how a cursor continues. */
-import { registryOperation } from '@retail/gateway-shared';
+import { parseParameters, registryOperation } from '@retail/gateway-shared';
 import { describe, expect, it } from 'vitest';
 import { RULE_MESSAGES, fieldSelection } from '@retail/contract';
 import { DEFAULT_LIST_LIMIT, cursorAt, splitAnswerArguments } from './answer-arguments.js';
@@ -77,15 +77,22 @@ describe('compact answer', () => {
 });
 
 describe('fields', () => {
-  it('are dotted paths of the record, through lists; an unknown one is refused by name', () => {
-    expect(fieldSelection(recordOf(product), ['title', 'price.value', 'price', 'categories.name'])).toEqual({ ok: true, tree: { title: {}, price: {}, categories: { name: {} } } });
-    expect(fieldSelection(recordOf(search), ['productResults.results.asin'])).toEqual({ ok: true, tree: { productResults: { results: { asin: {} } } } });
+  it('are dotted paths of the record, through lists, in wire or proto names; an unknown one is refused by name', () => {
+    expect(fieldSelection(recordOf(product), ['title', 'price.value', 'price', 'categories.name'])).toEqual({ ok: true, tree: { title: {}, price: {}, categories: { name: {} } }, protoPaths: ['title', 'price.value', 'price', 'categories.name'] });
+    expect(fieldSelection(recordOf(search), ['productResults.results.asin'])).toEqual({ ok: true, tree: { productResults: { results: { asin: {} } } }, protoPaths: ['product_results.results.asin'] });
+    expect(fieldSelection(recordOf(search), ['product_results.results.is_prime'], 'proto')).toMatchObject({ ok: true, tree: { productResults: { results: { isPrime: {} } } } });
+    expect(fieldSelection(recordOf(search), ['productResults.results.asin'], 'proto')).toEqual({ ok: false, path: 'productResults.results.asin' });
     expect(fieldSelection(recordOf(product), ['title', 'price.valu'])).toEqual({ ok: false, path: 'price.valu' });
     expect(fieldSelection(recordOf(product), ['title.length'])).toEqual({ ok: false, path: 'title.length' });
-    const refused = splitAnswerArguments({ asin: 'B000000000', fields: 'title,price.valu' }, recordOf(product));
-    expect(refused).toMatchObject({ ok: false, errors: [{ message: RULE_MESSAGES.unknownField('fields', 'price.valu'), path: ['fields'] }] });
-    expect(splitAnswerArguments({ fields: ['title'] }, recordOf(product))).toMatchObject({ ok: false, errors: [{ message: RULE_MESSAGES.string('fields') }] });
-    expect(splitAnswerArguments({ fields: ' , ' }, recordOf(product))).toMatchObject({ ok: false, errors: [{ path: ['fields'] }] });
+  });
+
+  it('stay among the arguments for the shared call, which refuses a bad one with the REST message', () => {
+    expect(splitAnswerArguments({ asin: 'B000000000', fields: 'title' }, recordOf(product))).toEqual({ ok: true, shape: { limit: DEFAULT_LIST_LIMIT, offset: 0, fields: { title: {} } }, params: { asin: 'B000000000', fields: 'title' } });
+    const refused = parseParameters(product, { asin: 'B000000000', fields: 'title,price.valu' }, 'mcp');
+    expect(refused).toEqual({ ok: false, errors: [{ message: RULE_MESSAGES.unknownField('fields', 'price.valu'), path: ['fields'] }] });
+    expect(parseParameters(product, { asin: 'B000000000', fields: ['title'] }, 'mcp')).toMatchObject({ ok: false, errors: [{ message: RULE_MESSAGES.string('fields') }] });
+    expect(parseParameters(product, { asin: 'B000000000', fields: ' , ' }, 'mcp')).toMatchObject({ ok: false, errors: [{ path: ['fields'] }] });
+    expect(parseParameters(product, { asin: 'B000000000', fields: ' title , price.value' }, 'mcp')).toMatchObject({ ok: true, request: { readMask: { paths: ['title', 'price.value'] } } });
   });
 
   it('name the fields of each item when the record is a list (autocomplete suggestions)', () => {
@@ -94,7 +101,7 @@ describe('fields', () => {
     if (!shape.ok) throw new Error('refused');
     const data = { [autocomplete.dataRoot]: [{ suggestion: 'kettle' }, { suggestion: 'kettle black' }] };
     expect(compactAnswer(autocomplete.response, autocomplete.dataRoot, data, shape.shape, {}).structuredContent).toEqual({ data: data });
-    expect(splitAnswerArguments({ fields: 'suggestion.x' }, recordOf(autocomplete))).toMatchObject({ ok: false });
+    expect(parseParameters(autocomplete, { searchTerm: 'k', fields: 'suggestion.x' }, 'mcp')).toMatchObject({ ok: false });
   });
 
   it('answer only the fields named, bulky ones included, still compact', () => {

@@ -24,9 +24,13 @@ describe('job results as resources', () => {
 
 describe('a job as a task', () => {
   const job = { id: ID, total: 3, done: 1, failed: 0, unitsCharged: 1, createdAt: '2026-11-28T10:00:00.000Z' };
-  it('is working while queued or running, its progress in the status message, its lifetime unknown until it ends', () => {
-    expect(taskOf({ ...job, status: 'RUNNING' })).toMatchObject({ taskId: ID, status: 'working', statusMessage: 'RUNNING: 1 of 3 items done, 0 failed, 1 units charged', ttl: null, lastUpdatedAt: job.createdAt });
-    expect(taskOf({ ...job, status: 'QUEUED' }).status).toBe('working');
+  it('is working while queued or running, its progress in the status message, kept at least its retention from now', () => {
+    const week = 7 * 86_400;
+    const now = Date.parse(job.createdAt) + 90_000;
+    expect(taskOf({ ...job, status: 'RUNNING', retentionSeconds: week }, now)).toMatchObject({ taskId: ID, status: 'working', statusMessage: 'RUNNING: 1 of 3 items done, 0 failed, 1 units charged', ttl: 90_000 + week * 1000, lastUpdatedAt: job.createdAt });
+    expect(taskOf({ ...job, status: 'QUEUED', retentionSeconds: week }).status).toBe('working');
+    // A watcher that does not say its retention: unknown, as before.
+    expect(taskOf({ ...job, status: 'RUNNING' }, now).ttl).toBeNull();
   });
   it('ends as the job ends: completed, cancelled, or failed with its stop reason', () => {
     const ended = { ...job, finishedAt: '2026-11-28T10:01:00.000Z', expiresAt: '2026-12-05T10:01:00.000Z' };

@@ -33,10 +33,24 @@ export const TASK_POLL_MS = 2_000;
 
 const STATUS: Record<string, Task['status']> = { QUEUED: 'working', RUNNING: 'working', DONE: 'completed', CANCELLED: 'cancelled', FAILED: 'failed' };
 
-interface WireJob { id: string; status: string; total: number; done: number; failed: number; unitsCharged: number; createdAt: string; finishedAt?: string | null; expiresAt?: string | null; stopReason?: string | null }
+interface WireJob {
+  id: string; status: string; total: number; done: number; failed: number; unitsCharged: number; createdAt: string;
+  finishedAt?: string | null; expiresAt?: string | null; stopReason?: string | null; retentionSeconds?: number;
+}
+
+/**
+ * The task's ttl (ms from its creation): once the job has ended, until its expiry; while it runs, the
+ * least it will be kept, since it ends no sooner than now and is kept its retention after that (the
+ * specification's null would say "kept forever"). Null only from a watcher that does not say its retention.
+ */
+function ttlOf(job: WireJob, now: number): number | null {
+  const created = Date.parse(job.createdAt);
+  if (job.expiresAt) return Date.parse(job.expiresAt) - created;
+  return job.retentionSeconds === undefined ? null : Math.max(0, now - created) + job.retentionSeconds * 1000;
+}
 
 /** A job as a task. The job records no update time: its end, else its creation, is the last change of status. */
-export function taskOf(job: WireJob): Task {
+export function taskOf(job: WireJob, now = Date.now()): Task {
   const progress = `${job.done} of ${job.total} items done, ${job.failed} failed, ${job.unitsCharged} units charged`;
   return {
     taskId: job.id,
@@ -44,8 +58,7 @@ export function taskOf(job: WireJob): Task {
     statusMessage: `${job.status}${job.stopReason ? ` (${job.stopReason})` : ''}: ${progress}`,
     createdAt: job.createdAt,
     lastUpdatedAt: job.finishedAt ?? job.createdAt,
-    // The watcher sets expiresAt when the job ends (JOB_RESULT_RETENTION_DAYS later); until then it is not known.
-    ttl: job.expiresAt ? Date.parse(job.expiresAt) - Date.parse(job.createdAt) : null,
+    ttl: ttlOf(job, now),
     pollInterval: TASK_POLL_MS,
   };
 }

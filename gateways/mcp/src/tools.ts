@@ -7,6 +7,7 @@
  */
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { recordOfResponse } from '@retail/contract';
 import {
   API_REGISTRY, ERROR_ENVELOPE_SCHEMA, JOB_ITEM_FORM, type JsonSchema, type Operation, REGISTRY, argumentsJsonSchema, jobItemsParameter, responseJsonSchema,
 } from '@retail/gateway-shared';
@@ -41,8 +42,7 @@ export function cutsLists(op: Operation): boolean {
 
 /** The message of an operation's record (its data root, or each item of a list root), which `fields` paths name. */
 export function recordOf(op: Operation): DescMessage {
-  const root = op.response.fields.find((f) => f.jsonName === op.dataRoot);
-  const message = root?.fieldKind === 'message' || (root?.fieldKind === 'list' && root.listKind === 'message') ? root.message : undefined;
+  const message = recordOfResponse(op.response);
   if (!message) throw new Error(`${op.name}: its data root holds no message`);
   return message;
 }

@@ -13,6 +13,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       skipOnIncident: 'DEGRADED',
+      fields: 'title,subtitle',
     },
     request: {
       domain: 'US',
@@ -92,6 +93,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       gtin: '012345678905',
       skipOnIncident: 'DEGRADED',
+      fields: 'asin,gtin',
     },
     request: {
       domain: 'US',
@@ -111,6 +113,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       asin: '0316769487',
       skipOnIncident: 'DEGRADED',
+      fields: 'asin,gtin',
     },
     request: {
       domain: 'US',
@@ -132,6 +135,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       skipOnIncident: 'DEGRADED',
+      fields: 'variants',
     },
     request: {
       domain: 'US',
@@ -153,6 +157,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       gtin: '012345678905',
       page: 1,
       skipOnIncident: 'DEGRADED',
+      fields: 'offersPaginated.offers.id,offersPaginated.offers.price.symbol',
     },
     request: {
       domain: 'US',
@@ -253,6 +258,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       rating: 'ALL',
       search: 'espresso machine',
       skipOnIncident: 'DEGRADED',
+      fields: 'topReviews.id,topReviews.title',
     },
     request: {
       domain: 'US',
@@ -353,6 +359,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       skipOnIncident: 'DEGRADED',
+      fields: 'stockEstimate.inStock,stockEstimate.availabilityMessage',
     },
     request: {
       domain: 'US',
@@ -376,6 +383,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       url: 'https://www.amazon.com/dp/0316769487',
       gtin: '012345678905',
       skipOnIncident: 'DEGRADED',
+      fields: 'salesEstimate',
     },
     request: {
       domain: 'US',
@@ -401,6 +409,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       conditions: 'NEW',
       sort: 'FEATURED',
       skipOnIncident: 'DEGRADED',
+      fields: 'productResults.results.asin,productResults.results.title',
     },
     request: {
       domain: 'US',
@@ -482,6 +491,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       domain: 'US',
       searchTerm: 'iphone',
       category: 'aps',
+      fields: 'suggestion',
     },
     request: {
       domain: 'US',
@@ -513,6 +523,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       limit: 1,
       categoryIds: '172541',
       skipOnIncident: 'DEGRADED',
+      fields: 'productResults.results.asin,productResults.results.title',
     },
     request: {
       domain: 'US',
@@ -611,6 +622,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       page: 1,
       limit: 1,
       skipOnIncident: 'DEGRADED',
+      fields: 'productResults.results.asin,productResults.results.title',
     },
     request: {
       domain: 'US',
@@ -710,6 +722,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     parameters: {
       domain: 'US',
       skipOnIncident: 'DEGRADED',
+      fields: 'categories.id,categories.name',
     },
     request: {
       domain: 'US',
@@ -789,6 +802,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       sellerId: 'A1FXSELLER0001',
       page: 1,
       skipOnIncident: 'DEGRADED',
+      fields: 'sellerId,name',
     },
     request: {
       domain: 'US',
@@ -876,6 +890,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       asin: 'B0FXAUTH01',
       page: 1,
       skipOnIncident: 'DEGRADED',
+      fields: 'name,url',
     },
     request: {
       domain: 'US',
@@ -973,6 +988,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
     parameters: {
       domain: 'US',
       skipOnIncident: 'DEGRADED',
+      fields: 'name,breadcrumbPath',
     },
     request: {
       domain: 'US',
@@ -1069,6 +1085,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
       page: 1,
       sort: 'FEATURED',
       skipOnIncident: 'DEGRADED',
+      fields: 'id,name',
     },
     request: {
       domain: 'US',
@@ -2017,6 +2034,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
             attemptCount: 0,
             lastError: null,
           },
+          retentionSeconds: 604800,
         },
       },
     },
@@ -2048,6 +2066,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
             attemptCount: 1,
             lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
           },
+          retentionSeconds: 604800,
         },
       },
     },
@@ -2077,6 +2096,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
               stopReason: null,
               expiresAt: '2026-01-01T12:00:13.000Z',
               webhook: null,
+              retentionSeconds: 604800,
             },
           ],
           nextCursor: 'WyIyMDI2LTAxLTAxVDEyOjAwOjExLjAwMFoiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDQiXQ',
@@ -2111,6 +2131,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly parameters: Re
             attemptCount: 1,
             lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:65535',
           },
+          retentionSeconds: 604800,
         },
       },
     },

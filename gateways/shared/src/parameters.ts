@@ -8,7 +8,7 @@
  */
 import { ScalarType } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence as FieldPresence } from '@bufbuild/protobuf/wkt';
-import { RULE_MESSAGES, checkGroups, checkNumber as checkDeclaredNumber, checkString as checkDeclaredString, enumNumber, ruleValue } from '@retail/contract';
+import { RULE_MESSAGES, checkGroups, checkNumber as checkDeclaredNumber, checkString as checkDeclaredString, enumNumber, fieldSelection, ruleValue } from '@retail/contract';
 import type { Operation, Parameter } from './registry.js';
 
 /** Where the parameters came from: REST query strings, GraphQL arguments, MCP tool arguments. */
@@ -181,8 +181,24 @@ function checkObjectList(p: Parameter, value: unknown, path: readonly string[]):
   return { ok: true, value: out };
 }
 
+/**
+ * `fields`: one string of comma-separated dotted paths in wire names (a FieldMask's JSON form, in a
+ * query string and in JSON alike), checked against the record; the request gets the mask in proto
+ * field names, as the core reads it (operations/read-mask.ts there).
+ */
+function checkFieldMask(p: Parameter, value: unknown): Checked {
+  if (typeof value !== 'string') return { ok: false, message: RULE_MESSAGES.string(p.name) };
+  const paths = value.split(',').map((path) => path.trim()).filter(Boolean);
+  if (paths.length === 0) return { ok: false, message: RULE_MESSAGES.minLength(p.name, 1) };
+  if (!p.record) throw new Error(`field-mask parameter ${p.name} has no record`);
+  const selection = fieldSelection(p.record, paths);
+  if (!selection.ok) return { ok: false, message: RULE_MESSAGES.unknownField(p.name, displayName(selection.path)) };
+  return { ok: true, value: { paths: [...selection.protoPaths] } };
+}
+
 function checkParameter(p: Parameter, value: unknown, text: boolean, path: readonly string[]): Checked {
   if (text && Array.isArray(value)) return { ok: false, message: RULE_MESSAGES.givenOnce(p.name) };
+  if (p.kind === 'field-mask') return checkFieldMask(p, value);
   if (p.kind === 'string-list' || p.kind === 'enum-list') return checkList(p, value, text);
   // Objects come only from JSON (a REST body, GraphQL input objects, MCP arguments).
   if (p.kind === 'object') return text ? { ok: false, message: RULE_MESSAGES.object(p.name) } : checkObject(p, value, p.name, path);

@@ -6,12 +6,17 @@
  */
 import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import { MethodOptions_IdempotencyLevel as IdempotencyLevel } from '@bufbuild/protobuf/wkt';
-import { Billing, JOB_OPERATIONS, OPERATIONS, type OperationDescriptor, META_FIELD, type ParameterRules, WATCH_OPERATIONS, fieldEnum, isClientParameter, parameterRules, wireEnumValues } from '@retail/contract';
+import { FieldMaskSchema } from '@bufbuild/protobuf/wkt';
+import { Billing, JOB_OPERATIONS, OPERATIONS, type OperationDescriptor, META_FIELD, type ParameterRules, WATCH_OPERATIONS, fieldEnum, isClientParameter, parameterRules, recordOfResponse, wireEnumValues } from '@retail/contract';
 
 export { wireEnumValues };
 
-/** How a parameter is written by a client. */
-export type ParameterKind = 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'string-list' | 'enum-list' | 'object' | 'object-list';
+/**
+ * How a parameter is written by a client. `field-mask`: a request's `read_mask`, written `fields` as
+ * its JSON form is (one string of comma-separated dotted wire names, `title,price.value`), checked
+ * against the operation's record; GraphQL has no such argument, its selection set selects.
+ */
+export type ParameterKind = 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'string-list' | 'enum-list' | 'object' | 'object-list' | 'field-mask';
 
 /** A parameter as the gateways handle it: its declared rules (read once, in @retail/contract) and how a client writes it. */
 export interface Parameter extends ParameterRules {
@@ -22,6 +27,8 @@ export interface Parameter extends ParameterRules {
   readonly fields?: readonly Parameter[];
   /** Objects: the nested message. */
   readonly message?: DescMessage;
+  /** field-mask: the record its paths name (the message of the operation's data root). */
+  readonly record?: DescMessage;
 }
 
 /** HTTP method of an operation's REST route. */
@@ -71,7 +78,7 @@ function parameterKind(field: DescField): ParameterKind {
     case 'enum':
       return 'enum';
     case 'message':
-      return 'object';
+      return field.message.typeName === FieldMaskSchema.typeName ? 'field-mask' : 'object';
     case 'list':
       if (field.listKind === 'enum') return 'enum-list';
       if (field.listKind === 'scalar' && scalarKind(field.scalar) === 'string') return 'string-list';
@@ -91,13 +98,21 @@ function nestedMessage(field: DescField): DescMessage | undefined {
 
 function buildParameter(field: DescField): Parameter {
   const enumDesc = fieldEnum(field);
-  const message = nestedMessage(field);
+  const kind = parameterKind(field);
+  const message = kind === 'field-mask' ? undefined : nestedMessage(field);
   return {
     ...parameterRules(field),
-    kind: parameterKind(field),
+    kind,
     ...(enumDesc ? { enumDesc } : {}),
     ...(message ? { message, fields: message.fields.map(buildParameter) } : {}),
   };
+}
+
+/** A field-mask parameter with the record its paths name. */
+function withRecord(op: OperationDescriptor, p: Parameter): Parameter {
+  const record = recordOfResponse(op.method.output);
+  if (!record) throw new Error(`${op.name} takes ${p.name} but its data root holds no message to select fields of`);
+  return { ...p, record };
 }
 
 const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
@@ -126,7 +141,7 @@ function buildOperation(op: OperationDescriptor): Operation {
   const roots = method.output.fields.filter((f) => f.name !== META_FIELD);
   if (roots.length !== 1 || !roots[0]) throw new Error(`response of ${op.name} must have exactly one data root`);
   // Fields the gateways set themselves (a job's refused items) are no client's parameters.
-  const parameters = method.input.fields.filter(isClientParameter).map(buildParameter);
+  const parameters = method.input.fields.filter(isClientParameter).map(buildParameter).map((p) => (p.kind === 'field-mask' ? withRecord(op, p) : p));
   const httpMethod = httpMethodOf(op);
   const level = method.idempotency;
   return {

@@ -34,7 +34,7 @@ const FIELD_REFINEMENTS: Record<string, JsonSchema> = {
 function parameterItemSchema(p: Parameter): JsonSchema {
   if (p.enumValues) return { type: 'string', enum: [...p.enumValues] };
   if (p.kind === 'object' || p.kind === 'object-list') return objectSchema(p.fields ?? []);
-  const kind = p.kind === 'string-list' ? 'string' : p.kind;
+  const kind = p.kind === 'string-list' || p.kind === 'field-mask' ? 'string' : p.kind;
   const schema: JsonSchema = { type: kind };
   if (kind === 'string') {
     if (p.pattern) schema.pattern = p.pattern;

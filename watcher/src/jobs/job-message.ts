@@ -8,8 +8,11 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { type Job, JobSchema, JobStatus, JobStopReason, renderMessage, WebhookDeliveryStatus, type WireObject } from '@retail/contract';
 import type { JobRecord } from '../store/index.js';
 
-/** The job as its owner sees it; `secret` only in the response that created the job. */
-export function jobMessage(job: JobRecord, secret?: string): Job {
+/**
+ * The job as its owner sees it; `secret` only in the response that created the job; `retentionMs`
+ * (the store's) how long it is kept once ended, which a client needs while it runs (an MCP task's ttl).
+ */
+export function jobMessage(job: JobRecord, { secret, retentionMs }: { secret?: string; retentionMs?: number } = {}): Job {
   return create(JobSchema, {
     id: job.id,
     status: JobStatus[job.status],
@@ -22,6 +25,7 @@ export function jobMessage(job: JobRecord, secret?: string): Job {
     ...(job.label !== undefined && { label: job.label }),
     ...(job.stopReason !== undefined && { stopReason: JobStopReason[job.stopReason] }),
     ...(job.expiresAt && { expiresAt: timestampFromDate(job.expiresAt) }),
+    ...(retentionMs !== undefined && { retentionSeconds: BigInt(Math.round(retentionMs / 1000)) }),
     ...(job.webhook && {
       webhook: {
         url: job.webhook.url,

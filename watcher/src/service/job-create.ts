@@ -105,6 +105,6 @@ export function createJobHandler(parts: JobParts) {
       // INTERNAL (the queue's Redis is the service's own part); the stored job is stopped, so a retry runs it once.
       throw new WatchServiceError(ErrorReason.INTERNAL, undefined, [], { cause: error });
     }
-    return create(CreateJobResponseSchema, { retailJob: jobMessage(job, secret) });
+    return create(CreateJobResponseSchema, { retailJob: jobMessage(job, { secret, retentionMs: parts.store.jobRetentionMs }) });
   };
 }

@@ -41,7 +41,7 @@ export function resultCursorOf(cursor: string | undefined): number {
 export function getJobHandler(parts: JobParts) {
   return async (request: GetJobRequest, context: CallContext): Promise<GetJobResponse> => {
     checkDeclaredRules(GetJobRequestSchema, request);
-    return create(GetJobResponseSchema, { retailJob: jobMessage(await ownJob(parts, context.accountId, request.id)) });
+    return create(GetJobResponseSchema, { retailJob: jobMessage(await ownJob(parts, context.accountId, request.id), { retentionMs: parts.store.jobRetentionMs }) });
   };
 }
 
@@ -52,7 +52,7 @@ export function listJobsHandler(parts: JobParts) {
       limit: request.limit ?? DEFAULT_JOB_PAGE,
       ...(request.cursor ? { cursor: request.cursor } : {}),
     }));
-    return create(ListJobsResponseSchema, { retailJobs: { jobs: page.items.map((job) => jobMessage(job)), ...(page.nextCursor !== null && { nextCursor: page.nextCursor }) } });
+    return create(ListJobsResponseSchema, { retailJobs: { jobs: page.items.map((job) => jobMessage(job, { retentionMs: parts.store.jobRetentionMs })), ...(page.nextCursor !== null && { nextCursor: page.nextCursor }) } });
   };
 }
 
@@ -63,7 +63,7 @@ export function cancelJobHandler(parts: JobParts) {
     const stopped = await parts.store.jobs.stop(context.accountId, request.id, 'CANCELLED');
     if (!stopped) throw notFound('job', 'id');
     await announceEnd(parts.jobEnds, stopped.ended);
-    return create(CancelJobResponseSchema, { retailJob: jobMessage(stopped.job) });
+    return create(CancelJobResponseSchema, { retailJob: jobMessage(stopped.job, { retentionMs: parts.store.jobRetentionMs }) });
   };
 }
 

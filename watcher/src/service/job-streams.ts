@@ -52,7 +52,7 @@ export function streamJobProgressHandler(parts: JobParts) {
   return async function* stream(request: StreamJobProgressRequest, context: CallContext): AsyncGenerator<StreamJobProgressResponse> {
     let job = await ownJob(parts, context.accountId, request.id);
     let sent = progressOf(job);
-    yield create(StreamJobProgressResponseSchema, { job: jobMessage(job) });
+    yield create(StreamJobProgressResponseSchema, { job: jobMessage(job, { retentionMs: parts.store.jobRetentionMs }) });
     while (!context.signal.aborted && !hasEnded(job)) {
       await pause(parts.streamPollMs, context.signal);
       const now = await parts.store.jobs.get(context.accountId, job.id);
@@ -60,7 +60,7 @@ export function streamJobProgressHandler(parts: JobParts) {
       job = now;
       if (progressOf(job) === sent) continue;
       sent = progressOf(job);
-      yield create(StreamJobProgressResponseSchema, { job: jobMessage(job) });
+      yield create(StreamJobProgressResponseSchema, { job: jobMessage(job, { retentionMs: parts.store.jobRetentionMs }) });
     }
   };
 }

@@ -39,6 +39,8 @@ export function createWatchStore(db: Database, options: WatchStoreOptions = {}) 
   const jobRetentionMs = jobRetentionDays * 86_400_000;
   return {
     db,
+    /** How long an ended job and its results are kept (JOB_RESULT_RETENTION_DAYS), in ms. */
+    jobRetentionMs,
     /** Raw pages the core fetched, compressed (docs/page-archive.md). */
     pages: createArchivedPageRepository(db),
     /** Re-parsing jobs and the history corrections they made (docs/page-archive.md). */
