@@ -6,7 +6,7 @@
 import { Router } from 'express';
 import { API_REFERENCE_PAGE, API_REFERENCE_PATH } from './api-reference.js';
 import { createAssetRoutes } from './assets.js';
-import { createDocsRoutes, defaultDocsDirectory, DOCS_PATH } from './docs.js';
+import { createDocsRoutes, createUnbuiltDocsRoutes, defaultDocsSiteDirectory, DOCS_PATH, hasDocsSources } from './docs.js';
 import { type LandingLink, renderLandingPage } from './landing.js';
 import { pageHeaders } from '@retail/gateway-shared';
 
@@ -17,12 +17,17 @@ export { DOCS_PATH } from './docs.js';
 export interface PagesOptions {
   /** More links under "Try it in the browser" (the demo adds its catalogue). */
   readonly extraLinks?: readonly LandingLink[];
-  /** The documentation's directory; default the repository's docs/ when present; null serves none. */
+  /**
+   * The built documentation site (docs/.vitepress/dist, or dist/docs-site in an image); default the one
+   * found beside this package; null serves none.
+   */
   readonly docsDirectory?: string | null;
 }
 
 export function createPages(options: PagesOptions = {}): Router {
-  const docsDirectory = options.docsDirectory === undefined ? defaultDocsDirectory() : (options.docsDirectory ?? undefined);
+  const docsDirectory = options.docsDirectory === undefined ? defaultDocsSiteDirectory() : (options.docsDirectory ?? undefined);
+  // A checkout installed without scripts has the Markdown but no site: /docs/ says how to build it.
+  const unbuiltDocs = options.docsDirectory === undefined && !docsDirectory && hasDocsSources();
   const landing = renderLandingPage({
     tryLinks: [
       { href: `${API_REFERENCE_PATH}/`, title: 'API reference', description: 'Every REST operation with its parameters and answers; try them with your key.' },
@@ -31,7 +36,7 @@ export function createPages(options: PagesOptions = {}): Router {
       ...(options.extraLinks ?? []),
     ],
     readLinks: [
-      ...(docsDirectory ? [{ href: `${DOCS_PATH}/`, title: 'Documentation', description: 'The wire contract, each interface, gRPC, watches, metering, deployment.' }] : []),
+      ...(docsDirectory || unbuiltDocs ? [{ href: `${DOCS_PATH}/`, title: 'Documentation', description: 'Guides for each interface, the generated reference, operations and engineering notes; searchable.' }] : []),
       { href: '/api/openapi.json', title: 'OpenAPI document', description: 'OpenAPI 3.1, for client generators and contract tools (no key needed).' },
     ],
   });
@@ -43,5 +48,6 @@ export function createPages(options: PagesOptions = {}): Router {
   router.get(API_REFERENCE_PATH, pageHeaders, (_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(API_REFERENCE_PAGE));
   router.use(API_REFERENCE_PATH, pageHeaders, createAssetRoutes());
   if (docsDirectory) router.use(DOCS_PATH, pageHeaders, createDocsRoutes(docsDirectory));
+  else if (unbuiltDocs) router.use(DOCS_PATH, pageHeaders, createUnbuiltDocsRoutes());
   return router;
 }
