@@ -10,6 +10,11 @@
  */
 import { defineConfig, type DefaultTheme } from 'vitepress';
 
+/** GitHub's heading anchor: lower case, punctuation dropped (hyphens and underscores kept), each blank a hyphen. */
+function githubSlug(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
 const SECTIONS: DefaultTheme.SidebarItem[] = [
   {
     text: 'Guides',
@@ -88,6 +93,9 @@ export default defineConfig({
     outline: { level: [2, 3] },
   },
   markdown: {
+    // Heading anchors as GitHub makes them ("Operator's responsibilities" → operators-responsibilities), so
+    // the pages' links to each other's sections work the same on the site and in the repository.
+    anchor: { slugify: githubSlug },
     config(md) {
       // A page's text is Markdown, not a Vue template: `{{…}}` or `<name>` inside inline code stays text.
       const inline = md.renderer.rules.code_inline!;

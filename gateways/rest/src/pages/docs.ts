@@ -39,15 +39,24 @@ function htmlFiles(directory: string, prefix = ''): string[] {
 }
 
 /**
+ * The `<style>` the theme's colour-mode switch (@vueuse/core's useColorMode, `disableTransition`) adds to
+ * the head for one frame whenever it applies the light or dark class, on every page load, so the switch
+ * does not animate every colour. Its text is a constant of that library; test/app/docs-site.test.ts
+ * fails on any CSP violation in chromium, so an upgrade that changes it is caught.
+ */
+const DISABLE_TRANSITIONS_CSS = '*,*::before,*::after{-webkit-transition:none!important;-moz-transition:none!important;-o-transition:none!important;-ms-transition:none!important;transition:none!important}';
+
+/**
  * The site's Content-Security-Policy: the pages' self-only policy with two additions, each as narrow as
  * the built pages need.
  * - script-src: the SHA-256 of each inline script the built pages hold (VitePress puts two in every
  *   head: the dark-mode check, which must run before the first paint to avoid a flash, and the macOS
  *   check for the search shortcut's label). Hashed from the files served, so a rebuild that changes
  *   them stays allowed, and no other inline script ever runs.
+ * - style-src: the SHA-256 of the one `<style>` element the theme adds at run time (DISABLE_TRANSITIONS_CSS).
  * - style-src-attr 'unsafe-inline': the pages' `style="…"` attributes (the code highlighter's colours as
- *   custom properties, the layout's viewport height). Attributes only: `<style>` elements and
- *   stylesheets stay self-only (style-src), and an attribute cannot load anything (img-src, font-src).
+ *   custom properties, the layout's viewport height). Attributes only: other `<style>` elements and
+ *   stylesheets stay self-only, and an attribute cannot load anything (img-src, font-src).
  */
 export function docsContentSecurityPolicy(directory: string): string {
   const hashes = new Set<string>();
@@ -56,8 +65,10 @@ export function docsContentSecurityPolicy(directory: string): string {
       if (match[1]) hashes.add(`'sha256-${createHash('sha256').update(match[1]).digest('base64')}'`);
     }
   }
+  const styleHash = `'sha256-${createHash('sha256').update(DISABLE_TRANSITIONS_CSS).digest('base64')}'`;
   return PAGE_CONTENT_SECURITY_POLICY.split('; ')
     .map((directive) => (directive.startsWith('script-src ') ? [directive, ...[...hashes].sort()].join(' ') : directive))
+    .map((directive) => (directive.startsWith('style-src ') ? `${directive} ${styleHash}` : directive))
     .concat("style-src-attr 'unsafe-inline'")
     .join('; ');
 }
