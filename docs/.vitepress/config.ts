@@ -75,9 +75,6 @@ export default defineConfig({
   title: 'Retail Data API',
   description: 'Normalized retail marketplace product data over REST, GraphQL, MCP and gRPC.',
   base: '/docs/',
-  // The page-to-chunk map as a file instead of an inline script, so the pages need one inline script less
-  // under the served Content-Security-Policy (docs.ts hashes the few that remain).
-  metaChunk: true,
   lastUpdated: false,
   themeConfig: {
     nav: [

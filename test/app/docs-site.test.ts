@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseDocument } from 'htmlparser2';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
@@ -37,15 +37,11 @@ function buildSiteWhenStale(): void {
 
 /** The `href`s and element ids of an HTML page (the links VitePress rendered on the server). */
 function linksAndIds(html: string): { hrefs: string[]; ids: Set<string> } {
-  const hrefs: string[] = [];
-  const ids = new Set<string>();
-  const visit = (node: { attribs?: Record<string, string>; name?: string; children?: unknown[] }) => {
-    if (node.attribs?.id) ids.add(node.attribs.id);
-    if (node.name === 'a' && node.attribs?.href) hrefs.push(node.attribs.href);
-    for (const child of node.children ?? []) visit(child as typeof node);
+  const elements = DomUtils.findAll(() => true, parseDocument(html).children);
+  return {
+    hrefs: elements.filter((element) => element.name === 'a' && element.attribs.href).map((element) => element.attribs.href!),
+    ids: new Set(elements.map((element) => element.attribs.id).filter((id): id is string => Boolean(id))),
   };
-  visit(parseDocument(html) as unknown as Parameters<typeof visit>[0]);
-  return { hrefs, ids };
 }
 
 describe.skipIf(missing !== null)('the documentation site at /docs/ in a browser', () => {
