@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUnbuiltDocsRoutes, DOCS_BUILD_COMMAND } from './docs.js';
 import { createPages } from './index.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '@retail/gateway-shared';
 
@@ -100,6 +101,20 @@ describe('the pages', () => {
       const answer = await fetch(`${base}${path}`);
       expect(answer.status, path).toBe(404);
       if (path.startsWith('/docs/')) expect(await answer.text(), path).toContain('<title>Not found</title>');
+    }
+  });
+
+  it('says how to build the site where the Markdown is there but the site was not built', async () => {
+    const app = express();
+    app.use('/docs', createUnbuiltDocsRoutes());
+    const bare = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => bare.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/docs/quick-start.html`);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain(`<code>${DOCS_BUILD_COMMAND}</code>`);
+    } finally {
+      bare.close();
     }
   });
 
