@@ -51,6 +51,7 @@ const SECTIONS: DefaultTheme.SidebarItem[] = [
       { text: 'Observability', link: '/observability' },
       { text: 'Data health and incidents', link: '/data-health' },
       { text: 'Upstream resilience', link: '/resilience' },
+      { text: 'Runbooks', link: '/runbooks' },
     ],
   },
   {
