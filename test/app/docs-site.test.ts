@@ -119,6 +119,25 @@ describe.skipIf(missing !== null)('the documentation site at /docs/ in a browser
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('opens the sidebar from the menu button on a phone and leads to a page', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      await page.goto(`${base}/docs/quick-start.html`);
+      const sidebar = page.locator('.VPSidebar');
+      await page.locator('button[aria-controls="VPSidebarNav"]').click(); // the bar's "Menu", not the top navigation's
+      await sidebar.getByRole('link', { name: 'Limits', exact: true }).click();
+      await page.waitForURL(`${base}/docs/limits.html`);
+      await page.getByRole('heading', { level: 1, name: 'Limits' }).waitFor();
+      // No element of the page wider than the phone's screen (tables scroll inside their own box).
+      const [blocks, tooWide] = await page.evaluate<[number, number]>('(() => { const blocks = [...document.querySelectorAll(".vp-doc > div > *")]; return [blocks.length, blocks.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).length]; })()');
+      expect(blocks).toBeGreaterThan(10);
+      expect(tooWide).toBe(0);
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('finds a term with the local search and opens its page', async () => {
     await page.goto(`${base}/docs/quick-start.html`);
     await page.locator('.VPNavBarSearch button').click();
