@@ -62,7 +62,8 @@ COPY gateways/ gateways/
 COPY watcher/tsconfig.build.json watcher/
 COPY watcher/src watcher/src
 COPY watcher/migrations watcher/migrations
-# The documentation the REST gateway serves at /docs/ (copied into its dist below).
+# The documentation the REST gateway serves at /docs/: built into a static site below (VitePress, a dev
+# dependency installed above; the root `prepare` script that builds it on `npm ci` is skipped here).
 COPY docs docs
 # Dependency order: the contract first, then the libraries, then the deployables (each package
 # resolves its workspace dependencies through their dist/ type declarations).
@@ -76,7 +77,8 @@ RUN set -eux; \
     for served in gateways/shared gateways/console gateways/rest gateways/graphql; do \
       if [ -d "$served/src/public" ]; then cp -R "$served/src/public" "$served/dist/public"; fi; \
     done; \
-    cp -R docs gateways/rest/dist/docs; \
+    npx vitepress build docs; \
+    cp -R docs/.vitepress/dist gateways/rest/dist/docs-site; \
     # The API reference's renderer: one prebuilt file of a dev dependency (@scalar/api-reference and
     # its ~250 packages stay out of the image; gateways/rest/src/pages/assets.ts looks here first).
     cp node_modules/@scalar/api-reference/dist/browser/standalone.js gateways/rest/dist/public/scalar-standalone.js

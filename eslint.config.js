@@ -34,7 +34,8 @@ const STYLE_RULES = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', 'proto/src/gen/', '.tmp/', 'charts/', 'deploy/'] },
+  // docs/.vitepress/cache: what `npm run docs:dev` pre-bundles (its output, dist, is ignored above).
+  { ignores: ['**/node_modules/', '**/dist/', 'proto/src/gen/', '.tmp/', 'charts/', 'deploy/', 'docs/.vitepress/cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

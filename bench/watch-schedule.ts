@@ -1,5 +1,5 @@
 /**
- * Watch scheduling at scale (issue 14, docs/watches.md "Benchmark: 10,000 watches"): 10,000 watches
+ * Watch scheduling at scale (docs/engineering-tests.md "Watches: Benchmark: 10,000 watches"): 10,000 watches
  * due in every one-minute interval, refreshed by watcher worker processes on real Redis (BullMQ and
  * the unit ledger) and real PostgreSQL, each refresh reading through a core over gRPC. One worker
  * process first (the baseline), then two, on the same watches in the same run. Prints per phase:

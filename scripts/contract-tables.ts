@@ -101,8 +101,14 @@ function batchSection(): string[] {
 }
 
 /** The generated section, markers included. */
+const region = (name: string) => `<!-- #region ${name} -->`;
+const endregion = (name: string) => `<!-- #endregion ${name} -->`;
+
 export function renderContractTables(): string {
-  const lines: string[] = [BEGIN, '', '### Operations', ''];
+  // The regions are what the documentation site's reference pages include (docs/reference-operations.md,
+  // docs/reference-fields.md: `<!--@include: ./contract.md#operations-->`), so those pages show these
+  // tables without a second copy.
+  const lines: string[] = [BEGIN, '', region('operations'), '', '### Operations', ''];
   lines.push('| # | RPC | REST `GET` path · operationId | GraphQL field | MCP tool | Request parameters | `data` root |');
   lines.push('|---|---|---|---|---|---|---|');
   OPERATIONS.forEach((op, i) => lines.push(operationRow(op, i, false)));
@@ -117,11 +123,12 @@ export function renderContractTables(): string {
   lines.push(...batchSection());
   const roots = [...OPERATIONS, ...WATCH_OPERATIONS, ...JOB_OPERATIONS].flatMap(({ method }) => dataFields(method.output)).flatMap((f) => (f.message ? [f.message] : []));
   const { messages, enums } = reachable(roots);
+  lines.push('', endregion('operations'), '', region('fields'));
   lines.push('', '### Records', '', 'Every field of every record a `data` root can hold, by wire name (proto message name in bold).', '');
   for (const message of messages) lines.push(`- **${message.name}**: ${message.fields.map(fieldCell).join(', ')}`);
   lines.push('', '### Enums on the wire', '', 'Values leave without their proto prefix (`DOMAIN_US` → `US`); the zero value `…_UNSPECIFIED` never leaves.', '');
   for (const en of enums) lines.push(`- **${en.name}**: ${en.values.filter((v) => v.number !== 0).map((v) => `\`${v.localName}\``).join(' ')}`);
-  lines.push('', END);
+  lines.push('', endregion('fields'), '', END);
   return lines.join('\n');
 }
 

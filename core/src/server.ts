@@ -109,7 +109,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   const server = new Server({
     interceptors: [serviceTokenInterceptor(config.serviceToken)],
     // channelz keeps per-call counters and traces for a debugging service this server does not
-    // expose; off, it stops costing every call (docs/rest.md, Benchmark).
+    // expose; off, it stops costing every call (docs/engineering-tests.md, REST: Benchmark).
     'grpc.enable_channelz': 0,
   });
   server.addService(

@@ -59,7 +59,8 @@ function shellCommands(body: string, firstLine: number): { text: string; line: n
 
 export function extractExamples(markdown: string, file: string): DocExample[] {
   const examples: DocExample[] = [];
-  const fence = /^(?<announce><!-- example: announces (?<codes>[\d ]+) -->\n)?```(?<lang>[a-z]*)\n(?<body>[\s\S]*?)\n```$/gm;
+  // A fence may carry a title after its language (```sh [curl]: a tab of the documentation site's code groups).
+  const fence = /^(?<announce><!-- example: announces (?<codes>[\d ]+) -->\n)?```(?<lang>[a-z]*)(?: \[[^\]\n]*\])?\n(?<body>[\s\S]*?)\n```$/gm;
   for (const match of markdown.matchAll(fence)) {
     const { announce, codes, lang, body } = match.groups!;
     const blockAnnounced = codes ? codes.trim().split(/\s+/).map(Number) : [];

@@ -3,7 +3,7 @@
  * cross as toBinary/fromBinary of @bufbuild/protobuf, as on the core's side
  * (the same @retail/contract/grpc-service-definition), so gateways and core share one message type system.
  * grpc-js rather than Connect's gRPC transport: about 0.13 ms less CPU per call on the gateway
- * (docs/rest.md, Benchmark), the largest single cost of a metered call.
+ * (docs/engineering-tests.md, REST: Benchmark), the largest single cost of a metered call.
  *
  * A failed call rejects with a ConnectError (status, message, response metadata, and the
  * google.rpc.Status details of `grpc-status-details-bin`): the gateways keep one error model

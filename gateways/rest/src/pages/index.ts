@@ -7,7 +7,7 @@ import compression from 'compression';
 import { Router } from 'express';
 import { API_REFERENCE_PATH, serveApiReferencePage } from './api-reference.js';
 import { createAssetRoutes } from './assets.js';
-import { createDocsRoutes, defaultDocsDirectory, DOCS_PATH } from './docs.js';
+import { createDocsRoutes, createUnbuiltDocsRoutes, defaultDocsSiteDirectory, DOCS_PATH, hasDocsSources } from './docs.js';
 import { type LandingLink, renderLandingPage } from './landing.js';
 import { pageHeaders } from '@retail/gateway-shared';
 
@@ -18,12 +18,17 @@ export { DOCS_PATH } from './docs.js';
 export interface PagesOptions {
   /** More links under "Try it in the browser" (the demo adds its catalogue). */
   readonly extraLinks?: readonly LandingLink[];
-  /** The documentation's directory; default the repository's docs/ when present; null serves none. */
+  /**
+   * The built documentation site (docs/.vitepress/dist, or dist/docs-site in an image); default the one
+   * found beside this package; null serves none.
+   */
   readonly docsDirectory?: string | null;
 }
 
 export function createPages(options: PagesOptions = {}): Router {
-  const docsDirectory = options.docsDirectory === undefined ? defaultDocsDirectory() : (options.docsDirectory ?? undefined);
+  const docsDirectory = options.docsDirectory === undefined ? defaultDocsSiteDirectory() : (options.docsDirectory ?? undefined);
+  // A checkout installed without scripts has the Markdown but no site: /docs/ says how to build it.
+  const unbuiltDocs = options.docsDirectory === undefined && !docsDirectory && hasDocsSources();
   const landing = renderLandingPage({
     tryLinks: [
       { href: `${API_REFERENCE_PATH}/`, title: 'API reference', description: 'Every REST operation with its parameters and answers; try them with your key.' },
@@ -32,7 +37,7 @@ export function createPages(options: PagesOptions = {}): Router {
       ...(options.extraLinks ?? []),
     ],
     readLinks: [
-      ...(docsDirectory ? [{ href: `${DOCS_PATH}/`, title: 'Documentation', description: 'The wire contract, each interface, gRPC, watches, metering, deployment.' }] : []),
+      ...(docsDirectory || unbuiltDocs ? [{ href: `${DOCS_PATH}/`, title: 'Documentation', description: 'Guides for each interface, the generated reference, operations and engineering notes; searchable.' }] : []),
       { href: '/api/openapi.json', title: 'OpenAPI document', description: 'OpenAPI 3.1, for client generators and contract tools (no key needed).' },
     ],
   });
@@ -45,5 +50,6 @@ export function createPages(options: PagesOptions = {}): Router {
   // Compressed: the API reference's bundle is 4.8 MB as served from its package, about 1.4 MB gzipped.
   router.use(API_REFERENCE_PATH, pageHeaders, compression({ threshold: 1024 }), createAssetRoutes());
   if (docsDirectory) router.use(DOCS_PATH, pageHeaders, createDocsRoutes(docsDirectory));
+  else if (unbuiltDocs) router.use(DOCS_PATH, pageHeaders, createUnbuiltDocsRoutes());
   return router;
 }

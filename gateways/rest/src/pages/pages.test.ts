@@ -1,25 +1,35 @@
 /**
- * The pages over real HTTP: each answers with the self-only CSP (the API reference adds a style nonce), loads nothing but files served here
- * (all of which answer), and the documentation is looked up by name only.
+ * The pages over real HTTP: each answers with the self-only CSP (the API reference adds a style nonce),
+ * loads nothing but files served here (all of which answer); the documentation site is served from its
+ * built files only, under a CSP that allows exactly the inline scripts those files hold.
+ * (test/app/docs-site.test.ts drives the real built site in chromium.)
  */
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUnbuiltDocsRoutes, DOCS_BUILD_COMMAND } from './docs.js';
 import { apiReferenceContentSecurityPolicy, createPages } from './index.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '@retail/gateway-shared';
 
 let server: Server;
 let base: string;
 const docs = mkdtempSync(join(tmpdir(), 'pages-docs-'));
+/** A built site as VitePress lays it out: pages with an inline script in their head, hashed assets, a 404 page. */
+const INLINE_SCRIPT = 'document.documentElement.classList.add(`dark`)';
+const sitePage = (title: string) => `<!doctype html><html><head><title>${title}</title><script type="module" src="/docs/assets/app.abc123.js"></script><script id="check">${INLINE_SCRIPT}</script></head><body><p style="--vp-vh:0px">${title}</p></body></html>`;
 
 beforeAll(async () => {
-  writeFileSync(join(docs, 'contract.md'), '# The wire contract\n\n| a | b |\n|---|---|\n| 1 | <2> |\n\nSee [gRPC](grpc.md).\n');
-  writeFileSync(join(docs, 'grpc.md'), '# gRPC\n\n```sh\ngrpcurl -plaintext host:50051 list\n```\n');
-  writeFileSync(join(docs, 'notes.txt'), 'not a document');
+  mkdirSync(join(docs, 'assets'));
+  writeFileSync(join(docs, 'index.html'), sitePage('Retail Data API'));
+  writeFileSync(join(docs, 'contract.html'), sitePage('The wire contract'));
+  writeFileSync(join(docs, '404.html'), sitePage('Not found'));
+  writeFileSync(join(docs, 'assets', 'app.abc123.js'), 'export {};');
+  writeFileSync(join(docs, '.secret'), 'a dotfile');
   const app = express();
   app.use(createPages({ docsDirectory: docs, extraLinks: [{ href: '/demo', title: 'Demo catalogue', description: 'What <the demo> recorded.' }] }));
   server = app.listen(0, '127.0.0.1');
@@ -36,7 +46,7 @@ const loadedAssets = (html: string) =>
   [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => url !== 'data:,');
 
 describe('the pages', () => {
-  it.each(['/', '/api/docs', '/api/docs/', '/docs/', '/docs/contract.md'])('%s answers HTML under the self-only CSP (the API reference: plus its style nonce), and every file it loads is served here', async (path) => {
+  it.each(['/', '/api/docs', '/api/docs/'])('%s answers HTML under the self-only CSP (the API reference: plus its style nonce), and every file it loads is served here', async (path) => {
     const res = await fetch(`${base}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -93,19 +103,48 @@ describe('the pages', () => {
     expect(html).toContain('What &#60;the demo&#62; recorded.');
   });
 
-  it('renders the documents by name, lists them by title, and refuses anything else', async () => {
-    const index = await (await fetch(`${base}/docs/`)).text();
-    expect(index).toContain('<a href="contract.md">The wire contract</a>');
-    expect(index).toContain('<a href="grpc.md">gRPC</a>');
-    expect(index).not.toContain('notes.txt');
-    const contract = await (await fetch(`${base}/docs/contract.md`)).text();
-    expect(contract).toContain('<table>');
-    expect(contract).toContain('<a href="grpc.md">gRPC</a>');
-    expect(contract).toContain('<title>The wire contract · Retail Data API</title>');
+  it('serves the built documentation site under a CSP that allows its inline scripts by hash and nothing else inline', async () => {
+    const res = await fetch(`${base}/docs/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<title>Retail Data API</title>');
+    const policy = res.headers.get('content-security-policy')!;
+    const hash = createHash('sha256').update(INLINE_SCRIPT).digest('base64');
+    expect(policy).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(policy.match(/'sha256-/g)).toHaveLength(2); // that script and the theme's one <style>
+    // Style attributes only; <style> and stylesheets stay self-only, and the rest is the pages' policy.
+    expect(policy).toContain("style-src-attr 'unsafe-inline'");
+    expect(policy).toMatch(/style-src 'self' 'sha256-[\w+/=]+';/);
+    for (const directive of PAGE_CONTENT_SECURITY_POLICY.split('; ').filter((d) => !/^(script|style)-src /.test(d))) expect(policy).toContain(directive);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const asset = await fetch(`${base}/docs/assets/app.abc123.js`);
+    expect([asset.status, asset.headers.get('content-type'), asset.headers.get('cache-control')]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    const page = await fetch(`${base}/docs/contract.html`);
+    expect([page.status, page.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+  });
+
+  it('leads /docs to /docs/ and a repository link (name.md) to its page, and answers the site\'s 404 page for anything else', async () => {
     const redirect = await fetch(`${base}/docs`, { redirect: 'manual' });
     expect([redirect.status, redirect.headers.get('location')]).toEqual([308, '/docs/']);
-    for (const path of ['/docs/notes.txt', '/docs/missing.md', '/docs/..%2Fpackage.json', '/docs/%2E%2E%2Fcontract.md', '/api/docs/package.json']) {
-      expect((await fetch(`${base}${path}`)).status, path).toBe(404);
+    const moved = await fetch(`${base}/docs/contract.md`, { redirect: 'manual' });
+    expect([moved.status, moved.headers.get('location')]).toEqual([301, '/docs/contract.html']);
+    for (const path of ['/docs/missing.html', '/docs/.secret', '/docs/..%2Fpackage.json', '/docs/%2E%2E%2Fcontract.html', '/docs/assets/', '/api/docs/package.json']) {
+      const answer = await fetch(`${base}${path}`);
+      expect(answer.status, path).toBe(404);
+      if (path.startsWith('/docs/')) expect(await answer.text(), path).toContain('<title>Not found</title>');
+    }
+  });
+
+  it('says how to build the site where the Markdown is there but the site was not built', async () => {
+    const app = express();
+    app.use('/docs', createUnbuiltDocsRoutes());
+    const bare = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => bare.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/docs/quick-start.html`);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain(`<code>${DOCS_BUILD_COMMAND}</code>`);
+    } finally {
+      bare.close();
     }
   });
 
