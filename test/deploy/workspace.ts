@@ -29,11 +29,12 @@ export function containerPorts(name: DeployableName): { name: string; containerP
 
 /**
  * Files besides dist/ a package reads at run time, relative to its folder: the watcher and the ledger
- * record apply their SQL migrations at start (each resolves them beside dist/).
+ * record and the console's users apply their SQL migrations at start (each resolves them beside dist/).
  */
 export const RUNTIME_ASSETS: Readonly<Record<string, readonly string[]>> = {
   watcher: ['migrations'],
   'gateways/metering': ['migrations'],
+  'gateways/console': ['migrations'],
 };
 
 export type DeployableName = keyof typeof DEPLOYABLES;
