@@ -37,7 +37,7 @@ function devClosure(packages: Record<string, LockEntry>, roots: string[]): Set<s
   const visit = (path: string | undefined) => {
     if (!path || found.has(path) || !packages[path]?.dev) return;
     found.add(path);
-    for (const name of Object.keys(packages[path]!.dependencies ?? {})) visit(resolvePath(path, name));
+    for (const name of Object.keys(packages[path].dependencies ?? {})) visit(resolvePath(path, name));
   };
   for (const root of roots) visit(resolvePath('', root));
   return found;
