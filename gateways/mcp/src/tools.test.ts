@@ -1,5 +1,6 @@
 /** The tool list derived from the registry: every operation once, truthful hints, nested input schemas. */
 import { API_REGISTRY, REGISTRY } from '@retail/gateway-shared';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INSTRUCTIONS } from './server.js';
 import { FREE_TOOLS, TOOLS, operationOfTool, recordOf } from './tools.js';
@@ -68,6 +69,18 @@ describe('toolsets', () => {
     const inSets = Object.values(TOOLSETS).flatMap((t) => [...t.tools]);
     expect([...inSets].sort()).toEqual(TOOLS.map((t) => t.name).sort());
     expect(new Set(inSets).size).toBe(inSets.length);
+  });
+
+  it('are listed in docs/mcp.md with the sizes they have', () => {
+    const size = (sets: readonly ToolsetName[], outputSchemas = false) => JSON.stringify({ tools: listedTools(TOOLS, sets, outputSchemas) }).length;
+    const doc = readFileSync(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z,]+)`(?: \(default\))? \| (\d+) \| ([\d,]+) \| ([\d,]+) \|$/gm)]
+      .map((m) => [m[1], Number(m[2]), Number(m[3]!.replace(/,/g, '')), Number(m[4]!.replace(/,/g, ''))]);
+    const table = [...TOOLSET_NAMES, DEFAULT_TOOLSETS.join(','), 'all'].map((name) => {
+      const sets = name === 'all' ? TOOLSET_NAMES : (name.split(',') as ToolsetName[]);
+      return [name, listedTools(TOOLS, sets, false).length, size(sets), size(sets, true)];
+    });
+    expect(rows).toEqual(table);
   });
 
   it('list in a few KB each without output schemas, the default lookup and search under 20 KB', () => {
