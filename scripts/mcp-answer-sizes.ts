@@ -12,8 +12,9 @@
  * answers the full record). After: this stack's MCP answer. Both without `_meta` (the request id and
  * the balance are not the answer). "Record" is the structuredContent alone, one copy of the data.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { API_REGISTRY, type Operation } from '@retail/gateway-shared';
 import { startDemoStack } from '../app/src/demo-stack.js';
 
@@ -46,8 +47,10 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** Runs every catalogued request over REST and MCP on the demo stack. */
 export async function measureAnswerSizes(env: NodeJS.ProcessEnv = process.env): Promise<ToolSizes[]> {
-  // Free ports: the measurement runs beside tests and a running demo.
-  const demo = await startDemoStack({ ...env, PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'silent' });
+  // Free ports and a data directory of its own: the measurement runs beside tests and a running demo,
+  // and the demo keeps its development account in its data directory (a shared one would be spent).
+  const dataDir = mkdtempSync(join(tmpdir(), 'mcp-answer-sizes-'));
+  const demo = await startDemoStack({ ...env, PORT: '0', GRPC_PORT: '0', LOG_LEVEL: 'silent', WATCHER_DATA_DIR: dataDir });
   try {
     const byName = new Map(API_REGISTRY.map((op) => [op.name, op]));
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'API-KEY': demo.stack.devKey };
@@ -70,6 +73,7 @@ export async function measureAnswerSizes(env: NodeJS.ProcessEnv = process.env): 
     return [...sizes].map(([tool, s]) => ({ tool, calls: s.after.length, ...s }));
   } finally {
     await demo.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
