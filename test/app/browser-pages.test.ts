@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
+import { collectPageProblems } from '../harness/page-problems.js';
 import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 
 const missing = chromiumMissing();
@@ -41,20 +42,7 @@ describe.skipIf(missing !== null)('the service in a browser', () => {
     running = await startOneProcess();
     browser = await launchChromium({ viewport: DESKTOP });
     page = await browser.context.newPage();
-    problems = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(String(error)));
-    page.on('requestfailed', (request) => {
-      // The docs site prefetches the chunks of the pages its links lead to; leaving the page cancels
-      // the ones still in flight (ERR_ABORTED), which is no failure of the page.
-      const cancelledPrefetch = request.failure()?.errorText === 'net::ERR_ABORTED' && new URL(request.url()).pathname.startsWith('/docs/assets/');
-      if (!cancelledPrefetch) problems.push(`${request.url()}: ${request.failure()?.errorText}`);
-    });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(running.stack.url) && !request.url().startsWith('data:')) problems.push(`left the origin: ${request.url()}`);
-    });
+    problems = collectPageProblems(page, running.stack.url);
     mkdirSync(SHOTS, { recursive: true });
     const product = await fetch(`${running.stack.url}/api/retail/product?asin=${ASIN}`, { headers: { 'API-KEY': running.stack.devKey } });
     title = ((await product.json()) as { data: { retailProduct: { title: string } } }).data.retailProduct.title;

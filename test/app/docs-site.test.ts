@@ -16,6 +16,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, type LaunchedBrowser } from '../harness/browser.js';
+import { collectPageProblems } from '../harness/page-problems.js';
 import { type OneProcess, startOneProcess } from '../harness/one-process.js';
 
 const missing = chromiumMissing();
@@ -57,21 +58,7 @@ describe.skipIf(missing !== null)('the documentation site at /docs/ in a browser
     base = running.stack.url;
     browser = await launchChromium({ viewport: DESKTOP });
     page = await browser.context.newPage();
-    problems = [];
-    // A CSP violation is a console error in chromium: an inline script or style the policy refuses fails here.
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(String(error)));
-    page.on('requestfailed', (request) => {
-      // The docs site prefetches the chunks of the pages its links lead to; leaving the page cancels
-      // the ones still in flight (ERR_ABORTED), which is no failure of the page.
-      const cancelledPrefetch = request.failure()?.errorText === 'net::ERR_ABORTED' && new URL(request.url()).pathname.startsWith('/docs/assets/');
-      if (!cancelledPrefetch) problems.push(`${request.url()}: ${request.failure()?.errorText}`);
-    });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base) && !request.url().startsWith('data:')) problems.push(`left the origin: ${request.url()}`);
-    });
+    problems = collectPageProblems(page, base);
     mkdirSync(SHOTS, { recursive: true });
   }, 180_000);
   beforeEach(() => {
