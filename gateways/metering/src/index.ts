@@ -17,7 +17,8 @@ import { prepareRecord } from './record/prepare-record.js';
 import { createRecordedStore, lateDebitsTo } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
 import { startUsageStream } from './record/usage-stream.js';
-import { usageHistory, type UsageHistoryQuery, type UsageHistoryRow } from './record/usage-history.js';
+import { usageHistory } from './record/usage-history.js';
+import type { UsageHistoryQuery, UsageHistoryRow } from './usage-query.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
 
 export type * from './api.js';

@@ -52,8 +52,8 @@ describe.skipIf(missing !== null)('admin CLI with the record', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(csv.out.split('\r\n')).toEqual(['period,operation,interface,calls,units', `${today}T00:00:00.000Z,GetProduct,rest,3,3`]);
     const json = await cli(env, 'usage', 'history', accountId, '--granularity', 'minute');
-    expect(json.code).toBe(1);
-    expect(json.err).toContain('granularity must be day or hour');
+    expect(json.code).toBe(2); // a bad argument, worded as the API words it
+    expect(json.err).toContain('--granularity: granularity must be one of day, hour; got "minute"');
 
     const withoutRecord = await cli({ LEDGER_REDIS_URL: redis.url }, 'usage', 'history', accountId);
     expect(withoutRecord.code).toBe(2);

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Interface } from '../api.js';
-import { createMeteringFromEnv, MeteringAdminError, usageCsv, type MeteringInstance, type UsageGroup } from '../index.js';
+import { createMeteringFromEnv, MeteringAdminError, parseUsageQuery, usageCsv, type MeteringInstance } from '../index.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -26,7 +26,7 @@ export const USAGE = `usage: npm run --silent admin -- <command>
   key revoke <accountId> <keyId>
   usage show <accountId>
   usage recent <accountId> [--limit N]      latest charged calls (operation, interface, time, key id)
-  usage history <accountId> [--from ISO] [--to ISO] [--granularity day|hour] [--group-by key,operation,interface] [--csv]
+  usage history <accountId> [--from DATE|RFC3339] [--to DATE|RFC3339] [--granularity day|hour] [--group-by key,operation,interface] [--csv]
                                             calls and units per period from the record (default: the last 30 days by day)
 ledger: LEDGER_REDIS_URL, else REDIS_URL (LEDGER_REDIS_CLUSTER=host:port,... for a Cluster);
 record: LEDGER_DATABASE_URL (PostgreSQL), written first when set`;
@@ -72,11 +72,11 @@ async function run(metering: MeteringInstance, argv: string[], io: CliIo): Promi
     case 'usage history': {
       const accountId = need(first, 'accountId');
       if (!metering.usageHistory) throw new UsageError('usage history is read from the record: set LEDGER_DATABASE_URL');
-      const to = values.to === undefined ? Date.now() : Date.parse(values.to);
-      const from = values.from === undefined ? to - 30 * 86_400_000 : Date.parse(values.from);
-      const groupBy = list(values['group-by']) as UsageGroup[];
-      const rows = await metering.usageHistory(accountId, { from, to, granularity: (values.granularity ?? 'day') as 'day' | 'hour', groupBy });
-      if (values.csv) io.out(usageCsv(rows, groupBy).trimEnd());
+      // The API's own reading of the range (dates, defaults, limits), so the CLI and the API agree.
+      const parsed = parseUsageQuery({ from: values.from, to: values.to, granularity: values.granularity, groupBy: values['group-by'] }, Date.now());
+      if (!parsed.ok) throw new UsageError(`--${parsed.parameter === 'groupBy' ? 'group-by' : parsed.parameter}: ${parsed.message}`);
+      const rows = await metering.usageHistory(accountId, parsed.query);
+      if (values.csv) io.out(usageCsv(rows, parsed.query.groupBy).trimEnd());
       else json(rows);
       return;
     }

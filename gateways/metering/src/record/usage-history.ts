@@ -8,8 +8,6 @@ import type { Queryable } from '@retail/database/database';
 import { MeteringAdminError } from '../admin.js';
 import { MAX_RANGE_MS, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
 
-export { MAX_RANGE_MS, USAGE_GROUPS, usageCsv, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
-
 /** Checks a query; a MeteringAdminError INVALID names what is wrong. */
 export function checkUsageQuery(query: UsageHistoryQuery): void {
   const invalid = (message: string) => new MeteringAdminError('INVALID', message);
