@@ -37,6 +37,9 @@ export const MAX_RANGE_MS = { day: 400 * DAY_MS, hour: 31 * DAY_MS } as const;
 /** Days a query covers when it names neither end: today (UTC) and the 29 before it. */
 export const DEFAULT_USAGE_DAYS = 30;
 
+/** The refusal of a range longer than MAX_RANGE_MS allows, worded from it. */
+export const rangeTooLong = (granularity: UsageGranularity) => `a range of ${granularity === 'day' ? 'days' : 'hours'} may span at most ${MAX_RANGE_MS[granularity] / DAY_MS} days`;
+
 /** The parameters as a caller sends them (strings; groupBy a comma list or a list). */
 export interface UsageQueryInput {
   readonly from?: string | null;
@@ -98,7 +101,7 @@ export function parseUsageQuery(input: UsageQueryInput, now: number): UsageQuery
   if (to <= from) return refuse('to', 'to must be after from');
   const g = granularity as UsageGranularity;
   if (to - from > MAX_RANGE_MS[g]) {
-    return refuse('from', g === 'day' ? 'a range of days may span at most 400 days' : 'a range of hours may span at most 31 days');
+    return refuse('from', rangeTooLong(g));
   }
   return { ok: true, query: { from, to, granularity: g, groupBy: USAGE_GROUPS.filter((group) => groups.includes(group)) } };
 }

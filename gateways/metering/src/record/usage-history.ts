@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '@retail/database/database';
 import { MeteringAdminError } from '../admin.js';
-import { MAX_RANGE_MS, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
+import { MAX_RANGE_MS, rangeTooLong, USAGE_GROUPS, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from '../usage-query.js';
 
 /** Checks a query; a MeteringAdminError INVALID names what is wrong. */
 export function checkUsageQuery(query: UsageHistoryQuery): void {
@@ -15,7 +15,7 @@ export function checkUsageQuery(query: UsageHistoryQuery): void {
   if (query.to <= query.from) throw invalid('to must be after from');
   if (query.granularity !== 'day' && query.granularity !== 'hour') throw invalid('granularity must be day or hour');
   if (query.to - query.from > MAX_RANGE_MS[query.granularity]) {
-    throw invalid(query.granularity === 'day' ? 'a range of days may span at most 400 days' : 'a range of hours may span at most 31 days');
+    throw invalid(rangeTooLong(query.granularity));
   }
   const unknown = query.groupBy.filter((group) => !USAGE_GROUPS.includes(group));
   if (unknown.length > 0) throw invalid(`groupBy takes ${USAGE_GROUPS.join(', ')}; not ${unknown.join(', ')}`);
