@@ -1,4 +1,5 @@
 export { createCoreServer, type CoreServer, type CoreServerOptions } from './server.js';
+export { systemClock, type Clock } from './resilience/clock.js';
 export { loadCoreConfig, ConfigError, serviceTokenSchema, type CoreConfig, type LogLevel } from './config.js';
 export { createLogger, type Logger } from './logger.js';
 export { describeReachability, type MarketplaceReachability, type HostReachability } from './outcomes/reachability.js';

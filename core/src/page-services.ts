@@ -36,6 +36,7 @@ export interface PageServicesOptions {
   /** CACHE_REDIS_URL / REDIS_URL; the memory store when absent. */
   readonly cacheRedisUrl?: string | undefined;
   readonly logger?: Logger;
+  /** Time of the whole stack: back-off, breaker, host caps and the page cache's lifetimes. */
   readonly clock?: Clock;
   /** Hears the marketplace's overall reachability when it changes (the gRPC health entry). */
   readonly onReachabilityChange?: (state: MarketplaceState) => void;
@@ -57,7 +58,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
   const cache: PageCache | undefined = options.cacheRedisUrl
     ? createRedisPageCache({ url: options.cacheRedisUrl, metrics, ...(options.logger ? { logger: options.logger } : {}) })
     : s.cacheMaxBytes > 0
-      ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes })
+      ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes, ...(options.clock ? { now: options.clock.now } : {}) })
       : undefined;
   const health = createHealthServices({ cacheRedisUrl: options.cacheRedisUrl, ...(options.logger ? { logger: options.logger } : {}) });
   const parsedPages = withFieldHealth(createParsedPageSource({
@@ -66,6 +67,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     ttlSeconds: s.cacheTtlSeconds,
     negativeTtlSeconds: s.cacheNegativeTtlSeconds,
     staleSeconds: s.cacheStaleSeconds,
+    ...(options.clock ? { now: options.clock.now } : {}),
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   }), health.fieldHealth);

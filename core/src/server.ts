@@ -18,6 +18,7 @@ import { createPageServices } from './page-services.js';
 import type { MarketplaceReachability, MarketplaceState } from './outcomes/reachability.js';
 import { FAILURES, isHostFailure } from './outcomes/causes.js';
 import { probeMarketplace, type ProbeResult } from './outcomes/startup-probe.js';
+import type { Clock } from './resilience/clock.js';
 import type { ResilientPageFetcher } from './resilience/compose.js';
 import { createProxyRotation } from './resilience/proxies.js';
 import { createPageFetcher } from './upstream/index.js';
@@ -41,6 +42,11 @@ export interface CoreServerOptions {
   readonly handlers?: HandlerTable;
   /** Budget of a call without a deadline (ms). */
   readonly defaultBudgetMs?: number;
+  /**
+   * Time as the page stack the core builds sees it (cache lifetimes, back-off, breaker); the system
+   * clock by default. Tests move it to expire cached pages instead of sleeping past a lifetime.
+   */
+  readonly clock?: Clock;
 }
 
 export interface CoreServer {
@@ -73,7 +79,7 @@ interface OwnedPageServices extends Pick<CoreServerOptions, 'pages' | 'parsedPag
   close(): Promise<void>;
 }
 
-function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityChange: (state: MarketplaceState) => void): OwnedPageServices {
+function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityChange: (state: MarketplaceState) => void, clock: Clock | undefined): OwnedPageServices {
   const proxies = config.resilience.proxies.length > 0 ? createProxyRotation(config.resilience.proxies) : undefined;
   const raw = createPageFetcher({
     origin: config.marketplaceOrigin,
@@ -81,7 +87,7 @@ function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityC
     reviewsSessionCookie: config.reviewsSessionCookie,
     ...(proxies ? { proxies } : {}),
   });
-  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger, onReachabilityChange });
+  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger, onReachabilityChange, ...(clock ? { clock } : {}) });
   return {
     resilient: services.resilient,
     health: services.health,
@@ -102,7 +108,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   const logger = options.logger ?? createLogger(config.logLevel);
   // The health entry of the marketplace follows the tracker; bound once the health service exists.
   let reportMarketplace: (state: MarketplaceState) => void = () => undefined;
-  const owned = options.pages === undefined ? defaultPageServices(config, logger, (state) => reportMarketplace(state)) : undefined;
+  const owned = options.pages === undefined ? defaultPageServices(config, logger, (state) => reportMarketplace(state), options.clock) : undefined;
   const sources = owned ?? options;
   // A caller's parse pool wins over the owned one (a test standing in a fixed parser on a real page stack).
   const parsePool = options.parsePool ?? sources.parsePool;

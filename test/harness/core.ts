@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorReason } from '@retail/contract';
-import { CoreError, type CoreConfig, type CoreServer, type CoreServerOptions, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig } from '@retail/core';
+import { CoreError, type CoreConfig, type CoreServer, type CoreServerOptions, type HandlerTable, type Logger, type PageFetcher, createCoreServer, createLogger, loadCoreConfig, systemClock } from '@retail/core';
 
 export interface StartCoreOptions {
   /** Service token callers must present; random when omitted. */
@@ -18,6 +18,8 @@ export interface StartCoreOptions {
   readonly parsedPages?: CoreServerOptions['parsedPages'];
   readonly parsePool?: CoreServerOptions['parsePool'];
   readonly metrics?: CoreServerOptions['metrics'];
+  /** Time of the core's own page stack (cache lifetimes): a test moves it instead of sleeping. */
+  readonly clock?: CoreServerOptions['clock'];
   /**
    * Tests never reach the live marketplace by accident: without `marketplaceOrigin` or `pages`
    * every fetch fails with UPSTREAM_ERROR naming the missing prerequisite, unless this is true.
@@ -66,12 +68,25 @@ export async function startCore(options: StartCoreOptions = {}): Promise<Started
     ...(options.parsedPages ? { parsedPages: options.parsedPages } : {}),
     ...(options.parsePool ? { parsePool: options.parsePool } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     handlers: options.handlers,
     logger: options.logger ?? createLogger(config.logLevel),
   });
   const { port } = await core.start();
   const stop = () => core.stop({ graceMs: 2_000 });
   return { address: `127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}`, port, token, config, marketplace: () => core.marketplace(), probed: () => core.probed(), stop, close: stop };
+}
+
+/**
+ * A core clock a test sets ahead of the system's (`setAhead(HOUR)`): cached pages expire as if that
+ * time had passed, so a test reads a page afresh without sleeping past a cache lifetime.
+ */
+export function createMovableClock(): { clock: NonNullable<StartCoreOptions['clock']>; setAhead(ms: number): void } {
+  let aheadMs = 0;
+  return {
+    clock: { ...systemClock, now: () => Date.now() + aheadMs },
+    setAhead: (ms) => void (aheadMs = ms),
+  };
 }
 
 /** The fetcher of a harness core that was given no marketplace: fails every fetch, saying why. */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Condition } from '../../../watcher/src/model.js';
 import { createCoreSnapshotReader, createRefreshProcessor } from '../../../watcher/src/refresh/index.js';
 import { createPostgresDatabase, openWatchStore, type WatchStore } from '../../../watcher/src/store/index.js';
-import { startCore, type StartedCore } from '../../harness/core.js';
+import { createMovableClock, startCore, type StartedCore } from '../../harness/core.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
 import { timelinePage, type TimelineState } from '../../replay/timeline-page.js';
@@ -64,6 +64,7 @@ describe.skipIf(missing !== null)('a watch through a layout drift, every part re
   let store: WatchStore;
   let origin: { origin: string; server: Server };
   let core: StartedCore;
+  const coreClock = createMovableClock();
   let refresh: ReturnType<typeof createRefreshProcessor>;
 
   beforeAll(async () => {
@@ -72,7 +73,7 @@ describe.skipIf(missing !== null)('a watch through a layout drift, every part re
     database = await createTestDatabase('watcher_drift');
     store = await openWatchStore(createPostgresDatabase({ connectionString: database.url }), { clock: () => new Date(START) });
     origin = await startOrigin(served);
-    core = await startCore({ marketplaceOrigin: origin.origin, env: { CACHE_TTL_SECONDS: 'product=1' } });
+    core = await startCore({ marketplaceOrigin: origin.origin, env: { CACHE_TTL_SECONDS: 'product=600' }, clock: coreClock.clock });
     const reader = createCoreSnapshotReader(createCoreClient({ address: core.address, serviceToken: core.token, deadlineMs: 60_000 }));
     refresh = createRefreshProcessor({ store, meter: metering.meter, reader, deliveries: recordingQueue() });
   }, 120_000);
@@ -97,8 +98,9 @@ describe.skipIf(missing !== null)('a watch through a layout drift, every part re
     const events = new Map(Object.keys(products).map((asin) => [asin, [] as string[][]]));
     const fetches = new Map(Object.keys(products).map((asin) => [asin, [] as number[]]));
     for (let round = 0; round < length; round++) {
-      // The core keeps a product page one second: every round reads the page afresh.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // The core keeps a product page ten minutes and its clock moves an hour a round: a refresh's
+      // two reads share one fetch and every round reads the page afresh, however slow the machine.
+      coreClock.setAhead(round * HOUR);
       await Promise.all(Object.entries(products).map(async ([asin, steps]) => {
         const product = served.get(asin)!;
         steps[round]?.(product);
