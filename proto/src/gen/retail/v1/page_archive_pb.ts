@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Product, ProductSales } from "./product_pb.js";
 import { file_retail_v1_product } from "./product_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/page_archive.proto.
  */
 export const file_retail_v1_page_archive: GenFile = /*@__PURE__*/
-  fileDesc("ChxyZXRhaWwvdjEvcGFnZV9hcmNoaXZlLnByb3RvEglyZXRhaWwudjEikAEKGlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0EhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSEgoKaWRlbnRpZmllchgDIAEoCRILCgN1cmwYBCABKAkSDgoGc3RhdHVzGAUgASgFEhAKCGVuY29kaW5nGAYgASgJEgwKBGJvZHkYByABKAwijgEKG1JlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZRIOCgZwYXJzZXIYASABKAkSIwoHcHJvZHVjdBgCIAEoCzISLnJldGFpbC52MS5Qcm9kdWN0EiYKBXNhbGVzGAMgASgLMhcucmV0YWlsLnYxLlByb2R1Y3RTYWxlcxISCgp1bnJlYWRhYmxlGAQgASgJMnoKElBhZ2VBcmNoaXZlU2VydmljZRJkChNSZXBhcnNlQXJjaGl2ZWRQYWdlEiUucmV0YWlsLnYxLlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0GiYucmV0YWlsLnYxLlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZWIGcHJvdG8z", [file_retail_v1_product]);
+  fileDesc("ChxyZXRhaWwvdjEvcGFnZV9hcmNoaXZlLnByb3RvEglyZXRhaWwudjEikAEKGlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0EhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSEgoKaWRlbnRpZmllchgDIAEoCRILCgN1cmwYBCABKAkSDgoGc3RhdHVzGAUgASgFEhAKCGVuY29kaW5nGAYgASgJEgwKBGJvZHkYByABKAwijgEKG1JlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZRIOCgZwYXJzZXIYASABKAkSIwoHcHJvZHVjdBgCIAEoCzISLnJldGFpbC52MS5Qcm9kdWN0EiYKBXNhbGVzGAMgASgLMhcucmV0YWlsLnYxLlByb2R1Y3RTYWxlcxISCgp1bnJlYWRhYmxlGAQgASgJIncKFkdldEFyY2hpdmVkUGFnZVJlcXVlc3QSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRISCgppZGVudGlmaWVyGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKKAgoTQXJjaGl2ZWRQYWdlU3VtbWFyeRIKCgJpZBgBIAEoCRIuCgpmZXRjaGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgttYXJrZXRwbGFjZRgDIAEoCRIMCgRraW5kGAQgASgJEhIKCmlkZW50aWZpZXIYBSABKAkSCwoDdXJsGAYgASgJEg4KBnN0YXR1cxgHIAEoBRIOCgZwYXJzZXIYCCABKAkSFQoNcmVwYXJzZWRfd2l0aBgJIAEoCRIOCgZyZWFzb24YCiABKAkSFgoObWlzc2luZ19maWVsZHMYCyADKAkSFAoMc3RvcmVkX2J5dGVzGAwgASgDIpIBChdHZXRBcmNoaXZlZFBhZ2VSZXNwb25zZRIsCgRwYWdlGAEgASgLMh4ucmV0YWlsLnYxLkFyY2hpdmVkUGFnZVN1bW1hcnkSEwoLcGFyc2VkX2pzb24YAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhAKCGVuY29kaW5nGAQgASgJEgwKBGJvZHkYBSABKAwisgEKGExpc3RBcmNoaXZlZFBhZ2VzUmVxdWVzdBITCgttYXJrZXRwbGFjZRgBIAEoCRIMCgRraW5kGAIgASgJEhIKCmlkZW50aWZpZXIYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWxpbWl0GAYgASgFIkoKGUxpc3RBcmNoaXZlZFBhZ2VzUmVzcG9uc2USLQoFcGFnZXMYASADKAsyHi5yZXRhaWwudjEuQXJjaGl2ZWRQYWdlU3VtbWFyeTJ6ChJQYWdlQXJjaGl2ZVNlcnZpY2USZAoTUmVwYXJzZUFyY2hpdmVkUGFnZRIlLnJldGFpbC52MS5SZXBhcnNlQXJjaGl2ZWRQYWdlUmVxdWVzdBomLnJldGFpbC52MS5SZXBhcnNlQXJjaGl2ZWRQYWdlUmVzcG9uc2UyzwEKE0FyY2hpdmVkUGFnZVNlcnZpY2USWAoPR2V0QXJjaGl2ZWRQYWdlEiEucmV0YWlsLnYxLkdldEFyY2hpdmVkUGFnZVJlcXVlc3QaIi5yZXRhaWwudjEuR2V0QXJjaGl2ZWRQYWdlUmVzcG9uc2USXgoRTGlzdEFyY2hpdmVkUGFnZXMSIy5yZXRhaWwudjEuTGlzdEFyY2hpdmVkUGFnZXNSZXF1ZXN0GiQucmV0YWlsLnYxLkxpc3RBcmNoaXZlZFBhZ2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_retail_v1_product]);
 
 /**
  * An archived page to read again (a row of the watcher's archived_pages).
@@ -120,6 +122,272 @@ export const ReparseArchivedPageResponseSchema: GenMessage<ReparseArchivedPageRe
   messageDesc(file_retail_v1_page_archive, 1);
 
 /**
+ * Finds one archived page.
+ *
+ * @generated from message retail.v1.GetArchivedPageRequest
+ */
+export type GetArchivedPageRequest = Message<"retail.v1.GetArchivedPageRequest"> & {
+  /**
+   * Marketplace domain code ("US").
+   *
+   * @generated from field: string marketplace = 1;
+   */
+  marketplace: string;
+
+  /**
+   * Page kind, as the archive names it ("product", "search", "offers", ...).
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * What the page was read for (the ASIN of a product page, the query of a search page).
+   *
+   * @generated from field: string identifier = 3;
+   */
+  identifier: string;
+
+  /**
+   * The time to look at; unset: now.
+   *
+   * @generated from field: google.protobuf.Timestamp at = 4;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message retail.v1.GetArchivedPageRequest.
+ * Use `create(GetArchivedPageRequestSchema)` to create a new message.
+ */
+export const GetArchivedPageRequestSchema: GenMessage<GetArchivedPageRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 2);
+
+/**
+ * An archived page without its body.
+ *
+ * @generated from message retail.v1.ArchivedPageSummary
+ */
+export type ArchivedPageSummary = Message<"retail.v1.ArchivedPageSummary"> & {
+  /**
+   * The page's id (a UUID; with `fetched_at`, the archive's key).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * When the core fetched the page.
+   *
+   * @generated from field: google.protobuf.Timestamp fetched_at = 2;
+   */
+  fetchedAt?: Timestamp | undefined;
+
+  /**
+   * Marketplace domain code ("US").
+   *
+   * @generated from field: string marketplace = 3;
+   */
+  marketplace: string;
+
+  /**
+   * Page kind ("product").
+   *
+   * @generated from field: string kind = 4;
+   */
+  kind: string;
+
+  /**
+   * What the page was read for (the ASIN of a product page).
+   *
+   * @generated from field: string identifier = 5;
+   */
+  identifier: string;
+
+  /**
+   * The page's URL when it was fetched.
+   *
+   * @generated from field: string url = 6;
+   */
+  url: string;
+
+  /**
+   * The HTTP status the marketplace answered.
+   *
+   * @generated from field: int32 status = 7;
+   */
+  status: number;
+
+  /**
+   * The parser that read the page when it was fetched ("product-page@3").
+   *
+   * @generated from field: string parser = 8;
+   */
+  parser: string;
+
+  /**
+   * The parser that read it last when re-parsing did ("product-page@4"); empty when none did.
+   *
+   * @generated from field: string reparsed_with = 9;
+   */
+  reparsedWith: string;
+
+  /**
+   * Why the page was kept: "watch-refresh", "incomplete", "blocked", "unparseable" or "sample".
+   *
+   * @generated from field: string reason = 10;
+   */
+  reason: string;
+
+  /**
+   * The declared fields the parse did not yield.
+   *
+   * @generated from field: repeated string missing_fields = 11;
+   */
+  missingFields: string[];
+
+  /**
+   * The archived (compressed) size of the page in bytes.
+   *
+   * @generated from field: int64 stored_bytes = 12;
+   */
+  storedBytes: bigint;
+};
+
+/**
+ * Describes the message retail.v1.ArchivedPageSummary.
+ * Use `create(ArchivedPageSummarySchema)` to create a new message.
+ */
+export const ArchivedPageSummarySchema: GenMessage<ArchivedPageSummary> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 3);
+
+/**
+ * One archived page with what the parser read from it.
+ *
+ * @generated from message retail.v1.GetArchivedPageResponse
+ */
+export type GetArchivedPageResponse = Message<"retail.v1.GetArchivedPageResponse"> & {
+  /**
+   * The page's metadata.
+   *
+   * @generated from field: retail.v1.ArchivedPageSummary page = 1;
+   */
+  page?: ArchivedPageSummary | undefined;
+
+  /**
+   * What the parser read when the page was fetched, as JSON text; empty when it could not read the page.
+   *
+   * @generated from field: string parsed_json = 2;
+   */
+  parsedJson: string;
+
+  /**
+   * The page's content type as the marketplace sent it ("text/html; charset=utf-8").
+   *
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * How `body` is compressed: "br" or "gzip".
+   *
+   * @generated from field: string encoding = 4;
+   */
+  encoding: string;
+
+  /**
+   * The page as archived (compressed with `encoding`).
+   *
+   * @generated from field: bytes body = 5;
+   */
+  body: Uint8Array;
+};
+
+/**
+ * Describes the message retail.v1.GetArchivedPageResponse.
+ * Use `create(GetArchivedPageResponseSchema)` to create a new message.
+ */
+export const GetArchivedPageResponseSchema: GenMessage<GetArchivedPageResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 4);
+
+/**
+ * Lists the archived pages of one identifier.
+ *
+ * @generated from message retail.v1.ListArchivedPagesRequest
+ */
+export type ListArchivedPagesRequest = Message<"retail.v1.ListArchivedPagesRequest"> & {
+  /**
+   * Marketplace domain code ("US").
+   *
+   * @generated from field: string marketplace = 1;
+   */
+  marketplace: string;
+
+  /**
+   * Page kind ("product").
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * What the pages were read for (the ASIN of a product page).
+   *
+   * @generated from field: string identifier = 3;
+   */
+  identifier: string;
+
+  /**
+   * The oldest fetch to list; unset: no lower bound.
+   *
+   * @generated from field: google.protobuf.Timestamp from = 4;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * The newest fetch to list (inclusive); unset: now.
+   *
+   * @generated from field: google.protobuf.Timestamp to = 5;
+   */
+  to?: Timestamp | undefined;
+
+  /**
+   * At most this many pages (default 50, at most 200).
+   *
+   * @generated from field: int32 limit = 6;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message retail.v1.ListArchivedPagesRequest.
+ * Use `create(ListArchivedPagesRequestSchema)` to create a new message.
+ */
+export const ListArchivedPagesRequestSchema: GenMessage<ListArchivedPagesRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 5);
+
+/**
+ * Archived pages, newest first.
+ *
+ * @generated from message retail.v1.ListArchivedPagesResponse
+ */
+export type ListArchivedPagesResponse = Message<"retail.v1.ListArchivedPagesResponse"> & {
+  /**
+   * The pages, newest first (metadata only: GetArchivedPage brings one with its body).
+   *
+   * @generated from field: repeated retail.v1.ArchivedPageSummary pages = 1;
+   */
+  pages: ArchivedPageSummary[];
+};
+
+/**
+ * Describes the message retail.v1.ListArchivedPagesResponse.
+ * Use `create(ListArchivedPagesResponseSchema)` to create a new message.
+ */
+export const ListArchivedPagesResponseSchema: GenMessage<ListArchivedPagesResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 6);
+
+/**
  * The core's side of the page archive (docs/page-archive.md). Served by the core for internal
  * callers with the service token: the watcher's re-parsing job sends it the pages it archived and
  * gets back what the current parser reads from them.
@@ -141,4 +409,38 @@ export const PageArchiveService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_retail_v1_page_archive, 0);
+
+/**
+ * The watcher's side of the page archive: the pages it keeps, for the console's operator view
+ * (docs/console.md, "Operator view"). Served by the watcher for internal callers with the service
+ * token; no account (operators see every marketplace's pages, the console checks the role).
+ *
+ * @generated from service retail.v1.ArchivedPageService
+ */
+export const ArchivedPageService: GenService<{
+  /**
+   * The page of a marketplace, kind and identifier fetched last at or before a time (the first after
+   * it when none was fetched before): its metadata, what the parser read from it, and the page.
+   * NOT_FOUND when the archive holds no page of that identifier.
+   *
+   * @generated from rpc retail.v1.ArchivedPageService.GetArchivedPage
+   */
+  getArchivedPage: {
+    methodKind: "unary";
+    input: typeof GetArchivedPageRequestSchema;
+    output: typeof GetArchivedPageResponseSchema;
+  },
+  /**
+   * The pages of a marketplace, kind and identifier fetched in a window, newest first, without
+   * their bodies (at most `limit`, default 50, at most 200).
+   *
+   * @generated from rpc retail.v1.ArchivedPageService.ListArchivedPages
+   */
+  listArchivedPages: {
+    methodKind: "unary";
+    input: typeof ListArchivedPagesRequestSchema;
+    output: typeof ListArchivedPagesResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_retail_v1_page_archive, 1);
 
