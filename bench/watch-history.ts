@@ -1,5 +1,5 @@
 /**
- * Product history at scale on real PostgreSQL (docs/watches.md "Storage"): 10 M snapshot rows
+ * Product history at scale on real PostgreSQL (docs/engineering-watches.md "Storage"): 10 M snapshot rows
  * (1,150 products × a year of hourly points, generated in SQL), then one product's year as a chart
  * asks for it (maxPoints 500, downsampled in SQL) and in full (8,760 points), through the store.
  * With --compare the same rows are copied into one unpartitioned table to measure the alternatives:

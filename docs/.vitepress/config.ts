@@ -62,6 +62,8 @@ const SECTIONS: DefaultTheme.SidebarItem[] = [
       { text: 'The wire contract', link: '/contract' },
       { text: 'Adding an operation', link: '/adding-an-operation' },
       { text: 'Tests and benchmarks', link: '/engineering-tests' },
+      { text: 'Gateways: REST, GraphQL, MCP', link: '/engineering-gateways' },
+      { text: 'The watcher', link: '/engineering-watches' },
       { text: 'Parsers', link: '/parsers' },
       { text: 'More parsers', link: '/parsers-more' },
       { text: 'Parser accuracy', link: '/accuracy' },

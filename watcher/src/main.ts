@@ -51,7 +51,7 @@ main().catch((error: unknown) => {
     ],
     servers: [
       { variable: 'DATABASE_URL', url: process.env.DATABASE_URL, otherwise: 'set WATCHER_DATA_DIR instead for the embedded PGlite' },
-      // The queues' Redis is the first of these set (docs/watches.md, "Which Redis").
+      // The queues' Redis is the first of these set (docs/engineering-watches.md, "Which Redis").
       ...(['QUEUE_REDIS_URL', 'LEDGER_REDIS_URL', 'REDIS_URL'] as const).map((variable) => ({
         variable, url: process.env[variable], otherwise: 'unset it (with no Redis URL at all the queues and the ledger stay in this process)',
       })),

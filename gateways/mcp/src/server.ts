@@ -7,8 +7,8 @@
  *
  * A Server serves one transport at a time, and a stateless transport one request (the SDK enforces
  * both), but a Server may connect again once its transport closed (Protocol.connect). Building one
- * per request (its handlers and their schemas) was a measurable share of an MCP call (docs/rest.md,
- * Benchmark), so Servers are pooled: each is lent to one request at a time, its handlers read that
+ * per request (its handlers and their schemas) was a measurable share of an MCP call (docs/engineering-tests.md,
+ * REST: Benchmark), so Servers are pooled: each is lent to one request at a time, its handlers read that
  * request's context from the lease, and it returns to the pool only after the request's transport
  * closed and every handler it started has finished, so no answer or header can reach another request.
  */

@@ -2,7 +2,7 @@
  * The in-memory twin of the job system, for the one-process `npm start` without a Redis URL. Same
  * interface and behaviour as BullMQ (one suite runs against both); what it lacks is durability:
  * pending jobs live in this process and die with it, which is acceptable only because that process
- * is the whole deployment (see docs/watches.md, Scheduling).
+ * is the whole deployment (see docs/engineering-watches.md, Scheduling).
  */
 import { attempt, asError, isFinalFailure } from './final-failure.js';
 import type { AddJobOptions, JobProcessor, JobQueue, JobRun, JobSystem, JobWorker, WorkOptions } from './job-system.js';

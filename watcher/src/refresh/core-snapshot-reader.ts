@@ -3,7 +3,7 @@
  * GetProduct gives price, stock, buy-box seller, rating and ratings total; GetSalesEstimate gives the
  * best-sellers rank and its category. Both read the same product page, which the core caches and
  * single-flights, so the pair costs one upstream fetch. The core gives no list price and no offer
- * count on these operations: those fields stay undefined (docs/watches.md, Refresh).
+ * count on these operations: those fields stay undefined (docs/engineering-watches.md, Refresh).
  *
  * A fresh read (a confirmation, docs/watches.md "Quality marks") asks GetProduct alone, past the
  * core's page cache: it confirms price and availability, which GetProduct gives.

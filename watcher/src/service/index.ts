@@ -1,7 +1,7 @@
 /**
  * The watcher's gRPC API (retail.v1.WatchService): `createWatchService(deps)` builds the handlers
  * (transport-free), `createWatcherGrpcServer({ host, port, serviceToken, service, log })` serves them
- * with the service-token and account check, health and reflection. docs/watches.md, "The WatchService API".
+ * with the service-token and account check, health and reflection. docs/engineering-watches.md, "The WatchService API".
  */
 export { createWatchService, type StreamHandler, type UnaryHandler, type WatchServiceHandlers } from './watch-service.js';
 export { createJobService, type JobServiceDeps, type JobServiceHandlers } from './job-service.js';

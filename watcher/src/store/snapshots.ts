@@ -190,7 +190,7 @@ export function createSnapshotRepository(db: Queryable) {
             // evaluated per row). date_bin places each point in its bucket from the first point and
             // max(at) picks the last of each: that needs only the primary key (an index-only scan),
             // so the table is read for the chosen points alone (500 rows, not 8,760 scattered ones:
-            // see docs/watches.md "Numbers"). The LATERAL probe (LIMIT 1 keeps it from being
+            // see docs/engineering-watches.md "Numbers"). The LATERAL probe (LIMIT 1 keeps it from being
             // flattened into a hash join over every point) touches one partition per point. A bucket
             // with a marked point answers with its last marked one, found through the partial index
             // snapshots_marked (marked points only), so the other rows stay unread.

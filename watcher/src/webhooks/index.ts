@@ -1,7 +1,8 @@
 /**
  * Webhooks of watches: where they may go (url-check, address-rules, guarded-lookup), how they are
  * signed (signer) and their secrets kept (secret-box, secret-keys), one attempt (deliver, outcome)
- * and the back-off the queue applies between attempts (retry-schedule). See docs/watches.md, "Webhooks".
+ * and the back-off the queue applies between attempts (retry-schedule). See docs/watches.md, "Webhooks"
+ * (what a receiver gets) and docs/engineering-watches.md (how the watcher delivers).
  */
 export { classifyAddress, isLoopbackHost, refusalOfAddress, type AddressClass, type AddressKind, type TargetPolicy } from './address-rules.js';
 export { checkWebhookUrl, WEBHOOK_URL_PATH, type CheckedWebhookUrl, type WebhookUrlError } from './url-check.js';
