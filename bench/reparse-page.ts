@@ -1,8 +1,9 @@
 /**
  * What re-parsing one archived page costs (docs/page-archive.md, Repairing history): the corpus's
  * US product pages, brotli-compressed as the archive keeps them, sent to a real core's
- * PageArchiveService.ReparseArchivedPage over gRPC on loopback, one at a time, as the job sends
- * them. Reports the median and p90 wall time per page; the parse itself dominates. A whole job's
+ * PageArchiveService.ReparseArchivedPage over gRPC on loopback, one at a time (a job sends
+ * REPARSE_CONCURRENCY at once). Reports the median and p90 wall time per page; the parse itself
+ * dominates. A whole job's
  * pages a second, one page at a time against several, is bench/reparse-job.ts.
  *
  *   RETAIL_CORPUS=../shared/corpus node --conditions=source --import tsx bench/reparse-page.ts
