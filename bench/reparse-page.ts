@@ -1,27 +1,19 @@
 /**
  * What re-parsing one archived page costs (docs/page-archive.md, Repairing history): the corpus's
  * US product pages, brotli-compressed as the archive keeps them, sent to a real core's
- * PageArchiveService.ReparseArchivedPage over gRPC on loopback, one at a time, as the job sends
- * them. Reports the median and p90 wall time per page; the parse itself dominates.
+ * PageArchiveService.ReparseArchivedPage over gRPC on loopback, one at a time (a job sends
+ * REPARSE_CONCURRENCY at once). Reports the median and p90 wall time per page; the parse itself
+ * dominates. A whole job's
+ * pages a second, one page at a time against several, is bench/reparse-job.ts.
  *
  *   RETAIL_CORPUS=../shared/corpus node --conditions=source --import tsx bench/reparse-page.ts
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
 import { PageArchiveService } from '@retail/contract';
 import { createCoreClient } from '@retail/gateway-shared';
 import { startCore } from '../test/harness/core.js';
+import { corpusProductPages } from './corpus-product-pages.js';
 
-const corpus = process.env.RETAIL_CORPUS;
-if (!corpus) throw new Error('set RETAIL_CORPUS to the corpus directory');
-const entries = (JSON.parse(readFileSync(join(corpus, 'index.json'), 'utf8')) as Array<{ operation: string; domain: string; page: string; url: string }>)
-  .filter((e) => e.operation === 'product' && e.domain === 'US');
-const pages = entries.map((e) => ({
-  url: e.url,
-  identifier: /\/dp\/([A-Z0-9]{10})/.exec(e.url)?.[1] ?? '',
-  body: brotliCompressSync(readFileSync(join(corpus, e.page)), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-})).filter((p) => p.identifier);
+const pages = corpusProductPages();
 
 const core = await startCore();
 const client = createCoreClient({ address: core.address, serviceToken: core.token, deadlineMs: 60_000 });

@@ -247,6 +247,7 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
       JOB_ITEM_CONCURRENCY: 6,
       JOB_CHUNK_SIZE: 100,
       JOB_RESULT_RETENTION_DAYS: 14,
+      REPARSE_CONCURRENCY: 6,
       DATABASE_URL: EXTERNAL_URL,
       QUEUE_REDIS_URL: 'rediss://:pw@queue.example:6380',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadWatcherConfig, WatcherConfigError } from './config.js';
+import { loadWatcherConfig, reparseConcurrencyFromEnv, WatcherConfigError } from './config.js';
 
 const TOKEN = 'a-service-token';
 
@@ -33,6 +33,14 @@ describe('loadWatcherConfig', () => {
     const bad = () => loadWatcherConfig({ SERVICE_TOKEN: TOKEN, JOB_CHUNK_SIZE: '0', JOB_RESULT_RETENTION_DAYS: 'a week' });
     expect(bad).toThrow(WatcherConfigError);
     expect(() => bad()).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^JOB_CHUNK_SIZE /), expect.stringMatching(/^JOB_RESULT_RETENTION_DAYS /)] }));
+  });
+
+  it('reads REPARSE_CONCURRENCY (default 4), alone too for the admin CLI, refusing 0 by name', () => {
+    expect(loadWatcherConfig({ SERVICE_TOKEN: TOKEN }).reparseConcurrency).toBe(4);
+    expect(loadWatcherConfig({ SERVICE_TOKEN: TOKEN, REPARSE_CONCURRENCY: '8' }).reparseConcurrency).toBe(8);
+    expect(reparseConcurrencyFromEnv({})).toBe(4);
+    expect(reparseConcurrencyFromEnv({ REPARSE_CONCURRENCY: '2' })).toBe(2);
+    expect(() => reparseConcurrencyFromEnv({ REPARSE_CONCURRENCY: '0' })).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^REPARSE_CONCURRENCY /)] }));
   });
 
   it('lists every bad variable in one error, its own and the parts\' alike, never echoing a value', () => {

@@ -12,6 +12,7 @@ import { loadWebhookConfig, type TargetPolicy, type WebhookConfig } from './webh
 import { loadOperatorWebhook, type OperatorWebhook } from './incidents/index.js';
 import { loadBillingExport, type BillingExportSettings } from './billing-export/billing-export-config.js';
 import { DEFAULT_JOB_CHUNK_SIZE } from './jobs/index.js';
+import { DEFAULT_REPARSE_CONCURRENCY } from './reparse/reparse-queue.js';
 import { DEFAULT_JOB_WORKERS, type JobWorkerSettings } from './workers/job-workers.js';
 import { DEFAULT_CONCURRENCY, type WorkerConcurrency } from './workers/start-workers.js';
 
@@ -37,6 +38,8 @@ export interface WatcherConfig {
   readonly jobWorkers: JobWorkerSettings;
   /** Bulk jobs: items per chunk (one queue job and one ledger hold). */
   readonly jobChunkSize: number;
+  /** Re-parsing: pages of one job the core reads at once (docs/page-archive.md). */
+  readonly reparseConcurrency: number;
   /**
    * BullMQ's job lock and stalled check: a replica that dies mid-job has its job run again elsewhere
    * within about their sum (defaults 30 s each, the queue layer's).
@@ -70,12 +73,22 @@ const WatcherEnvSchema = z.object({
   JOB_CONCURRENCY: setting(wholeNumber(1, 64).default(DEFAULT_JOB_WORKERS.chunks)),
   JOB_ITEM_CONCURRENCY: setting(wholeNumber(1, 64).default(DEFAULT_JOB_WORKERS.items)),
   JOB_CHUNK_SIZE: setting(wholeNumber(1, 1000).default(DEFAULT_JOB_CHUNK_SIZE)),
+  REPARSE_CONCURRENCY: setting(wholeNumber(1, 64).default(DEFAULT_REPARSE_CONCURRENCY)),
   WATCHER_SHUTDOWN_GRACE_MS: setting(wholeNumber(0, 600_000).default(10_000)),
   WATCHER_JOB_LOCK_MS: setting(wholeNumber(500, 600_000).optional()),
   WATCHER_STALLED_CHECK_MS: setting(wholeNumber(100, 600_000).optional()),
 });
 
 export class WatcherConfigError extends EnvironmentError {}
+
+/**
+ * REPARSE_CONCURRENCY alone, as the watcher reads it: for `npm run admin -- reparse`, which runs a
+ * job itself when there is no queue Redis and needs none of the watcher's other settings.
+ */
+export function reparseConcurrencyFromEnv(env: Readonly<Record<string, string | undefined>>): number {
+  const parsed = WatcherEnvSchema.pick({ REPARSE_CONCURRENCY: true }).safeParse(env);
+  return readEnvironment(parsed, {}, (problems) => new WatcherConfigError('watcher', problems)).variables.REPARSE_CONCURRENCY;
+}
 
 function policyOr(read: () => TargetPolicy): TargetPolicy {
   try {
@@ -105,6 +118,7 @@ export function loadWatcherConfig(env: Readonly<Record<string, string | undefine
     concurrency: { refresh: e.WATCHER_REFRESH_CONCURRENCY, delivery: e.WATCHER_DELIVERY_CONCURRENCY },
     jobWorkers: { chunks: e.JOB_CONCURRENCY, items: e.JOB_ITEM_CONCURRENCY },
     jobChunkSize: e.JOB_CHUNK_SIZE,
+    reparseConcurrency: e.REPARSE_CONCURRENCY,
     shutdownGraceMs: e.WATCHER_SHUTDOWN_GRACE_MS,
     ...(e.WATCHER_JOB_LOCK_MS !== undefined && { jobLockMs: e.WATCHER_JOB_LOCK_MS }),
     ...(e.WATCHER_STALLED_CHECK_MS !== undefined && { stalledCheckMs: e.WATCHER_STALLED_CHECK_MS }),

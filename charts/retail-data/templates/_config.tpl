@@ -53,6 +53,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "JOB_ITEM_CONCURRENCY" $values.config.jobItemConcurrency }}
 {{- $_ := set $env "JOB_CHUNK_SIZE" $values.config.jobChunkSize }}
 {{- $_ := set $env "JOB_RESULT_RETENTION_DAYS" $values.config.jobResultRetentionDays }}
+{{- $_ := set $env "REPARSE_CONCURRENCY" $values.config.reparseConcurrency }}
 {{- $_ := set $env "WEBHOOK_ALLOW_PRIVATE_TARGETS" $values.webhooks.allowPrivateTargets }}
 {{- $_ := set $env "WEBHOOK_TIMEOUT_MS" $values.webhooks.timeoutMs }}
 {{- $_ := set $env "OPERATOR_WEBHOOK_URL" $values.operatorWebhook.url }}

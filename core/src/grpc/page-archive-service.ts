@@ -10,6 +10,7 @@ import { parserVersionIn } from '../operations/parsed-pages.js';
 import { getProduct } from '../operations/product.js';
 import { getSalesEstimate } from '../operations/sales.js';
 import type { OperationContext } from '../operations/types.js';
+import type { ParsedPage, ParsedPageSource } from '../cache/parsed-pages.js';
 import type { PageFetcher } from '../pages/types.js';
 import type { ParsePool } from '../workers/pool.js';
 import { coreErrorStatus, toCoreError } from './status.js';
@@ -35,6 +36,30 @@ function archivedPageFetcher(request: ReparseArchivedPageRequest, html: string):
   };
 }
 
+/**
+ * The call's page parsed once: GetProduct and GetSalesEstimate read it with the same parser and
+ * arguments, which on the live path share one parse through the parsed-page cache. This call goes
+ * without that cache, and parsing the page twice was half of its CPU (docs/page-archive.md, What a
+ * re-parse costs). A failed parse is the same failure for both.
+ */
+function parsedOnce(fetcher: PageFetcher): ParsedPageSource {
+  const parses = new Map<string, Promise<ParsedPage<unknown>>>();
+  return {
+    parsed<T>(...[request, parser, parse]: Parameters<ParsedPageSource['parsed']>): Promise<ParsedPage<T>> {
+      const key = `${parser.id}@${parser.version}`;
+      let parsed = parses.get(key);
+      if (!parsed) {
+        parsed = (async () => {
+          const page = await fetcher.fetchPage(request);
+          return { value: await parse(page, request.signal ?? new AbortController().signal), fromCache: false, stale: false, retrievedAt: page.retrievedAt, url: page.url };
+        })();
+        parses.set(key, parsed);
+      }
+      return parsed as Promise<ParsedPage<T>>;
+    },
+  };
+}
+
 async function reparse(request: ReparseArchivedPageRequest, deps: { parsePool?: ParsePool; logger: Logger }) {
   const marketplace = findMarketplaceByCode(request.marketplace);
   if (!marketplace) throw invalidArgument(`marketplace must be a domain code ("US"), got ${JSON.stringify(request.marketplace)}`, 'marketplace');
@@ -43,10 +68,12 @@ async function reparse(request: ReparseArchivedPageRequest, deps: { parsePool?: 
   const inflate = decompress[request.encoding as keyof typeof decompress];
   if (!inflate) throw invalidArgument(`encoding must be br or gzip, got ${JSON.stringify(request.encoding)}`, 'encoding');
   const html = (await inflate(request.body)).toString('utf8');
+  const pages = archivedPageFetcher(request, html);
   const ctx: OperationContext = {
     marketplace,
     signal: new AbortController().signal,
-    pages: archivedPageFetcher(request, html),
+    pages,
+    parsedPages: parsedOnce(pages),
     logger: deps.logger,
     requestId: `reparse-${request.identifier}`,
     ...(deps.parsePool ? { parsePool: deps.parsePool } : {}),

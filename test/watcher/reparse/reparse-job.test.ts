@@ -1,7 +1,8 @@
 /**
  * The reparse job on a real store (PGlite) and a real core (its PageArchiveService over gRPC, the
- * project's product parser): resumed after a failure mid-walk it neither skips nor repeats a page;
- * it reads only its window; a page no parser can read is counted, not fatal. The archived pages are
+ * project's product parser): resumed after a failure mid-walk it neither skips nor repeats a page,
+ * whether it reads one page at a time or several; it reads only its window; a page no parser can
+ * read is counted, not fatal; a cancelled job's run stops writing. The archived pages are
  * the timeline product's page (test/replay/timeline-page.ts) as the archive stores them, and the
  * history points are what an older parser that missed the price would have stored.
  */
@@ -33,17 +34,20 @@ afterAll(async () => {
   await store?.close();
 });
 
-/** The core client, counting the pages sent and failing the `failAt`-th call (the core went away mid-walk). */
-function flakyCore(failAt?: number) {
+/**
+ * The core client, recording the pages sent (in the order the calls start) and failing the
+ * `failAt`-th call (the core went away mid-walk); `onCall` runs before each call is answered.
+ */
+function flakyCore(failAt?: number, onCall?: (call: number) => Promise<void>) {
   const sent: string[] = [];
   let calls = 0;
   const core: Pick<CoreClient, 'unaryCall'> = {
     unaryCall: (async (method: typeof PageArchiveService.method.reparseArchivedPage, request: { identifier?: string; url?: string; body?: Uint8Array }, options) => {
       calls += 1;
       if (calls === failAt) throw new Error('core unreachable');
-      const answer = await client.unaryCall(method, request, options);
       sent.push(request.body ? Buffer.from(request.body).toString('base64').slice(-16) : '');
-      return answer;
+      await onCall?.(calls);
+      return client.unaryCall(method, request, options);
     }) as CoreClient['unaryCall'],
   };
   return { core, sent };
@@ -54,28 +58,59 @@ const archivedStory = (base: number, prices: readonly number[], body?: (asin: st
 const fingerprint = (page: ArchivedPage) => Buffer.from(page.body).toString('base64').slice(-16);
 
 describe('the reparse job', () => {
-  it('resumes after a failure at the page it stopped on: every page read once, every point corrected once', async () => {
-    const { asin, pages } = await archivedStory(START, [10, 11, 12, 13, 14, 15]);
+  it.each([1, 4])('resumes after a failure at the page it stopped on, %i page(s) read at once: every page applied once, every point corrected once', async (concurrency) => {
+    const base = START + (concurrency - 1) * 10 * HOUR;
+    const { asin, pages } = await archivedStory(base, [10, 11, 12, 13, 14, 15]);
     const jobId = randomUUID();
-    await store.reparseJobs.create({ id: jobId, domain: 'US', kind: 'product', since: new Date(START), until: new Date(START + 6 * HOUR), force: false });
+    await store.reparseJobs.create({ id: jobId, domain: 'US', kind: 'product', since: new Date(base), until: new Date(base + 6 * HOUR), force: false });
+    const processor = (core: Pick<CoreClient, 'unaryCall'>) => createReparseProcessor({ store, core, log: () => undefined, concurrency });
 
     const first = flakyCore(4);
-    await expect(createReparseProcessor({ store, core: first.core, log: () => undefined })(runOf(jobId))).rejects.toThrow('core unreachable');
+    await expect(processor(first.core)(runOf(jobId))).rejects.toThrow('core unreachable');
+    // The pages before the failed one are applied; reads already under way after it are dropped.
     expect((await store.reparseJobs.get(jobId))).toMatchObject({ state: 'running', counts: { pages: 3, pointsRevised: 3 } });
+    expect(first.sent.slice(0, 3)).toEqual(pages.slice(0, 3).map(fingerprint));
 
     const second = flakyCore();
-    await createReparseProcessor({ store, core: second.core, log: () => undefined })(runOf(jobId, 2));
-    expect([...first.sent, ...second.sent]).toEqual(pages.map(fingerprint));
+    await processor(second.core)(runOf(jobId, 2));
+    // The resumed run starts at the page that failed: none of the applied ones is sent again.
+    expect(second.sent).toEqual(pages.slice(3).map(fingerprint));
     const job = await store.reparseJobs.get(jobId);
     expect(job).toMatchObject({ state: 'done', counts: { pages: 6, reparsed: 6, skipped: 0, unreadable: 0, withoutPoint: 0, pointsRevised: 6 } });
     expect(job?.fields).toEqual({ price: 6 });
-    const history = await store.snapshots.history({ domain: 'US', asin, from: new Date(START), to: new Date(START + 6 * HOUR) });
+    expect((await store.reparseJobs.revisions(jobId)).map((r) => (r.newValue as { value: number }).value)).toEqual([10, 11, 12, 13, 14, 15]);
+    const history = await store.snapshots.history({ domain: 'US', asin, from: new Date(base), to: new Date(base + 6 * HOUR) });
     expect(history.map((p) => [p.quality, p.price?.value, p.unknownFields ?? []])).toEqual([10, 11, 12, 13, 14, 15].map((price) => ['revised', price, []]));
 
     // A re-run of a finished job (a redelivery) does nothing.
     const third = flakyCore();
-    await createReparseProcessor({ store, core: third.core, log: () => undefined })(runOf(jobId, 1));
+    await processor(third.core)(runOf(jobId, 1));
     expect(third.sent).toEqual([]);
+  });
+
+  it('stops writing when the job is cancelled mid-walk: the pages after the cancel are left as they were', async () => {
+    const BASE = START + 200 * HOUR;
+    const { asin } = await archivedStory(BASE, [30, 31, 32, 33, 34, 35]);
+    const jobId = randomUUID();
+    await store.reparseJobs.create({ id: jobId, domain: 'US', kind: 'product', since: new Date(BASE), until: new Date(BASE + 6 * HOUR), force: false });
+    // The operator cancels while the fifth page is being read; what was applied by then is what stays.
+    let pagesAtCancel = -1;
+    const { core } = flakyCore(undefined, async (call) => {
+      if (call !== 5) return;
+      expect(await store.reparseJobs.cancel(jobId, 'cancelled by the operator')).toBe(true);
+      pagesAtCancel = (await store.reparseJobs.get(jobId))!.counts.pages;
+    });
+    const log: string[] = [];
+    await createReparseProcessor({ store, core, log: (line) => log.push(line), concurrency: 2 })(runOf(jobId));
+    const job = await store.reparseJobs.get(jobId);
+    expect(job).toMatchObject({ state: 'failed', error: 'cancelled by the operator' });
+    expect(pagesAtCancel).toBeGreaterThanOrEqual(1);
+    expect(pagesAtCancel).toBeLessThan(5);
+    expect(job?.counts.pages).toBe(pagesAtCancel);
+    expect(await store.reparseJobs.revisions(jobId)).toHaveLength(pagesAtCancel);
+    const history = await store.snapshots.history({ domain: 'US', asin, from: new Date(BASE), to: new Date(BASE + 6 * HOUR) });
+    expect(history.map((p) => p.quality === 'revised')).toEqual([...Array<boolean>(pagesAtCancel).fill(true), ...Array<boolean>(6 - pagesAtCancel).fill(false)]);
+    expect(log.join('\n')).toContain('stopped: the job was cancelled');
   });
 
   it('reads only its window, and counts a page the current parser cannot read without failing', async () => {

@@ -20,6 +20,7 @@ describe('npm run admin -- reparse, its arguments', () => {
     [['--domain', 'US', '--kind', 'product', '--since', 'yesterday'], '--since must be an RFC 3339 time'],
     [['--domain', 'US', '--kind', 'product', '--since', '2026-11-28T10:00:00Z', '--until', '2026-11-28T09:00:00Z'], '--until must be after --since'],
     [['status'], 'reparse status takes the job id'],
+    [['cancel'], 'reparse cancel takes the job id'],
   ])('refuses %j with exit code 2, saying why, before touching any database', async (argv, message) => {
     const { code, err } = await refused(argv);
     expect(code).toBe(2);

@@ -5,12 +5,17 @@
  * LEDGER_REDIS_URL or REDIS_URL, as the watcher reads them) a watcher replica takes it and this
  * command only waits (Ctrl-C leaves it running: `reparse status` finds it later); without one
  * (the one-process default) there is no replica to hand it to, so this command runs it itself on the
- * in-memory twin, calling the core at CORE_ADDRESS with SERVICE_TOKEN.
+ * in-memory twin, calling the core at CORE_ADDRESS with SERVICE_TOKEN, REPARSE_CONCURRENCY pages at
+ * once. A job over a marketplace and kind that already has one queued or running is refused (exit
+ * 3, naming the active job; the database decides, store/reparse-jobs.ts): refused rather than
+ * queued behind it, because the second would mostly skip what the first corrects, and an operator
+ * who meant a different window learns now, not hours later. `reparse cancel ID` ends an active job.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createCoreClient } from '@retail/gateway-shared';
 import { createJobSystemFromEnv, queueRedisUrl } from '../queue/index.js';
+import { reparseConcurrencyFromEnv } from '../config.js';
 import { REPARSE_QUEUE, startReparseWorker } from '../reparse/index.js';
 import { createWatchStore, openDatabase, storeSettingsFromEnv, type WatchStore } from '../store/index.js';
 import type { ReparseJobDraft, ReparseJobRecord } from '../store/reparse-jobs.js';
@@ -18,10 +23,14 @@ import type { CliIo } from './pages-command.js';
 
 export const REPARSE_USAGE = `usage: npm run --silent admin -- reparse --domain US --kind product --since RFC3339-TIME [--until RFC3339-TIME] [--force] [--no-wait]
        npm run --silent admin -- reparse status JOB-ID
+       npm run --silent admin -- reparse cancel JOB-ID
   reads the archived pages of a marketplace and kind fetched in [since, until) again with the core's
   current parser, corrects the history points that came from them (marked revised, the old values
   kept for audit, no event or webhook), skips pages already read by the current parser unless --force,
-  and prints what it corrected`;
+  and prints what it corrected; one job per marketplace and kind at a time (exit 3 while one is active)`;
+
+/** Exit codes: the job done (or found, or cancelled), failed (or not found), a bad argument, refused for the active job. */
+const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
 
 /** The kinds re-parsing re-derives history from: history points come from product pages only. */
 const REPARSED_KINDS = ['product'];
@@ -76,27 +85,37 @@ async function waitForEnd(store: WatchStore, id: string): Promise<ReparseJobReco
   }
 }
 
+/** What `reparse` refused, worded for the operator: the active job, and what to do. */
+export function refusalOf(draft: ReparseJobDraft, active: ReparseJobRecord | undefined): string {
+  if (!active) return `a reparse job over ${draft.domain} ${draft.kind} was active a moment ago and has just ended: run the command again`;
+  const window = `since ${active.since.toISOString()}${active.until ? ` until ${active.until.toISOString()}` : ''}`;
+  return `refused: reparse job ${active.id} over ${draft.domain} ${draft.kind} is ${active.state} (${window}, ${active.counts.pages} page(s) done); `
+    + `one job per marketplace and kind at a time. Follow it with \`reparse status ${active.id}\` and run this one when it ends, `
+    + `or end it with \`reparse cancel ${active.id}\` (what it corrected stays corrected)`;
+}
+
 export async function runReparseCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
-  const statusOf = argv[0] === 'status' ? argv[1] : undefined;
+  const [sub, jobId] = argv[0] === 'status' || argv[0] === 'cancel' ? [argv[0], argv[1]] : [undefined, undefined];
   let draft: ReturnType<typeof reparseDraftOf> | undefined;
   try {
-    if (argv[0] === 'status' && !statusOf) throw new UsageError('reparse status takes the job id');
-    if (!statusOf) draft = reparseDraftOf(argv);
+    if (sub && !jobId) throw new UsageError(`reparse ${sub} takes the job id`);
+    if (!sub) draft = reparseDraftOf(argv);
   } catch (error) {
     io.err(`${(error as Error).message}\n${REPARSE_USAGE}`);
-    return 2;
+    return EXIT.usage;
   }
   const db = await openDatabase(storeSettingsFromEnv(env));
   const store = createWatchStore(db);
   try {
-    if (statusOf) {
-      const job = await store.reparseJobs.get(statusOf);
+    if (sub === 'cancel') return await cancel(store, jobId!, io);
+    if (sub === 'status') {
+      const job = await store.reparseJobs.get(jobId!);
       if (!job) {
-        io.err(`no reparse job ${statusOf}`);
-        return 1;
+        io.err(`no reparse job ${jobId}`);
+        return EXIT.failed;
       }
       io.out(JSON.stringify(reportOf(job), null, 2));
-      return 0;
+      return EXIT.ok;
     }
     return await queueAndWait(store, draft!, env, io);
   } finally {
@@ -104,26 +123,54 @@ export async function runReparseCommand(argv: string[], env: NodeJS.ProcessEnv, 
   }
 }
 
+async function cancel(store: WatchStore, id: string, io: CliIo): Promise<number> {
+  if (!(await store.reparseJobs.cancel(id, 'cancelled by the operator'))) {
+    const job = await store.reparseJobs.get(id);
+    io.err(job ? `reparse job ${id} is already ${job.state}` : `no reparse job ${id}`);
+    return EXIT.failed;
+  }
+  // Its run, if one is on it, stops at its next page (it writes nothing past the cancel).
+  io.out(JSON.stringify(reportOf((await store.reparseJobs.get(id))!), null, 2));
+  return EXIT.ok;
+}
+
 async function queueAndWait(store: WatchStore, draft: ReparseJobDraft & { readonly wait: boolean }, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   const local = !queueRedisUrl(env);
   if (local && !env.SERVICE_TOKEN) {
     io.err('no queue Redis: this command runs the job itself and needs the core (CORE_ADDRESS, default 127.0.0.1:50051) and SERVICE_TOKEN');
-    return 2;
+    return EXIT.usage;
+  }
+  let concurrency: number;
+  try {
+    concurrency = reparseConcurrencyFromEnv(env);
+  } catch (error) {
+    io.err((error as Error).message);
+    return EXIT.usage;
   }
   const jobs = await createJobSystemFromEnv(env);
   const core = local ? createCoreClient({ address: env.CORE_ADDRESS || '127.0.0.1:50051', serviceToken: env.SERVICE_TOKEN!, deadlineMs: 60_000 }) : undefined;
-  const worker = core ? startReparseWorker(jobs, { store, core, log: io.err }) : undefined;
+  const worker = core ? startReparseWorker(jobs, { store, core, log: io.err, concurrency }) : undefined;
   try {
-    await store.reparseJobs.create(draft);
-    await jobs.queue(REPARSE_QUEUE).add({ jobId: draft.id }, { id: draft.id });
-    io.err(`reparse job ${draft.id} queued${local ? ' (run here: no queue Redis)' : ''}`);
+    const created = await store.reparseJobs.create(draft);
+    if (!created.created) {
+      io.err(refusalOf(draft, created.active));
+      return EXIT.refused;
+    }
+    try {
+      await jobs.queue(REPARSE_QUEUE).add({ jobId: draft.id }, { id: draft.id });
+    } catch (error) {
+      // Never queued: the row must not hold the marketplace and kind for a job nothing will run.
+      await store.reparseJobs.setState(draft.id, 'failed', `could not be queued: ${(error as Error).message}`);
+      throw error;
+    }
+    io.err(`reparse job ${draft.id} queued${local ? ` (run here: no queue Redis; ${concurrency} page(s) at once)` : ''}`);
     if (!draft.wait && !local) {
       io.out(draft.id);
-      return 0;
+      return EXIT.ok;
     }
     const job = await waitForEnd(store, draft.id);
     io.out(JSON.stringify(reportOf(job), null, 2));
-    return job.state === 'done' ? 0 : 1;
+    return job.state === 'done' ? EXIT.ok : EXIT.failed;
   } finally {
     await worker?.close();
     await jobs.close();

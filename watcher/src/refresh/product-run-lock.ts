@@ -6,9 +6,11 @@
  *
  * Across replicas: a session-level PostgreSQL advisory lock, tried, never waited for. Inside one
  * process: a set of running products (PGlite has one session, in which advisory locks are re-entrant).
+ * Both are store/run-lock.ts.
  */
 import type { DomainCode } from '../model.js';
 import type { Database } from '../store/index.js';
+import { createRunLock } from '../store/run-lock.js';
 
 /** The first key of the two-key advisory lock: the watcher's product runs ("wrun"). */
 const LOCK_SPACE = 0x7772756e;
@@ -16,23 +18,6 @@ const LOCK_SPACE = 0x7772756e;
 export type ProductRunLock = <T>(domain: DomainCode, asin: string, work: () => Promise<T>) => Promise<{ ran: true; value: T } | { ran: false }>;
 
 export function createProductRunLock(db: Database): ProductRunLock {
-  const running = new Set<string>();
-  return async (domain, asin, work) => {
-    const product = `${domain}:${asin}`;
-    if (running.has(product)) return { ran: false };
-    running.add(product);
-    try {
-      return await db.session(async (session) => {
-        const [row] = await session.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked`, [LOCK_SPACE, product]);
-        if (!row?.locked) return { ran: false as const };
-        try {
-          return { ran: true as const, value: await work() };
-        } finally {
-          await session.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LOCK_SPACE, product]);
-        }
-      });
-    } finally {
-      running.delete(product);
-    }
-  };
+  const lock = createRunLock(db, LOCK_SPACE);
+  return (domain, asin, work) => lock(`${domain}:${asin}`, work);
 }

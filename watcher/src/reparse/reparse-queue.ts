@@ -18,3 +18,11 @@ export const REPARSE_QUEUE = defineQueue<ReparseJob>('watcher-reparse', { retryD
 
 /** Pages read per batch from the archive (bodies included: ~150 KiB each for real pages). */
 export const REPARSE_BATCH = 20;
+
+/**
+ * Pages of one job the core reads at once (REPARSE_CONCURRENCY). The core parses on its worker pool,
+ * PARSE_WORKERS threads (its default: the CPUs less one, 1 to 4): four keeps a default pool of any
+ * size busy, and beyond the pool's size a page only waits in the core. Raise it with PARSE_WORKERS or
+ * the number of core replicas.
+ */
+export const DEFAULT_REPARSE_CONCURRENCY = 4;

@@ -1,4 +1,7 @@
-/** The reparse queue's worker: one job at a time per replica (a job is a long walk, not many small items). */
+/**
+ * The reparse queue's worker: one job at a time per replica (a job is a long walk, not many small
+ * items); inside a job, REPARSE_CONCURRENCY pages are read by the core at once (run-reparse.ts).
+ */
 import type { JobSystem, JobWorker } from '../queue/index.js';
 import { createReparseProcessor, type ReparseDependencies } from './run-reparse.js';
 import { REPARSE_QUEUE } from './reparse-queue.js';
@@ -15,6 +18,9 @@ export function startReparseWorker(jobs: Pick<JobSystem, 'work'>, deps: ReparseD
   }, {
     concurrency: 1,
     // Out of attempts: the job says so and keeps its cursor and counts (what it corrected stays corrected).
-    onFinalFailure: async (run, error) => deps.store.reparseJobs.setState(run.data.jobId, 'failed', error.message),
+    // (A job cancelled meanwhile keeps its cancel.)
+    onFinalFailure: async (run, error) => {
+      await deps.store.reparseJobs.setState(run.data.jobId, 'failed', error.message);
+    },
   });
 }

@@ -1,15 +1,19 @@
 /**
- * Re-parsing's records (migration 0006, docs/page-archive.md "Repairing history after a parser
- * fix"): the jobs with their cursor and counts, and each page's corrections, written in one
- * transaction with the cursor's move, so a job resumed after a crash redoes at most the page it was
- * on and never writes a correction twice.
+ * Re-parsing's records (migrations 0006 and 0007, docs/page-archive.md "Repairing history after a
+ * parser fix"): the jobs with their cursor and counts, and each page's corrections, written in one
+ * transaction with the cursor's move, so a job resumed after a crash redoes at most the pages it
+ * had in hand and never writes a correction twice.
+ *
+ * Two guards live in PostgreSQL, so no replica or CLI can get round them: at most one queued or
+ * running job per marketplace and kind (a partial unique index: `create` refuses the second), and a
+ * page's corrections are written only by the run that holds the job's cursor where it expects it
+ * (`applyPage`: a run of a job cancelled, or moved on by another run, writes nothing).
  */
-import type { Database, Queryable } from '@retail/database';
-import type { DomainCode, Snapshot } from '../model.js';
-import { type FieldRevision, type ReparsedField, revisedPoint, reviseFields } from '../reparse/point-revision.js';
+import type { Database } from '@retail/database';
+import type { ReparsedField } from '../reparse/point-revision.js';
 import type { SnapshotFields } from '../refresh/snapshot-reader.js';
-import { type ArchivedPageRow, parserOfPage } from './archived-pages.js';
-import { SNAPSHOT_COLUMNS, snapshotOf, type SnapshotRow } from './snapshots.js';
+import type { ArchivedPageRow } from './archived-pages.js';
+import { revisePoints } from './snapshot-revisions.js';
 
 export type ReparseJobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -22,9 +26,18 @@ export interface ReparseJobDraft {
   readonly force: boolean;
 }
 
+/** The last page a job applied, in the walk's order (fetched_at, id). */
+export interface ReparseCursor {
+  readonly fetchedAt: Date;
+  readonly id: string;
+}
+
+/** What `create` did: queued the job, or refused it for the job already active over the same marketplace and kind. */
+export type ReparseJobCreation = { readonly created: true } | { readonly created: false; readonly active?: ReparseJobRecord };
+
 export interface ReparseJobRecord extends ReparseJobDraft {
   readonly state: ReparseJobState;
-  readonly cursor?: { readonly fetchedAt: Date; readonly id: string };
+  readonly cursor?: ReparseCursor;
   readonly counts: {
     /** Archived pages the job walked. */
     readonly pages: number;
@@ -52,55 +65,10 @@ export type PageOutcome =
   | { readonly kind: 'unreadable'; readonly parser: string }
   | { readonly kind: 'read'; readonly parser: string; readonly fields: Omit<SnapshotFields, 'retrievedAt'> };
 
-/** The snapshot columns of each re-derived field, and its value as the columns hold it. */
-const COLUMNS_OF: Record<ReparsedField, (p: Snapshot) => Record<string, unknown>> = {
-  price: (p) => ({ price: p.price?.value ?? null, price_currency: p.price?.currency ?? null }),
-  isInStock: (p) => ({ in_stock: p.isInStock ?? null }),
-  buyboxSellerId: (p) => ({ buybox_seller_id: p.buyboxSellerId ?? null }),
-  rating: (p) => ({ rating: p.rating ?? null }),
-  ratingsTotal: (p) => ({ ratings_total: p.ratingsTotal ?? null }),
-  bestSellersRank: (p) => ({ best_sellers_rank: p.bestSellersRank ?? null }),
-  bestSellersCategory: (p) => ({ best_sellers_category: p.bestSellersCategory ?? null }),
-};
-
 interface JobRow {
   id: string; domain: string; kind: string; since: Date; until: Date | null; force: boolean; state: ReparseJobState;
   cursor_at: Date | null; cursor_id: string | null; pages: number; reparsed: number; skipped: number; unreadable: number;
   without_point: number; points_revised: number; error: string | null; created_at: Date; finished_at: Date | null;
-}
-
-const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-
-async function revisePoints(tx: Queryable, jobId: string, page: ArchivedPageRow, parser: string, fields: Omit<SnapshotFields, 'retrievedAt'>): Promise<number | 'none'> {
-  const rows = await tx.query<SnapshotRow & { product_id: number }>(
-    `SELECT product_id, ${SNAPSHOT_COLUMNS} FROM snapshots
-     WHERE product_id = (SELECT id FROM products WHERE domain = $1 AND asin = $2) AND retrieved_at = $3 ORDER BY at`,
-    [page.domain, page.identifier, page.fetchedAt],
-  );
-  if (rows.length === 0) return 'none';
-  let revised = 0;
-  for (const row of rows) {
-    const point = snapshotOf(page.domain as DomainCode, page.identifier, row);
-    const revisions: FieldRevision[] = reviseFields(point, fields);
-    if (revisions.length === 0) continue;
-    const after = revisedPoint(point, revisions);
-    const columns = Object.assign({}, ...revisions.map((r) => COLUMNS_OF[r.field](after))) as Record<string, unknown>;
-    const names = Object.keys(columns);
-    await tx.query(
-      `UPDATE snapshots SET ${names.map((n, i) => `${n} = $${i + 3}`).join(', ')}, unknown_fields = $${names.length + 3}, suspect_fields = $${names.length + 4}, quality = 'revised'
-       WHERE product_id = $1 AND at = $2`,
-      [row.product_id, row.at, ...names.map((n) => columns[n]), [...(after.unknownFields ?? [])], [...(after.suspectFields ?? [])]],
-    );
-    for (const r of revisions) {
-      await tx.query(
-        `INSERT INTO snapshot_revisions (product_id, at, field, old_value, old_mark, new_value, old_parser, new_parser, page_id, job_id)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-        [row.product_id, row.at, r.field, json(r.oldValue), r.oldMark ?? null, json(r.newValue), parserOfPage(page), parser, page.id, jobId],
-      );
-    }
-    revised += 1;
-  }
-  return revised;
 }
 
 export function createReparseJobRepository(db: Database) {
@@ -121,25 +89,59 @@ export function createReparseJobRepository(db: Database) {
   }
 
   return {
-    async create(draft: ReparseJobDraft): Promise<void> {
-      await db.query(`INSERT INTO reparse_jobs (id, domain, kind, since, until, force) VALUES ($1, $2, $3, $4, $5, $6)`,
+    /**
+     * Queues a job unless one over the same marketplace and kind is queued or running (the partial
+     * unique index of migration 0007 decides, so two concurrent creations cannot both pass).
+     */
+    async create(draft: ReparseJobDraft): Promise<ReparseJobCreation> {
+      const inserted = await db.query(
+        `INSERT INTO reparse_jobs (id, domain, kind, since, until, force) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (domain, kind) WHERE state IN ('queued', 'running') DO NOTHING RETURNING id`,
         [draft.id, draft.domain, draft.kind, draft.since, draft.until ?? null, draft.force]);
+      if (inserted.length > 0) return { created: true };
+      // The active one (it may have ended since: then there is none to name, and a retry passes).
+      const [active] = await db.query<{ id: string }>(
+        `SELECT id FROM reparse_jobs WHERE domain = $1 AND kind = $2 AND state IN ('queued', 'running')`, [draft.domain, draft.kind]);
+      const record = active ? await get(active.id) : undefined;
+      return { created: false, ...(record ? { active: record } : {}) };
     },
 
     get,
 
-    async setState(id: string, state: ReparseJobState, error?: string): Promise<void> {
-      await db.query(
-        `UPDATE reparse_jobs SET state = $2, error = $3, finished_at = CASE WHEN $2 IN ('done', 'failed') THEN now() ELSE NULL END WHERE id = $1`,
+    /** Ends a queued or running job as failed, saying why; false when it was not active. Its run stops at its next page. */
+    async cancel(id: string, reason: string): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE reparse_jobs SET state = 'failed', error = $2, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`, [id, reason]);
+      return rows.length > 0;
+    },
+
+    /**
+     * Moves an active job on: `running` when a run takes it, `done` or `failed` when it ends. A job
+     * that already ended (done, or cancelled meanwhile) stays as it is: false.
+     */
+    async setState(id: string, state: Exclude<ReparseJobState, 'queued'>, error?: string): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE reparse_jobs SET state = $2, error = $3, finished_at = CASE WHEN $2 IN ('done', 'failed') THEN now() ELSE NULL END
+         WHERE id = $1 AND state IN ('queued', 'running') RETURNING id`,
         [id, state, error ?? null]);
+      return rows.length > 0;
     },
 
     /**
      * Records what the current parser made of `page`: the corrected points with their audit rows,
      * the page's re-read mark, the job's counts and its cursor past the page, all in one transaction.
+     * `from` is where the run found the cursor (the page before, or none at the walk's start): when
+     * the job is no longer running (cancelled) or its cursor is on another page (page ids are unique) (another run of it moved
+     * on), nothing is written and the answer is false: the run stops. The fence is the first
+     * statement, so its row lock orders two such transactions before either touches a point.
      */
-    async applyPage(jobId: string, page: ArchivedPageRow, outcome: PageOutcome): Promise<void> {
-      await db.transaction(async (tx) => {
+    async applyPage(jobId: string, from: ReparseCursor | undefined, page: ArchivedPageRow, outcome: PageOutcome): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const fenced = await tx.query(
+          `UPDATE reparse_jobs SET cursor_at = $2, cursor_id = $3
+           WHERE id = $1 AND state = 'running' AND cursor_id IS NOT DISTINCT FROM $4::uuid RETURNING id`,
+          [jobId, page.fetchedAt, page.id, from?.id ?? null]);
+        if (fenced.length === 0) return false;
         let counts = { reparsed: 0, skipped: 0, unreadable: 0, without_point: 0, points_revised: 0 };
         if (outcome.kind === 'skipped') counts = { ...counts, skipped: 1 };
         else {
@@ -154,9 +156,10 @@ export function createReparseJobRepository(db: Database) {
           await tx.query(`UPDATE archived_pages SET reparsed_with = $3, reparsed_at = now() WHERE id = $1 AND fetched_at = $2`, [page.id, page.fetchedAt, outcome.parser]);
         }
         await tx.query(
-          `UPDATE reparse_jobs SET cursor_at = $2, cursor_id = $3, pages = pages + 1, reparsed = reparsed + $4, skipped = skipped + $5,
-             unreadable = unreadable + $6, without_point = without_point + $7, points_revised = points_revised + $8 WHERE id = $1`,
-          [jobId, page.fetchedAt, page.id, counts.reparsed, counts.skipped, counts.unreadable, counts.without_point, counts.points_revised]);
+          `UPDATE reparse_jobs SET pages = pages + 1, reparsed = reparsed + $2, skipped = skipped + $3,
+             unreadable = unreadable + $4, without_point = without_point + $5, points_revised = points_revised + $6 WHERE id = $1`,
+          [jobId, counts.reparsed, counts.skipped, counts.unreadable, counts.without_point, counts.points_revised]);
+        return true;
       });
     },
 

@@ -70,7 +70,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
       const billingRecord = config.billingExport ? billingExportRecord(options, closers) : undefined;
       workers = await startWatcherWorkers({
         store, jobs, meter: metering.meter, accounts: metering.admin, reader: createCoreSnapshotReader(core), core,
-        jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, log,
+        jobWorkers: config.jobWorkers, webhookConfig: config.webhooks, secretBox, concurrency: config.concurrency, reparseConcurrency: config.reparseConcurrency, log,
         ...(config.operatorWebhook && { operatorWebhook: config.operatorWebhook }),
         ...(config.billingExport && billingRecord && { billingExport: { settings: config.billingExport, record: billingRecord } }),
       });

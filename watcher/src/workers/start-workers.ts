@@ -32,7 +32,7 @@ import type { Queryable } from '@retail/database/database';
 import { MAINTENANCE_QUEUE, MAINTENANCE_SCHEDULE, RESUME_CHECK_QUEUE, RESUME_CHECK_SCHEDULE } from './housekeeping-queues.js';
 import { DEFAULT_JOB_WORKERS, startJobWorkers, type JobWorkerDependencies, type JobWorkerSettings } from './job-workers.js';
 import { requeueOpenDeliveries } from './open-deliveries.js';
-import { startReparseWorker } from '../reparse/index.js';
+import { DEFAULT_REPARSE_CONCURRENCY, startReparseWorker } from '../reparse/index.js';
 import { resumeFundedAccounts } from './resume-funded.js';
 
 export interface WorkerConcurrency {
@@ -62,6 +62,8 @@ export interface WatcherWorkerDependencies extends Pick<JobWorkerDependencies, '
   /** Tests only: a sender that trusts a self-signed receiver. Default: one built from webhookConfig. */
   readonly sender?: WebhookSender;
   readonly concurrency?: Partial<WorkerConcurrency>;
+  /** Pages of one reparse job the core reads at once (REPARSE_CONCURRENCY); default: re-parsing's. */
+  readonly reparseConcurrency?: number;
   readonly clock?: () => Date;
 }
 
@@ -113,7 +115,7 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   const incidents = deps.core ? await startIncidentWorkers(deps, deps.core, sender) : { workers: [], open: 0 };
   workers.push(...incidents.workers);
   // Re-parsing archived pages (docs/page-archive.md): jobs the admin CLI queues.
-  if (deps.core) workers.push(startReparseWorker(jobs, { store, core: deps.core, log }));
+  if (deps.core) workers.push(startReparseWorker(jobs, { store, core: deps.core, log, ...(deps.reparseConcurrency ? { concurrency: deps.reparseConcurrency } : {}) }));
 
   if (deps.billingExport) {
     const billing = await startBillingExport({ jobs, sender, log, sendTimeoutMs: deps.webhookConfig.timeoutMs, ...deps.billingExport });
@@ -128,7 +130,8 @@ export async function startWatcherWorkers(deps: WatcherWorkerDependencies): Prom
   await jobs.queue(MAINTENANCE_QUEUE).upsertSchedule(MAINTENANCE_SCHEDULE.id, { everyMs: MAINTENANCE_SCHEDULE.everyMs }, {});
   await jobs.queue(RESUME_CHECK_QUEUE).upsertSchedule(RESUME_CHECK_SCHEDULE.id, { everyMs: RESUME_CHECK_SCHEDULE.everyMs }, {});
   log(`watcher workers started on ${jobs.kind}: ${products} product schedule(s), ${open} open delivery(ies), ${bulk.requeued} open bulk-job chunk(s), ${incidents.open} open operator webhook(s), `
-    + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} (one BatchLookup each)`);
+    + `concurrency refresh ${concurrency.refresh} delivery ${concurrency.delivery} job chunks ${deps.core ? jobSettings.chunks : 0} (one BatchLookup each)`
+    + `${deps.core ? `, reparse pages ${deps.reparseConcurrency ?? DEFAULT_REPARSE_CONCURRENCY} at once` : ''}`);
 
   return {
     async stop() {
