@@ -13,8 +13,8 @@ export const hashInvite = (code: string) => createHash('sha256').update(code).di
 
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-/** What the page may know about its user. */
-const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt });
+/** What the page may know about its user (`operator`: show the Operator view; the API checks again). */
+const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt, operator: user.operator === true });
 
 export function sessionOf(res: Response): ActiveSession | undefined {
   return res.locals.session as ActiveSession | undefined;
@@ -102,7 +102,7 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
     let session = sessionOf(res);
     const user = session?.record.userId ? await users.getUser(session.record.userId) : undefined;
     if (!session || (session.record.userId && !user)) session = await sessions.start(req, res, undefined, session);
-    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs), usageHistory: Boolean(ctx.usageHistory) } });
+    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs), usageHistory: Boolean(ctx.usageHistory), archive: Boolean(ctx.archive) } });
   });
 
   return router;

@@ -13,3 +13,8 @@ export { ConsoleError } from './errors.js';
 export { createClientWatchApi, type ClientWatchApiOptions } from './client-watch-api.js';
 export { createClientJobApi, type ClientJobApiOptions } from './client-job-api.js';
 export type { CreateJobBody, JobApi } from './job-api.js';
+export type { ArchiveApi, ArchivedPageFound, ArchivedPageInfo, ArchivedPageListQuery, ArchivedPageQuery } from './archive-api.js';
+export { createClientArchiveApi, type ClientArchiveApiOptions } from './client-archive-api.js';
+export type { OperatorEvent } from './store.js';
+export { setOperatorRole, type RoleChange } from './operator-role.js';
+export { CONSOLE_OPERATORS_USAGE, runConsoleOperatorsCommand, type OpenedUsers, type UserStoreLocation } from './admin/operators-command.js';
