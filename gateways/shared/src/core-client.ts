@@ -12,7 +12,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Metadata } from '@grpc/grpc-js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import {
-  ARCHIVE_METADATA_KEY, BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
+  ARCHIVE_METADATA_KEY, ArchivedPageService, BACKGROUND_PRIORITY, type BatchItem, type BatchItemResult, CacheStatus, type DataIncident, DataIncidentService, dataIncidentStateName, type DataIncidentStateName,
   DataHealthService, FRESH_READ, PageArchiveService, JobService, MARKETPLACE_HEALTH_SERVICE, PRIORITY_METADATA_KEY, READ_METADATA_KEY, REQUEST_ID_METADATA_KEY, RetailService, WATCH_REFRESH_ARCHIVE, WatchService,
 } from '@retail/contract';
 import { type CoalescingCounts, createCallCoalescer } from './call-coalescer.js';
@@ -167,6 +167,8 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     for (const service of ACCOUNT_SERVICES) callers.set(service, watcher);
     // The kept data incidents (the status page): the watcher's, for no account in particular.
     callers.set(DataIncidentService.typeName, watcher);
+    // The page archive's pages (the console's operator view): the watcher keeps them.
+    callers.set(ArchivedPageService.typeName, watcher);
   }
 
   /** The backend of a method, and the metadata of one call to it (inside the call's span: its traceparent). */

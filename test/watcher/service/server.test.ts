@@ -63,9 +63,9 @@ function reflect(port: number, request: object): Promise<Record<string, unknown>
 }
 
 describe('watcher gRPC server', () => {
-  it('answers server reflection for the WatchService, the JobService and health', async () => {
+  it('answers server reflection for exactly the services it serves (here the WatchService, given no job, incident or archive store) and health', async () => {
     const listed = (await reflect(t.port, { list_services: '' })) as { list_services_response: { service: { name: string }[] } };
-    expect(listed.list_services_response.service.map((s) => s.name).sort()).toEqual(['grpc.health.v1.Health', 'retail.v1.JobService', 'retail.v1.WatchService']);
+    expect(listed.list_services_response.service.map((s) => s.name).sort()).toEqual(['grpc.health.v1.Health', 'retail.v1.WatchService']);
     const files = (await reflect(t.port, { file_containing_symbol: 'retail.v1.WatchService' })) as { file_descriptor_response: { file_descriptor_proto: Buffer[] } };
     const protos = files.file_descriptor_response.file_descriptor_proto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
     expect(protos.find((p) => p.service.some((s) => s.name === 'WatchService'))?.package).toBe('retail.v1');

@@ -1,11 +1,12 @@
 /**
- * The watcher's gRPC server: retail.v1.WatchService behind the service-token and account check,
- * grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
+ * The watcher's gRPC server: retail.v1.WatchService behind the service-token and account check, the
+ * JobService, DataIncidentService and ArchivedPageService when given, grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
  * NOT_SERVING, ends the open event streams (UNAVAILABLE: resume elsewhere from the last cursor),
  * waits up to `graceMs` for unary calls, then forces.
  */
-import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { DataIncidentService, JobService, WatchService } from '@retail/contract';
+import type { DescService } from '@bufbuild/protobuf';
+import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { ArchivedPageService, DataIncidentService, JobService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
@@ -13,6 +14,7 @@ import { serviceAuthInterceptor } from './auth.js';
 import type { ServiceLog } from './deps.js';
 import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
 import { addHealth } from './health.js';
+import { archivedPageImplementation } from './archived-page-service.js';
 import { dataIncidentImplementation } from './data-incident-service.js';
 import type { WatchStore } from '../store/index.js';
 import type { JobServiceHandlers } from './job-service.js';
@@ -35,6 +37,8 @@ export interface WatcherGrpcServerOptions {
   readonly jobs?: JobServiceHandlers;
   /** retail.v1.DataIncidentService (the kept data incidents, docs/data-health.md), served when given. */
   readonly incidents?: Pick<WatchStore, 'incidents'>;
+  /** retail.v1.ArchivedPageService (the page archive, docs/page-archive.md), served when given. */
+  readonly archive?: Pick<WatchStore, 'pages'>;
   readonly log?: ServiceLog;
 }
 
@@ -51,11 +55,14 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
   });
   const streams = new Set<AbortController>();
   const bind = { streams, ...(options.log && { log: options.log }) };
-  server.addService(grpcServiceDefinition(WatchService), grpcImplementation(WatchService, options.service, bind));
-  if (options.jobs) server.addService(grpcServiceDefinition(JobService), grpcImplementation(JobService, options.jobs, bind));
-  if (options.incidents) server.addService(grpcServiceDefinition(DataIncidentService), dataIncidentImplementation(options.incidents, options.log));
-  const health = addHealth(server);
-  addReflection(server, [WatchService, JobService, ...(options.incidents ? [DataIncidentService] : [])]);
+  // What this server serves, once: the services, their health entries and reflection follow it.
+  const served: Array<readonly [DescService, UntypedServiceImplementation]> = [[WatchService, grpcImplementation(WatchService, options.service, bind)]];
+  if (options.jobs) served.push([JobService, grpcImplementation(JobService, options.jobs, bind)]);
+  if (options.incidents) served.push([DataIncidentService, dataIncidentImplementation(options.incidents, options.log)]);
+  if (options.archive) served.push([ArchivedPageService, archivedPageImplementation(options.archive, options.log)]);
+  for (const [service, implementation] of served) server.addService(grpcServiceDefinition(service), implementation);
+  const health = addHealth(server, served.map(([service]) => service.typeName));
+  addReflection(server, served.map(([service]) => service));
   let started = false;
 
   return {

@@ -30,6 +30,20 @@ export interface ArchivedPageRow {
   readonly reparsedWith?: string;
 }
 
+/** An archived page without its body: what a list of pages shows (the operator view). */
+export type ArchivedPageSummaryRow = Omit<ArchivedPageRow, 'body' | 'parsed'> & { readonly storedBytes: number };
+
+/** The pages of one identifier in a window, newest first. */
+export interface PageListQuery {
+  readonly domain: string;
+  readonly kind: string;
+  readonly identifier: string;
+  readonly from?: Date;
+  /** Inclusive. */
+  readonly to: Date;
+  readonly limit: number;
+}
+
 export interface PageLookup {
   readonly domain: string;
   readonly kind: string;
@@ -41,6 +55,9 @@ export interface PageLookup {
 const COLUMNS = `id, fetched_at AS "fetchedAt", domain, kind, identifier, url, status, parser, content_type AS "contentType", reason,
   missing_fields AS "missingFields", encoding, body, parsed, recorded_at AS "recordedAt", reparsed_with AS "reparsedWith"`;
 
+const SUMMARY_COLUMNS = `id, fetched_at AS "fetchedAt", domain, kind, identifier, url, status, parser, content_type AS "contentType", reason,
+  missing_fields AS "missingFields", encoding, octet_length(body)::int AS "storedBytes", recorded_at AS "recordedAt", reparsed_with AS "reparsedWith"`;
+
 /**
  * The parser a page was last read with, as `id@version`. Pages archived before the core named
  * parsers that way carry the page cache's key (`product-page@3:[["asin","B0…"]]`), whose tail is
@@ -51,9 +68,10 @@ export function parserOfPage(page: Pick<ArchivedPageRow, 'parser' | 'reparsedWit
 }
 
 /** A row as the model reads it: no re-read mark rather than a null one. */
-function withoutNulls(row: ArchivedPageRow & { reparsedWith?: string | null }): ArchivedPageRow {
-  const { reparsedWith, ...rest } = row;
-  return reparsedWith ? { ...rest, reparsedWith } : rest;
+function withoutNulls<Row extends { readonly reparsedWith?: string }>(row: Row): Row {
+  // The column is NULL where no re-parse happened; the type says absent.
+  const { reparsedWith, ...rest } = row as Row & { reparsedWith?: string | null };
+  return (reparsedWith ? { ...rest, reparsedWith } : rest) as Row;
 }
 
 export function createArchivedPageRepository(db: Queryable) {
@@ -98,6 +116,17 @@ export function createArchivedPageRepository(db: Queryable) {
            AND ($7::timestamptz IS NULL OR fetched_at < $7)
          ORDER BY fetched_at, id LIMIT $6`,
         [query.domain, query.kind, query.since, after.fetchedAt, after.id, query.limit, query.until ?? null],
+      );
+      return rows.map(withoutNulls);
+    },
+
+    /** The pages of one identifier fetched in [from, to], newest first, without bodies (their stored size instead). */
+    async listOf(query: PageListQuery): Promise<ArchivedPageSummaryRow[]> {
+      const rows = await db.query<ArchivedPageSummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM archived_pages
+         WHERE domain = $1 AND kind = $2 AND identifier = $3 AND fetched_at <= $4 AND ($5::timestamptz IS NULL OR fetched_at >= $5)
+         ORDER BY fetched_at DESC, id DESC LIMIT $6`,
+        [query.domain, query.kind, query.identifier, query.to, query.from ?? null, query.limit],
       );
       return rows.map(withoutNulls);
     },
