@@ -13,7 +13,8 @@ export const MARKETPLACES: readonly string[] = wireEnumValues(DomainSchema);
 export const PAGE_KINDS: readonly string[] = ARCHIVED_PAGE_KINDS;
 /** The watcher's bound on one listing (proto: at most 200). */
 export const MAX_LIST_LIMIT = 200;
-const IDENTIFIER_MAX_LENGTH = 512;
+// The watcher's bound (archived-page-service.ts).
+const IDENTIFIER_MAX_LENGTH = 300;
 // A date, or a date and time with its offset: 2026-11-28, 2026-11-28T10:00Z, 2026-11-28T10:00:05.123+01:00.
 const TIME_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
