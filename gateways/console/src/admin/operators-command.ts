@@ -56,7 +56,14 @@ export async function runConsoleOperatorsCommand(
     io.err(`${(error as Error).message}\n${CONSOLE_OPERATORS_USAGE}`);
     return 2;
   }
-  const opened = await open(args.location);
+  let opened;
+  try {
+    opened = await open(args.location);
+  } catch (error) {
+    // Where the users are is not reachable or not configured: say so, no stack trace.
+    io.err(`cannot open the console's users: ${(error as Error).message}`);
+    return 1;
+  }
   try {
     const { users } = opened;
     if (args.command === 'list') {
