@@ -76,12 +76,10 @@ export function createRedisUserStore(options: RedisUserStoreOptions): UserStore 
       if (!user) throw new Error(`no console user ${event.userId}`);
       const granted = event.action === 'grant';
       // One MULTI: the flag, the holders' set and the audit entry change together.
-      await redis
-        .multi()
-        .set(key.user(user.userId), JSON.stringify({ ...user, operator: granted }))
-        [granted ? 'sadd' : 'srem'](key.operators, user.userId)
-        .lpush(key.operatorEvents, JSON.stringify(event))
-        .exec();
+      const change = redis.multi().set(key.user(user.userId), JSON.stringify({ ...user, operator: granted }));
+      if (granted) change.sadd(key.operators, user.userId);
+      else change.srem(key.operators, user.userId);
+      await change.lpush(key.operatorEvents, JSON.stringify(event)).exec();
     },
     async listOperators() {
       const ids = await redis.smembers(key.operators);

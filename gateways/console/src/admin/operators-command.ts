@@ -30,7 +30,7 @@ export const CONSOLE_OPERATORS_USAGE = `usage: npm run --silent admin -- console
 
 class UsageError extends Error {}
 
-function parse(argv: string[]) {
+function parse(argv: string[]): { command: string; email: string; by: string | undefined; limit: number; location: UserStoreLocation } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -40,7 +40,7 @@ function parse(argv: string[]) {
   if (!command || !['grant', 'revoke', 'list', 'history'].includes(command) || extra.length > 0) throw new UsageError('expected one of grant, revoke, list, history');
   if ((command === 'grant' || command === 'revoke') && !values.email?.trim()) throw new UsageError(`${command} needs --email`);
   if (values.limit !== undefined && !/^[1-9]\d{0,3}$/.test(values.limit)) throw new UsageError('--limit must be a whole number from 1 to 9999');
-  return { command, email: values.email ?? '', by: values.by, limit: Number(values.limit ?? 50), location: (values.redis ? 'redis' : 'database') as UserStoreLocation };
+  return { command, email: values.email ?? '', by: values.by, limit: Number(values.limit ?? 50), location: values.redis ? 'redis' : 'database' };
 }
 
 export async function runConsoleOperatorsCommand(
