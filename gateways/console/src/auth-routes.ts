@@ -8,13 +8,14 @@ import type { ActiveSession } from './sessions.js';
 import type { ConsoleUser } from './store.js';
 import { parseSignIn, parseSignUp } from './validation.js';
 import { revokeReferenceKeys } from './reference-keys.js';
+import { isOperator } from './operator-role.js';
 
 export const hashInvite = (code: string) => createHash('sha256').update(code).digest('base64url');
 
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** What the page may know about its user (`operator`: show the Operator view; the API checks again). */
-const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt, operator: user.operator === true });
+const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt, operator: isOperator(user) });
 
 export function sessionOf(res: Response): ActiveSession | undefined {
   return res.locals.session as ActiveSession | undefined;

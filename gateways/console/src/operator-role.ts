@@ -4,8 +4,8 @@
  * (admin/operators-command.ts): never by sign-up, never by a request to the console. Each change is
  * written with its audit entry (the store does both together).
  *
- * The console reads the flag from the store on every operator request (requireOperator in
- * operator-routes.ts), not from the session, so a revocation holds from the next request on.
+ * The console reads the user from the store on every operator request (createRequireOperator in
+ * operator-routes.ts), not the role from the session, so a revocation holds from the next request on.
  */
 import type { ConsoleUser, OperatorEvent, UserStore } from './store.js';
 import { normaliseEmail } from './validation.js';
@@ -34,8 +34,5 @@ export async function setOperatorRole(
   return { outcome: 'changed', event };
 }
 
-/** The signed-in user when they hold the role now (read from the store, never from the session). */
-export async function operatorOf(users: UserStore, userId: string | undefined): Promise<ConsoleUser | undefined> {
-  const user = userId ? await users.getUser(userId) : undefined;
-  return user?.operator === true ? user : undefined;
-}
+/** Whether the user, as just read from the store (never from the session), holds the role. */
+export const isOperator = (user: ConsoleUser): boolean => user.operator === true;

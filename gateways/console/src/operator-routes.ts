@@ -14,14 +14,15 @@ import { sessionOf } from './auth-routes.js';
 import type { ConsoleContext } from './context.js';
 import { ConsoleError } from './errors.js';
 import { MARKETPLACES, MAX_LIST_LIMIT, PAGE_KINDS, parseListQuery, parsePageQuery } from './operator-input.js';
-import { operatorOf } from './operator-role.js';
+import { isOperator } from './operator-role.js';
 
 /** Middleware: 401 signed out, 403 without the operator role (in the store now, not at sign-in). */
 export function createRequireOperator(ctx: ConsoleContext) {
   return async (_req: Request, res: Response, next: NextFunction) => {
     const userId = sessionOf(res)?.record.userId;
-    if (!userId || !(await ctx.users.getUser(userId))) throw new ConsoleError(401, 'Sign in first');
-    if (!(await operatorOf(ctx.users, userId))) throw new ConsoleError(403, 'The operator view is for operators: ask for the role (npm run admin -- console-operators grant)');
+    const user = userId ? await ctx.users.getUser(userId) : undefined;
+    if (!user) throw new ConsoleError(401, 'Sign in first');
+    if (!isOperator(user)) throw new ConsoleError(403, 'The operator view is for operators: ask for the role (npm run admin -- console-operators grant)');
     next();
   };
 }
