@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryUserStore, createRecordedUserStore, runConsoleOperatorsCommand, type UserStore } from '@retail/console';
+import { createMemoryUserStore, createRecordedUserStore, openConsoleUsers as openConsolePodUsers, runConsoleOperatorsCommand, type UserStore } from '@retail/console';
 import { createPostgresDatabase, type Database } from '@retail/database';
 import { createMetering, type MeteringInstance } from '@retail/metering';
 import { adminActor, openConsoleUsers } from '../../app/src/console-operators.js';
@@ -105,6 +105,19 @@ describe.skipIf(noPostgres !== null)('console-operators against the ledger\'s Po
       env: { PATH: process.env.PATH, LEDGER_DATABASE_URL: test.url, USER: 'operator-on-call' },
     });
     expect(JSON.parse(stdout)).toMatchObject({ email, action: 'grant', actor: 'admin-cli:operator-on-call' });
+  }, 60_000);
+
+  it('runs alone in a console pod (operators-cli.ts), where only LEDGER_DATABASE_URL or --redis can say where the users are', async () => {
+    const email = uniqueEmail('pod');
+    await saveUser(createRecordedUserStore({ database: db, fast: createMemoryUserStore() }), email);
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', 'gateways/console/src/admin/operators-cli.ts', 'grant', '--email', email], {
+      env: { PATH: process.env.PATH, LEDGER_DATABASE_URL: test.url, USER: 'pod-operator' },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ email, action: 'grant', actor: 'admin-cli:pod-operator' });
+    const err: string[] = [];
+    const code = await runConsoleOperatorsCommand(['list'], { out: () => undefined, err: (line) => err.push(line) }, (where) => openConsolePodUsers(where, {}), { actor: 'admin-cli:tester' });
+    expect([code, err]).toEqual([1, ['cannot open the console\'s users: set LEDGER_DATABASE_URL (the database the console keeps its users in), or pass --redis']]);
   }, 60_000);
 });
 

@@ -18,3 +18,4 @@ export { createClientArchiveApi, type ClientArchiveApiOptions } from './client-a
 export type { OperatorEvent } from './store.js';
 export { setOperatorRole, type RoleChange } from './operator-role.js';
 export { CONSOLE_OPERATORS_USAGE, runConsoleOperatorsCommand, type OpenedUsers, type UserStoreLocation } from './admin/operators-command.js';
+export { adminActor, openConsoleUsers } from './admin/open-users.js';

@@ -1,9 +1,10 @@
 /**
  * `npm run admin -- console-operators …`: grants, revokes and lists the console's operator role
- * (operator-role.ts). The composition (app/src/admin.ts) opens the user store the console uses and
- * passes it in: the ledger's database (LEDGER_DATABASE_URL), `npm start`'s database (DATABASE_URL, or
- * its PGlite data directory, which one process at a time may open: stop `npm start` first), or with
- * `--redis` the ledger Redis of a console that keeps its users there.
+ * (operator-role.ts). The caller opens the user store the console uses and passes it in
+ * (open-users.ts): the ledger's database (LEDGER_DATABASE_URL), in `npm start` its database
+ * (DATABASE_URL, or its PGlite data directory, which one process at a time may open: stop `npm start`
+ * first; app/src/console-operators.ts), or with `--redis` the ledger Redis of a console that keeps its
+ * users there.
  */
 import { parseArgs } from 'node:util';
 import { setOperatorRole } from '../operator-role.js';
