@@ -4,6 +4,7 @@
  * ArchivedPageService, the console calling it through the gateways' backend client. The role is
  * granted and revoked as the admin CLI does it, and read again on every request.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientArchiveApi } from '@retail/console';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
@@ -120,6 +121,22 @@ describe.skipIf(missing !== null)('the console\'s operator API', () => {
     const list = await operator.get(`operator/pages?${PAGE}&from=2026-11-29T00:00:00Z&to=2026-11-28T00:00:00Z&limit=500`);
     expect(list.body.errors.map((e: { path: string[] }) => e.path[0]).sort()).toEqual(['from', 'limit']);
     expect((await operator.get(`operator/page?${PAGE}&id=not-a-uuid`)).body.errors[0].path).toEqual(['id']);
+    const twice = await operator.get(`operator/page?${PAGE}&marketplace=DE`);
+    expect(twice.body.errors).toEqual([{ code: 400, message: 'Give marketplace once, as text', path: ['marketplace'] }]);
+  });
+
+  it('never answers a 5xx, whatever the query', async () => {
+    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('US', 'product', ASIN, '2026-11-28T10:00:00Z', '0', '201', '', '%', '\u0000'));
+    const query = fc.dictionary(fc.constantFrom('marketplace', 'kind', 'identifier', 'at', 'from', 'to', 'limit', 'id', 'other'), value, { maxKeys: 6 });
+    await fc.assert(
+      fc.asyncProperty(query, fc.constantFrom('operator/page', 'operator/pages', 'operator/page/raw'), async (params, path) => {
+        // fetch itself: a raw page found is text, not JSON.
+        const answer = await fetch(`${fixture.console.base}/api/${path}?${new URLSearchParams(params)}`, { headers: { cookie: operator.cookie! } });
+        const text = await answer.text();
+        expect([200, 400, 404], JSON.stringify([path, params, text.slice(0, 200)])).toContain(answer.status);
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('answers 404 in the envelope when the archive has no page of the identifier', async () => {

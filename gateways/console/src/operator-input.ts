@@ -21,17 +21,25 @@ const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 
 type Query = Record<string, unknown>;
 
+/** Present but not one text value: checkParameters has said so already. */
+const isGivenTwice = (query: Query, name: string) => query[name] !== undefined && typeof query[name] !== 'string';
+
 const text = (query: Query, name: string): string | undefined => {
   const value = query[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 };
 
-function unknownParameters(query: Query, allowed: readonly string[], problems: FieldProblem[]) {
-  for (const name of Object.keys(query)) if (!allowed.includes(name)) problems.push({ path: [name], message: `Unknown parameter "${name}"` });
+/** Unknown names, and known ones given twice (`?at=…&at=…`, `at[x]=…`), each a problem of its own. */
+function checkParameters(query: Query, allowed: readonly string[], problems: FieldProblem[]) {
+  for (const [name, value] of Object.entries(query)) {
+    if (!allowed.includes(name)) problems.push({ path: [name], message: `Unknown parameter "${name}"` });
+    else if (typeof value !== 'string') problems.push({ path: [name], message: `Give ${name} once, as text` });
+  }
 }
 
 function oneOf(query: Query, name: string, allowed: readonly string[], label: string, problems: FieldProblem[], normalise = (v: string) => v): string {
   const value = text(query, name);
+  if (value === undefined && isGivenTwice(query, name)) return '';
   if (value === undefined) problems.push({ path: [name], message: `${label} is required` });
   else if (!allowed.includes(normalise(value))) problems.push({ path: [name], message: `${label} must be one of ${allowed.join(', ')}` });
   return value === undefined ? '' : normalise(value);
@@ -39,6 +47,7 @@ function oneOf(query: Query, name: string, allowed: readonly string[], label: st
 
 function identifierOf(query: Query, problems: FieldProblem[]): string {
   const value = text(query, 'identifier');
+  if (value === undefined && isGivenTwice(query, 'identifier')) return '';
   if (value === undefined) problems.push({ path: ['identifier'], message: 'Identifier is required (the ASIN of a product page, the query of a search page…)' });
   else if (value.length > IDENTIFIER_MAX_LENGTH || !PRINTABLE.test(value)) {
     problems.push({ path: ['identifier'], message: `Identifier must be printable text of at most ${IDENTIFIER_MAX_LENGTH} characters` });
@@ -66,7 +75,7 @@ function page(query: Query, problems: FieldProblem[]) {
 /** `GET operator/page` and its raw download: marketplace, kind, identifier, at (and the download's page id). */
 export function parsePageQuery(query: Query): ArchivedPageQuery & { readonly id?: string } {
   const problems: FieldProblem[] = [];
-  unknownParameters(query, ['marketplace', 'kind', 'identifier', 'at', 'id'], problems);
+  checkParameters(query, ['marketplace', 'kind', 'identifier', 'at', 'id'], problems);
   const base = page(query, problems);
   const at = timeOf(query, 'at', problems);
   const id = text(query, 'id');
@@ -78,7 +87,7 @@ export function parsePageQuery(query: Query): ArchivedPageQuery & { readonly id?
 /** `GET operator/pages`: marketplace, kind, identifier, from, to, limit. */
 export function parseListQuery(query: Query): ArchivedPageListQuery {
   const problems: FieldProblem[] = [];
-  unknownParameters(query, ['marketplace', 'kind', 'identifier', 'from', 'to', 'limit'], problems);
+  checkParameters(query, ['marketplace', 'kind', 'identifier', 'from', 'to', 'limit'], problems);
   const base = page(query, problems);
   const from = timeOf(query, 'from', problems);
   const to = timeOf(query, 'to', problems);
