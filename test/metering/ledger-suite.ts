@@ -285,6 +285,36 @@ export function ledgerSuite(name: string, make: MeteringFactory): void {
       expect(full.ok && full.rateLimit.remaining).toBe(9);
     });
 
+    it('admits a free read (usage history) with one token and no unit or hold: 429 after the burst, and a lookup misses the token a read took', async () => {
+      const { accountId, key } = await account(0);
+      const remaining: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        const read = await metering.meter.admitRead(key, '');
+        if (!read.ok) throw new Error(`read ${i}: ${ErrorReason[read.denial.reason]}`);
+        expect(read.accountId).toBe(accountId);
+        remaining.push(read.rateLimit.remaining);
+      }
+      expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      // Nothing held: a balance of 0 is no refusal, and nothing comes back later.
+      expect(await balance(accountId)).toBe(0);
+      await metering.admin.grantUnits(accountId, 1);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('ok'); // the 10th token
+      const limited = await metering.meter.admitRead(key, 'graphql');
+      if (limited.ok) throw new Error('expected a 429');
+      expect(limited.denial).toMatchObject({ reason: ErrorReason.RATE_LIMITED, httpStatus: 429, retryAfterSeconds: 1, rateLimit: { policyName: 'free', remaining: 0 } });
+      clock.advance(200); // one token back; a read takes it, so the lookup after it is refused
+      expect((await metering.meter.admitRead(key, 'mcp')).ok).toBe(true);
+      expect(reasonOf(await metering.meter.admit(call(key)))).toBe('RATE_LIMITED');
+      // Key and scope first, as an admit: 401 for an unknown key, 403 for an interface the key lacks (not for '').
+      expect((await metering.meter.admitRead('rk_live_notakey', '')).ok).toBe(false);
+      clock.advance(2_000);
+      const mcpOnly = await metering.admin.createKey(accountId, { scopes: { operations: [], interfaces: ['mcp'] } });
+      const scoped = await metering.meter.admitRead(mcpOnly.key, 'rest');
+      expect(scoped.ok ? 'ok' : ErrorReason[scoped.denial.reason]).toBe('PERMISSION_DENIED');
+      expect((await metering.meter.admitRead(mcpOnly.key, '')).ok).toBe(true);
+      expect(await balance(accountId)).toBe(0); // the one lookup's unit is held, never settled here
+    });
+
     it('takes a batch\'s item count from the bucket: a cost above what is left waits for it, one above the burst needs a full bucket and leaves a debt', async () => {
       const { key } = await account(1_000);
       const batch = (rateCost: number) => metering.meter.admit(call(key, { operations: Array.from({ length: rateCost }, () => 'GetProduct'), rateCost }));

@@ -1,17 +1,23 @@
 /**
  * Admission, in Apollo's `didResolveOperation` (parsed and validated, nothing run yet): plan the
  * operation, then scope, rate limit, parameter shape and one hold for every metered call, in
- * docs/contract.md's order. A refusal is left on the context (settlement answers it) and stops Apollo.
+ * docs/contract.md's order; a request of usage history reads alone takes its token without a hold. A refusal is left on the context (settlement answers it) and stops Apollo.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ErrorReason } from '@retail/contract';
-import { type Refusal, admitCall, admitFree, chargedOperations, settleHold, singleFailure } from '@retail/gateway-shared';
+import { type Refusal, admitCall, admitFree, admitRead, chargedOperations, settleHold, singleFailure } from '@retail/gateway-shared';
 import type { Meter } from '@retail/metering/api';
 import type { Admission, GraphqlContext } from './context.js';
 import { GraphQLError } from './graphql.js';
 import { type PlanLimits, type PlanResult, planRequest } from './plan.js';
 
 async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Promise<Refusal | Admission> {
+  if (planned.ok && planned.plan.calls.length === 0 && planned.plan.usageReads > 0) {
+    // Usage history alone: no unit, but one token, as a request of lookups takes (each read is a
+    // query of the record); the fields' own 400s answer when they run, after this.
+    const read = await admitRead(meter, { headers: ctx.headers, key: ctx.key, iface: 'graphql' });
+    return read.ok ? { plan: planned.plan, rateLimit: read.rateLimit, read: read.read } : read;
+  }
   if (planned.ok && planned.plan.calls.length === 0) {
     // Free requests (introspection, `__typename`) still need a valid key.
     const free = await admitFree(meter, ctx.key, 'graphql');
@@ -24,7 +30,11 @@ async function admit(meter: Meter, ctx: GraphqlContext, planned: PlanResult): Pr
   const rateCost = Math.max(1, planned.ok ? planned.plan.calls.filter((c) => c.batched).length : 1);
   const admitted = await admitCall(meter, { headers: ctx.headers, iface: 'graphql', operations, shapeErrors: planned.ok ? [] : planned.errors, requestId: ctx.requestId, rateCost });
   if (!admitted.ok) return admitted;
-  if (planned.ok) return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit };
+  if (planned.ok) {
+    // Usage reads beside lookups ride on the request's token (it counts once against the rate limit).
+    const read = planned.plan.usageReads > 0 ? { accountId: admitted.hold.accountId, keyId: admitted.hold.keyId, rateLimit: admitted.rateLimit } : undefined;
+    return { plan: planned.plan, hold: admitted.hold, rateLimit: admitted.rateLimit, read };
+  }
   await settleHold(meter, admitted.hold, []); // not expected: shape errors hold nothing
   return { failure: singleFailure(400, ErrorReason.INVALID_ARGUMENT, planned.errors[0]?.message ?? 'invalid request'), rateLimit: admitted.rateLimit };
 }

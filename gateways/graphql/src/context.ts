@@ -4,13 +4,14 @@
  */
 import { HeaderMap } from '@apollo/server';
 import { type CallFailure, type CallSuccess, type CoreClient, type Refusal, denialFailure, executeOperation, refusalHeaders, requestIdFrom } from '@retail/gateway-shared';
-import type { HeaderBag, Hold, Meter, RateLimitState } from '@retail/metering/api';
+import type { AdmittedRead, HeaderBag, Hold, Meter, RateLimitState } from '@retail/metering/api';
 import { GraphQLError } from './graphql.js';
 import { runBatch } from './batch-run.js';
 import type { PlannedCall, RequestPlan } from './plan.js';
 
 export type CallResult = CallSuccess | CallFailure;
-export type Admission = { readonly plan: RequestPlan; readonly hold?: Hold | undefined; readonly rateLimit?: RateLimitState | undefined };
+/** `read`: the key's account, admitted for the `retailUsage` fields (usage-field.ts) when the plan has any. */
+export type Admission = { readonly plan: RequestPlan; readonly hold?: Hold | undefined; readonly rateLimit?: RateLimitState | undefined; readonly read?: AdmittedRead | undefined };
 
 /** What the plugins decide about a request. */
 export interface RequestState {

@@ -19,7 +19,8 @@ export type PlannedCall = { readonly operation: Operation; readonly request: Rec
  */
 export type RootPlan = { readonly calls: PlannedCall[]; readonly fieldCalls: Map<string, PlannedCall>; readonly elements?: readonly RootPlan[]; readonly errors?: ParameterError[] };
 /** The calls of a request, and its roots by response key (alias or name). */
-export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[] };
+/** `usageReads`: the `retailUsage` fields (aliases too), free of units but each a query of the record. */
+export type RequestPlan = { readonly roots: ReadonlyMap<string, RootPlan>; readonly calls: readonly PlannedCall[]; readonly usageReads: number };
 /** Refused before any work (400, after scope and rate limit): the errors, and the operations it named. */
 export type PlanResult = { readonly ok: true; readonly plan: RequestPlan } | { readonly ok: false; readonly errors: ParameterError[]; readonly operations: readonly Operation[] };
 export type PlanLimits = { readonly maxDepth: number; readonly maxOperations: number };
@@ -206,5 +207,5 @@ export function planRequest(schema: GraphQLSchema, input: PlanInput, limits: Pla
   const count = planner.operations.length + (lookups > 0 ? 1 : 0) + usageReads;
   if (count > limits.maxOperations) errors.unshift({ message: `the query performs ${count} operations; at most ${limits.maxOperations} are allowed per request`, path: [] });
   if (errors.length > 0) return { ok: false, errors, operations: [...planner.operations, ...planner.batchItems] };
-  return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls) } };
+  return { ok: true, plan: { roots, calls: [...roots.values()].flatMap((r) => r.calls), usageReads } };
 }

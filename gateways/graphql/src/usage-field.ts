@@ -1,8 +1,9 @@
 /**
  * `retailUsage(from, to, granularity, groupBy)`: the calling key's account's usage history, the
- * field `GET /api/account/usage` answers as `data.retailUsage`. Free: it plans no core call, so a
- * request of this field alone is admitted as introspection is (a valid key, nothing held), and it
- * reads only the key's own account (Meter.accountUsage). Arguments and descriptions come from the
+ * field `GET /api/account/usage` answers as `data.retailUsage`. Free of units: it plans no core call,
+ * so a request of this field alone holds nothing, but admission (admission.ts) takes the request's
+ * rate-limit token as for lookups, before the arguments' 400s here; it reads only the account
+ * admission admitted (Meter.accountUsage). Arguments and descriptions come from the
  * shared declaration (gateway-shared usage-schema.ts), the checks from the metering library.
  */
 import { USAGE_PARAMETERS, USAGE_ROW_SCHEMA, type UsageParameter } from '@retail/gateway-shared';
@@ -60,7 +61,10 @@ export function usageField(clock: () => number = Date.now): GraphQLFieldConfig<u
     async resolve(_source, input: UsageArgs, ctx) {
       const parsed = parseUsageQuery(input, clock());
       if (!parsed.ok) throw new GraphQLError(parsed.message, { extensions: { code: 400, argumentPath: [parsed.parameter] } });
-      const rows = await ctx.meter.accountUsage(ctx.key, parsed.query);
+      const read = ctx.state.admission?.read;
+      // Not expected: admission admits every plan with a usage read, or the request never runs.
+      if (!read) throw new GraphQLError('the usage read was not admitted', { extensions: { code: 500 } });
+      const rows = await ctx.meter.accountUsage(read, parsed.query);
       if ('httpStatus' in rows) throw new GraphQLError(rows.message, { extensions: { code: rows.httpStatus } });
       return { rows };
     },

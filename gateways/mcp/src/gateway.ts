@@ -158,10 +158,6 @@ export function createMcpGateway(options: McpGatewayOptions): express.Router {
         if (!res.headersSent) res.set(headers);
       },
       authenticateFree,
-      authenticatedKey: async () => {
-        await authenticateFree();
-        return credentials.key;
-      },
       rawArguments: (id) => rawArguments(req.body, id),
       onRefusal: (error) => {
         refusal = error;

@@ -22,7 +22,7 @@ async function slowContext(): Promise<{ ctx: RequestContext; answer: () => void;
   const headers: Record<string, string>[] = [];
   const ctx: RequestContext = {
     core, meter: metering.meter, headers: { 'api-key': key }, toolsets: ['lookup'], outputSchemas: false,
-    setHeaders: (h) => void headers.push(h), authenticateFree: async () => {}, authenticatedKey: async () => key, rawArguments: () => undefined, onRefusal: () => {},
+    setHeaders: (h) => void headers.push(h), authenticateFree: async () => {}, rawArguments: () => undefined, onRefusal: () => {},
   };
   return { ctx, answer: () => answer(), headers };
 }

@@ -74,8 +74,6 @@ export interface RequestContext {
   setHeaders(headers: Record<string, string>): void;
   /** Authenticates a free call; a refusal is thrown as a RequestLevelError. */
   authenticateFree(): Promise<void>;
-  /** authenticateFree, then the key it authenticated (the usage tool reads that key's account). */
-  authenticatedKey(): Promise<string>;
   /**
    * The tool arguments exactly as the client sent them (by JSON-RPC id). The SDK's schema parse
    * drops keys such as `__proto__`; an unknown argument must be refused, not silently removed.

@@ -2,21 +2,23 @@
  * `retail_account_usage`: the calling key's account's usage history as one free MCP tool, the same
  * rows `GET /api/account/usage` answers (`{data: {retailUsage: {rows}}}`). Its arguments and schemas
  * come from the shared declaration (gateway-shared usage-schema.ts), its checks from the metering
- * library, so it refuses what REST and GraphQL refuse with the same message. Listed in the `account`
+ * library, so it refuses what REST and GraphQL refuse with the same message. Free of units, but it
+ * takes one token of the rate limit as every tools/call does (a read is a query of the record). Listed in the `account`
  * toolset, which is not a default one: an agent that wants it asks for it (or calls it by name).
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorReason } from '@retail/contract';
-import { type CallFailure, ERROR_ENVELOPE_SCHEMA, type JsonSchema, USAGE_PARAMETERS, USAGE_ROOT, USAGE_SCHEMA, USAGE_TOOL, denialFailure, singleFailure, unitsReport } from '@retail/gateway-shared';
+import { type CallFailure, ERROR_ENVELOPE_SCHEMA, type JsonSchema, USAGE_PARAMETERS, USAGE_ROOT, USAGE_SCHEMA, USAGE_TOOL, admitRead, denialFailure, meteringHeaders, requestIdFrom, singleFailure, unitsReport } from '@retail/gateway-shared';
 import { parseUsageQuery } from '@retail/metering/usage-query';
-import type { Meter } from '@retail/metering/api';
+import type { HeaderBag, Meter } from '@retail/metering/api';
 import { type RequestLevelError, envelope, isRequestLevel, refusalError } from './rpc-errors.js';
 
 /** What the tool needs of the request (server.ts's RequestContext has it). */
 export interface UsageToolContext {
   readonly meter: Meter;
-  /** The key the request authenticated with (a refusal is thrown as a RequestLevelError). */
-  authenticatedKey(): Promise<string>;
+  readonly headers: HeaderBag;
+  /** Response headers of the call (RateLimit, Retry-After). */
+  setHeaders(headers: Record<string, string>): void;
   onRefusal(error: RequestLevelError): void;
 }
 
@@ -30,7 +32,7 @@ function inputSchema(): JsonSchema {
 
 export const USAGE_TOOL_DEF: Tool = {
   name: USAGE_TOOL,
-  description: `Calls and units your own account was charged per UTC day or hour, optionally per key, operation and interface, from the usage record. Free. Returns {data: {${USAGE_ROOT}: {rows: [{period, keyId?, operation?, interface?, calls, units}]}}}, oldest first.`,
+  description: `Calls and units your own account was charged per UTC day or hour, optionally per key, operation and interface, from the usage record. Free (counts against the rate limit as any call). Returns {data: {${USAGE_ROOT}: {rows: [{period, keyId?, operation?, interface?, calls, units}]}}}, oldest first.`,
   inputSchema: inputSchema() as Tool['inputSchema'],
   outputSchema: { type: 'object', oneOf: [{ type: 'object', properties: { data: { type: 'object', properties: { [USAGE_ROOT]: USAGE_SCHEMA }, required: [USAGE_ROOT] } }, required: ['data'] }, ERROR_ENVELOPE_SCHEMA] },
   // It reads the caller's own account: nothing changes, and no marketplace data is in the answer.
@@ -51,7 +53,14 @@ function refused(ctx: UsageToolContext, failure: CallFailure): CallToolResult {
 }
 
 export async function callUsageTool(ctx: UsageToolContext, args: Record<string, unknown>, now: number = Date.now()): Promise<CallToolResult> {
-  const key = await ctx.authenticatedKey();
+  // Key (401), scope (403) and one token of the rate limit (429), as a lookup's tools/call, before
+  // the arguments' 400s; no unit, nothing held. The gateway read these credentials already.
+  const credentials = ctx.meter.readCredentials(ctx.headers, 'mcp');
+  if (!credentials.ok) return refused(ctx, denialFailure(credentials.denial));
+  const admitted = await admitRead(ctx.meter, { headers: ctx.headers, key: credentials.key, iface: 'mcp' });
+  const retryAfterSeconds = admitted.ok ? undefined : admitted.failure.retryAfterSeconds;
+  ctx.setHeaders(meteringHeaders(ctx.meter, { requestId: requestIdFrom(ctx.headers), rateLimit: admitted.rateLimit, charged: 0, retryAfterSeconds }));
+  if (!admitted.ok) return refused(ctx, admitted.failure);
   const invalid = (message: string, parameter: string) => refused(ctx, singleFailure(400, ErrorReason.INVALID_ARGUMENT, message, [parameter]));
   for (const [name, value] of Object.entries(args)) {
     if (!USAGE_PARAMETERS.some((p) => p.name === name)) return invalid(`unknown parameter ${name}`, name);
@@ -62,7 +71,7 @@ export async function callUsageTool(ctx: UsageToolContext, args: Record<string, 
   }
   const parsed = parseUsageQuery({ from: text(args.from as string), to: text(args.to as string), granularity: text(args.granularity as string), groupBy: args.groupBy as string[] | undefined }, now);
   if (!parsed.ok) return invalid(parsed.message, parsed.parameter);
-  const rows = await ctx.meter.accountUsage(key, parsed.query);
+  const rows = await ctx.meter.accountUsage(admitted.read, parsed.query);
   if ('httpStatus' in rows) return refused(ctx, denialFailure(rows));
   const body = { data: { [USAGE_ROOT]: { rows } } };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, _meta: unitsReport({ charged: 0 }) };

@@ -106,6 +106,18 @@ export type AuthenticateResult =
   | { readonly ok: true; readonly accountId: string; readonly keyId: string; readonly rateLimit?: RateLimitState }
   | { readonly ok: false; readonly denial: Denial };
 
+/**
+ * A free read of the key's own account admitted by `Meter.admitRead`: whose account, and the rate
+ * state after the read's token (for the RateLimit headers of its answer).
+ */
+export interface AdmittedRead {
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly rateLimit: RateLimitState;
+}
+
+export type AdmitReadResult = ({ readonly ok: true } & AdmittedRead) | { readonly ok: false; readonly denial: Denial };
+
 /** Successful calls of one day, operation and interface. */
 export interface UsageDay {
   readonly date: string;
@@ -154,10 +166,17 @@ export interface Meter {
   authenticate(key: string, iface: Interface): Promise<AuthenticateResult>;
   accountSummary(key: string): Promise<AccountSummary | Denial>;
   /**
-   * The calling key's account's usage history from the record (free; any valid key, as the summary):
-   * only that account's rows. 501 UNIMPLEMENTED when the ledger has no record, 503 when it is down.
+   * A free call that is work for the service (a usage history read, a query of the record): key (401),
+   * account disabled and interface scope (403; `''` skips the interface, as the summary does) and one
+   * rate-limit token (429 with `retryAfterSeconds` and the rate state), as a lookup's admit; no unit,
+   * nothing held, so there is nothing to settle.
    */
-  accountUsage(key: string, query: UsageHistoryQuery): Promise<readonly UsageHistoryRow[] | Denial>;
+  admitRead(key: string, iface: Interface | ''): Promise<AdmitReadResult>;
+  /**
+   * The usage history of the account `admitRead` admitted (free, its token already taken): only that
+   * account's rows. 501 UNIMPLEMENTED when the ledger has no record, 503 when it is down.
+   */
+  accountUsage(read: AdmittedRead, query: UsageHistoryQuery): Promise<readonly UsageHistoryRow[] | Denial>;
   /** RateLimit-Policy and RateLimit header values for a state. */
   rateLimitHeaders(state: RateLimitState): Record<string, string>;
   close(): Promise<void>;

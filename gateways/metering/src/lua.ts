@@ -57,9 +57,11 @@ end
 
 /**
  * ARGV: base, keyHash, iface ('' = any), operations (comma list), shapeValid (1/0), now, holdId, holdExpiresAt,
- * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek|account), rateCost
- * (tokens an admit takes: it needs min(rateCost, burst) and may leave the bucket in debt).
+ * units, plans (JSON {name: {r, b}}, r = -1 unlimited), defaultPlan, mode (admit|peek|token|account), rateCost
+ * (tokens an admit or a token takes: it needs min(rateCost, burst) and may leave the bucket in debt).
  * Returns {code, keyId, plan, tokens, balance}. Check order: key → disabled → scope → rate → shape → units.
+ * 'token' (a free read such as the usage history): key → disabled → scope → rate as an admit, the
+ * token taken, then nothing held and no shape or balance check.
  */
 const ADMIT = `
 local now = tonumber(ARGV[6])
@@ -89,14 +91,14 @@ local planName = a[1]
 local plan = plans[planName]
 if not plan then planName = ARGV[11]; plan = plans[planName] end
 -- The same admit sent again (a client library resending after a reconnect) answers as the first did
--- and neither takes a second token nor holds twice.
-local repeated = mode ~= 'peek' and redis.call('HEXISTS', base .. 'holds', ARGV[7]) == 1
+-- and neither takes a second token nor holds twice. Only modes that hold have a hold id to repeat.
+local repeated = (mode == 'admit' or mode == 'account') and redis.call('HEXISTS', base .. 'holds', ARGV[7]) == 1
 local tokens = -1
 if plan.r >= 0 and mode ~= 'account' then
   local b = redis.call('HMGET', base .. 'rate', 'tokens', 'ts')
   tokens = plan.b
   if b[1] then tokens = math.min(plan.b, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * plan.r / 1000) end
-  if mode == 'admit' and not repeated then
+  if (mode == 'admit' or mode == 'token') and not repeated then
     local cost = tonumber(ARGV[13])
     if tokens < math.min(cost, plan.b) then return {'rate', keyId, planName, num(tokens)} end
     tokens = tokens - cost
@@ -107,7 +109,7 @@ if plan.r >= 0 and mode ~= 'account' then
   end
 end
 local balance = tonumber(redis.call('HGET', acct, 'balance'))
-if mode == 'peek' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
+if mode == 'peek' or mode == 'token' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
 if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
 if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end

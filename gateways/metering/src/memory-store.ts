@@ -91,18 +91,20 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     }
     const planName = options.plans[account.plan] ? account.plan : options.defaultPlan;
     const plan = options.plans[planName]!;
-    const repeated = input.mode !== 'peek' && (account.holds.has(input.holdId) || account.settled.has(input.holdId));
+    // Only the modes that hold have a hold id an admit sent again repeats.
+    const repeated = (input.mode === 'admit' || internal) && (account.holds.has(input.holdId) || account.settled.has(input.holdId));
     let tokens = -1;
     if (!isUnlimited(plan) && !internal) {
       tokens = refill(account.bucket, plan, input.now);
-      if (input.mode === 'admit' && !repeated) {
+      if ((input.mode === 'admit' || input.mode === 'token') && !repeated) {
         if (tokens < tokensNeeded(plan, input.rateCost)) return { code: 'rate', keyId: shownKeyId, plan: planName, tokens };
         tokens -= input.rateCost;
         account.bucket = { tokens, updatedAt: input.now };
       }
     }
     const base = { keyId: shownKeyId, plan: planName, tokens };
-    if (input.mode === 'peek' || repeated) return { code: 'ok', ...base, balance: account.balance };
+    // 'token' (a free read): the token is taken; nothing is held and the balance is not asked.
+    if (input.mode === 'peek' || input.mode === 'token' || repeated) return { code: 'ok', ...base, balance: account.balance };
     if (!input.shapeValid) return { code: 'shape', ...base };
     if (account.balance < input.units) return { code: 'units', ...base, balance: account.balance };
     account.balance -= input.units;

@@ -1,10 +1,10 @@
 /**
  * The gateways' per-request face of the ledger: credentials, admit (round trip 1), settle (round trip 2),
- * free authenticated calls and the account summary. Every refusal is a Denial value; a store failure
+ * free authenticated calls, free reads that take a rate-limit token, and the account summary. Every refusal is a Denial value; a store failure
  * becomes 503 LEDGER_UNAVAILABLE with nothing charged (fail closed).
  */
 import { ErrorReason } from '@retail/contract';
-import type { AccountAdmitResult, AccountSummary, AdmitResult, AuthenticateResult, Denial, Hold, Interface, Meter, RateLimitState } from './api.js';
+import type { AccountAdmitResult, AccountSummary, AdmitReadResult, AdmitResult, AuthenticateResult, Denial, Hold, Interface, Meter, RateLimitState } from './api.js';
 import { denial, readCredentials } from './credentials.js';
 import { newHoldId, parseKey, type ParsedKey } from './keys.js';
 import { bump, bumpDenied, type MeteringCounters } from './metrics.js';
@@ -93,6 +93,11 @@ export function createMeter(options: MeterOptions): Meter {
     return null;
   }
 
+  /** 429 for an outcome the bucket refused: the wait for `rateCost` tokens, and the state to render. */
+  function rateRefusal(outcome: StoreAdmitOutcome, rateLimit: RateLimitState, rateCost: number): { ok: false; denial: Denial } {
+    return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plans[rateLimit.policyName]!, outcome.tokens ?? 0, rateCost) });
+  }
+
   async function peek(key: string, iface: Interface | ''): Promise<AuthenticateResult> {
     const parsed = parse(key);
     if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
@@ -127,10 +132,9 @@ export function createMeter(options: MeterOptions): Meter {
       const early = earlyRefusal(outcome);
       if (early) return early;
       const rateLimit = stateOf(outcome);
-      const plan = plans[rateLimit.policyName]!;
       switch (outcome.code) {
         case 'rate':
-          return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plan, outcome.tokens ?? 0, rateCost) });
+          return rateRefusal(outcome, rateLimit, rateCost);
         case 'shape':
           return { ok: false, shape: true, rateLimit };
         case 'units':
@@ -207,13 +211,30 @@ export function createMeter(options: MeterOptions): Meter {
       return { accountId: auth.accountId, plan: summary.plan, balance: summary.balance, usage: summary.usage };
     },
 
-    async accountUsage(key, query) {
-      const auth = await peek(key, '');
-      if (!auth.ok) return auth.denial;
+    async admitRead(key, iface): Promise<AdmitReadResult> {
+      const parsed = parse(key);
+      if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
+      // One token, as a lookup takes: a read is a query of the record, and the rate limit is what
+      // bounds how often a key may ask for one (docs/metering.md, Usage history).
+      const outcome = await ask(() =>
+        store.admit({
+          accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
+          now: clock(), holdId: '', holdExpiresAt: 0, units: 0, rateCost: 1, mode: 'token',
+        }),
+      );
+      if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
+      const early = earlyRefusal(outcome);
+      if (early) return early;
+      const rateLimit = stateOf(outcome);
+      if (outcome.code === 'rate') return rateRefusal(outcome, rateLimit, 1);
+      return { ok: true, accountId: parsed.accountId, keyId: outcome.keyId ?? '', rateLimit };
+    },
+
+    async accountUsage(read, query) {
       const history = options.usageHistory;
       if (!history) return denial(ErrorReason.UNIMPLEMENTED, { message: 'usage history is kept in the ledger\'s record, and this deployment has none (LEDGER_DATABASE_URL)' });
       try {
-        return await history(auth.accountId, query);
+        return await history(read.accountId, query);
       } catch {
         // The record (PostgreSQL) is down or slow: as the ledger's other failures, a retryable 503.
         bump(counters, 'ledgerUnavailable');

@@ -55,13 +55,15 @@ export interface StoreAdmitInput {
   readonly holdId: string;
   readonly holdExpiresAt: number;
   readonly units: number;
-  /** Tokens an 'admit' takes (≥ 1): it needs min(rateCost, burst) of them and may leave the bucket below zero. */
+  /** Tokens an 'admit' or a 'token' takes (≥ 1): it needs min(rateCost, burst) of them and may leave the bucket below zero. */
   readonly rateCost: number;
   /**
    * 'peek': key, disabled and scope checks and the rate state without taking a token or holding.
+   * 'token': a free call that is work for the service (a usage history read): key, disabled, scope and
+   * rate limit as an admit, `rateCost` tokens taken, then nothing held and no shape or balance check.
    * 'account': background work for the account: no key (keyHash ignored), scope or rate limit.
    */
-  readonly mode: 'admit' | 'peek' | 'account';
+  readonly mode: 'admit' | 'peek' | 'token' | 'account';
 }
 
 export interface StoreAdmitOutcome {

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI path item of `GET /api/account/usage` (account-usage-route.ts): its parameters and row
- * schema from the shared declaration (gateway-shared's usage-schema.ts), JSON and CSV answers.
+ * schema from the shared declaration (gateway-shared's usage-schema.ts), JSON and CSV answers, the rate
+ * limit's headers and its 429 (a read takes a token, as a lookup does).
  */
 import { type JsonSchema, USAGE_PARAMETERS, USAGE_ROOT, USAGE_SCHEMA } from '@retail/gateway-shared';
 
@@ -37,6 +38,7 @@ export function accountUsagePathItem({ headers, errorRefs, example }: AccountUsa
     get: {
       operationId: 'get_AccountUsage',
       summary: 'Calls and units of the calling key\'s account per UTC day or hour, optionally per key, operation and interface, from the usage record (free).',
+      description: 'Free: no units are charged (X-Units-Charged is always 0), but each read needs a valid key and takes one token of the rate limit, as a lookup does; its 400s answer after the key (401), the account (403) and the rate limit (429).',
       tags: ['account'],
       parameters,
       responses: {
@@ -48,7 +50,7 @@ export function accountUsagePathItem({ headers, errorRefs, example }: AccountUsa
             'text/csv': { schema: { type: 'string' }, example: 'period,calls,units\r\n2026-01-01T00:00:00.000Z,12,12\r\n' },
           },
         },
-        ...errorRefs(['400', '401', '403', '500', '501', '503']),
+        ...errorRefs(['400', '401', '403', '429', '500', '501', '503']),
       },
     },
   };

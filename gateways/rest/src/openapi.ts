@@ -316,8 +316,10 @@ export function buildOpenApi(operations: readonly Operation[] = API_REGISTRY): R
       },
     },
   };
+  // Free of units but one token of the rate limit each (a query of the record): a free call's headers, no balance.
+  const { 'X-Units-Remaining': _balance, ...usageHeaders } = FREE_HEADERS;
   paths['/api/account/usage'] = accountUsagePathItem({
-    headers: { 'X-Request-Id': METERED_HEADERS['X-Request-Id'] },
+    headers: usageHeaders,
     errorRefs,
     ...(OPENAPI_EXAMPLES.get_AccountUsage && { example: OPENAPI_EXAMPLES.get_AccountUsage }),
   });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DATA_INCIDENT_HEADER, dataIncidentHeaderValue, ErrorReason, errorRow, retryAfterHeaderSeconds } from '@retail/contract';
-import type { Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
+import type { AdmittedRead, Denial, HeaderBag, Hold, Interface, Meter, RateLimitState } from '@retail/metering/api';
 import type { CoreClient, DataIncidentInfo, ResponseInfo } from './core-client.js';
 import { noteKeyId } from './access-log.js';
 import { mapCoreError } from './errors.js';
@@ -85,6 +85,20 @@ export async function admitFree(meter: Meter, key: string, iface: Interface): Pr
   const auth = await meter.authenticate(key, iface);
   if (auth.ok) return { ok: true, rateLimit: auth.rateLimit };
   return { ok: false, failure: denialFailure(auth.denial), rateLimit: auth.denial.rateLimit };
+}
+
+export type ReadAdmission = ({ readonly ok: true; readonly read: AdmittedRead } | { readonly ok: false; readonly failure: CallFailure }) & Pick<Refusal, 'rateLimit'>;
+
+/**
+ * A free read of the key's own account (the usage history): key (401), scope (403) and one token of
+ * the rate limit (429), as a lookup's admit, but no unit and nothing held (Meter.admitRead). The
+ * read's parameter 400s answer after it, as admitCall's shape errors do.
+ */
+export async function admitRead(meter: Meter, input: { headers: HeaderBag; key: string; iface: Interface | '' }): Promise<ReadAdmission> {
+  const admitted = await meter.admitRead(input.key, input.iface);
+  if (!admitted.ok) return { ok: false, failure: denialFailure(admitted.denial), rateLimit: admitted.denial.rateLimit };
+  noteKeyId(input.headers, admitted.keyId);
+  return { ok: true, read: admitted, rateLimit: admitted.rateLimit };
 }
 
 export type AdmitOutcome =

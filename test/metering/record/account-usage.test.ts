@@ -3,7 +3,9 @@
  * MCP `retail_account_usage` tool) over a real redis-server (the settle script's hand-off stream) and
  * a real PostgreSQL record: calls made through REST, GraphQL and MCP are what the rows add up to, the
  * same as the units charged; grouping, hours and CSV; bad input is a 400 naming the parameter and
- * never charged; another account's usage is never visible.
+ * never charged; another account's usage is never visible; each read takes one token of the rate limit
+ * (a plan of 3 with almost no refill: a 429 with Retry-After and RateLimit headers after the burst on
+ * every interface, before the parameters' 400s, and a lookup misses the token a read took).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +28,9 @@ import { type StubCore, startStubCore } from '../../harness/stub-core.js';
 const TOKEN = 'account-usage-service-token';
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
+
+/** A burst of 3 and one token back every 100 s: a test's reads never see a refill. */
+const TRICKLE = 'trickle';
 
 interface Row { period: string; keyId?: string; operation?: string; interface?: string; calls: number; units: number }
 type Totals = { calls: number; units: number };
@@ -59,6 +64,13 @@ describe.skipIf(missing !== null)('the account usage history', () => {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
 
+  /** A new account on the trickle plan (its own bucket) and its key. */
+  const trickleAccount = async () => {
+    const { accountId } = await metering.admin.createAccount({ units: 100, plan: TRICKLE });
+    return { accountId, key: (await metering.admin.createKey(accountId)).key };
+  };
+  const remainingOf = (res: Response) => res.headers.get('ratelimit');
+
   beforeAll(async () => {
     redis = await startRedis();
     test = await createTestDatabase('usage_test');
@@ -70,7 +82,7 @@ describe.skipIf(missing !== null)('the account usage history', () => {
         GetSeller: (r) => ({ retailSeller: { sellerId: (r as unknown as { sellerId: string }).sellerId, name: 'a seller' } }),
       },
     });
-    metering = await createMetering({ redisUrl: redis.url, record: db, log: () => undefined });
+    metering = await createMetering({ redisUrl: redis.url, record: db, log: () => undefined, plans: { [TRICKLE]: { ratePerSecond: 0.01, burst: 3 } } });
     const a = await metering.admin.createAccount({ units: 1_000, plan: 'unlimited' });
     const b = await metering.admin.createAccount({ units: 1_000, plan: 'unlimited' });
     for (const [name, accountId] of [['a1', a.accountId], ['a2', a.accountId], ['b', b.accountId]] as const) {
@@ -123,8 +135,8 @@ describe.skipIf(missing !== null)('the account usage history', () => {
     // 7 charged requests (the GraphQL one ran two operations: 2 units); the refused call is not in it.
     expect(sum(rows)).toEqual({ calls: 7, units: charged.a });
     expect(charged.a).toBe(8);
-    // Free: reading it charged nothing and the balance is what the lookups left.
-    expect(res.headers.get('x-units-charged')).toBeNull();
+    // Free: reading it charged nothing (as a free call says: X-Units-Charged 0) and the balance is what the lookups left.
+    expect(res.headers.get('x-units-charged')).toBe('0');
     const account = (await (await get('/api/account', keys.a1.key)).json()) as { data: { balance: number } };
     expect(account.data.balance).toBe(1_000 - charged.a);
   });
@@ -239,5 +251,82 @@ describe.skipIf(missing !== null)('the account usage history', () => {
     expect(((account as { result: { tools: { name: string }[] } }).result.tools).map((t) => t.name)).toEqual(['retail_account_usage']);
     const balance = ((await (await get('/api/account', keys.a1.key)).json()) as { data: { balance: number } }).data.balance;
     expect(balance).toBe(1_000 - charged.a);
+  });
+  it('takes one rate-limit token per REST read: RateLimit headers on every answer, 429 with Retry-After after the burst, before the parameters\' 400s', async () => {
+    const { accountId, key } = await trickleAccount();
+    const openapi = createResponseValidator(buildOpenApi());
+    for (const left of [2, 1, 0]) {
+      const { res, body } = await usage('', key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe(`"${TRICKLE}";q=3;w=300`);
+      expect(remainingOf(res)).toMatch(new RegExp(`^"${TRICKLE}";r=${left};t=\\d+$`));
+      expect(res.headers.get('x-units-charged')).toBe('0');
+      expect(openapi.check('/api/account/usage', 200, body)).toEqual([]);
+    }
+    // The bucket is empty: a read and a malformed read are both 429 (the rate limit comes before the 400).
+    for (const query of ['', '?granularity=week']) {
+      const { res, body } = await usage(query, key);
+      expect(res.status, query).toBe(429);
+      expect(Number(res.headers.get('retry-after')), query).toBeGreaterThanOrEqual(90); // one token in 100 s
+      expect(remainingOf(res), query).toMatch(new RegExp(`^"${TRICKLE}";r=0;t=\\d+$`));
+      expect(res.headers.get('x-units-charged'), query).toBe('0');
+      expect(body).toMatchObject({ success: false, errors: [{ code: 429, message: expect.stringMatching(/^rate limit of the plan exceeded; retry after \d+ s$/) }] });
+      expect(openapi.check('/api/account/usage', 429, body), query).toEqual([]);
+    }
+    // A read is free of units: the balance is untouched. A disabled account is 403 before the parameters too.
+    expect(((await (await get('/api/account', key)).json()) as { data: { balance: number } }).data.balance).toBe(100);
+    await metering.admin.setDisabled(accountId, true);
+    expect((await usage('?granularity=week', key)).res.status).toBe(403);
+    expect((await usage('?granularity=week', 'rk_live_notakey')).res.status).toBe(401);
+  });
+
+  it('shares the bucket with lookups: a lookup misses the token a usage read took', async () => {
+    const { key } = await trickleAccount();
+    expect((await get('/api/retail/product?asin=B000000040', key)).status).toBe(200);
+    expect((await get('/api/retail/product?asin=B000000041', key)).status).toBe(200);
+    expect((await usage('', key)).res.status).toBe(200); // the third token
+    const lookup = await get('/api/retail/product?asin=B000000042', key);
+    expect(lookup.status).toBe(429);
+    expect(lookup.headers.get('retry-after')).not.toBeNull();
+    expect(lookup.headers.get('x-units-charged')).toBe('0');
+  });
+
+  it('takes one token per GraphQL request of retailUsage (aliases included), 429 after the burst before the field\'s 400', async () => {
+    const { key } = await trickleAccount();
+    const two = await graphql('{ a: retailUsage { rows { calls } } b: retailUsage(granularity: hour) { rows { calls } } }', key);
+    expect(two.status).toBe(200);
+    expect(remainingOf(two)).toMatch(new RegExp(`^"${TRICKLE}";r=2;t=\\d+$`)); // one request, one token
+    expect(two.headers.get('x-units-charged')).toBe('0');
+    for (const left of [1, 0]) expect(remainingOf(await graphql('{ retailUsage { rows { calls } } }', key))).toMatch(new RegExp(`;r=${left};`));
+    for (const query of ['{ retailUsage { rows { calls } } }', '{ retailUsage(from: "soon") { rows { calls } } }']) {
+      const res = await graphql(query, key);
+      expect(res.status, query).toBe(429);
+      expect(Number(res.headers.get('retry-after')), query).toBeGreaterThanOrEqual(90);
+      expect(remainingOf(res), query).toMatch(new RegExp(`^"${TRICKLE}";r=0;t=\\d+$`));
+      const body = (await res.json()) as { data?: unknown; errors: { code: number; message: string }[] };
+      expect(body.data, query).toBeUndefined();
+      expect(body.errors[0], query).toMatchObject({ code: 429, message: expect.stringMatching(/^rate limit of the plan exceeded/) });
+    }
+    // Introspection stays a peek: no token, no 429 even on an empty bucket.
+    expect((await graphql('{ __typename }', key)).status).toBe(200);
+  });
+
+  it('takes one token per MCP retail_account_usage call (SDK client): 429 after the burst, before the arguments\' 400', async () => {
+    const { key } = await trickleAccount();
+    const steps = Array.from({ length: 4 }, () => ({ op: 'callTool' as const, name: 'retail_account_usage', arguments: {} }));
+    // initialize and notifications/initialized are free calls (a peek): the three tokens go to the three calls.
+    const [connected, ...calls] = await runSdkClient(`${base}/api/mcp`, { 'api-key': key }, steps);
+    expect(connected).toMatchObject({ ok: true });
+    for (const call of calls.slice(0, 3)) expect(call).toMatchObject({ ok: true, result: { _meta: { unitsCharged: 0 } } });
+    expect(calls[3]).toMatchObject({ ok: false, error: expect.stringMatching(/429|rate limit/i) });
+    // The HTTP answer of a refused call: 429, Retry-After, RateLimit, the JSON-RPC error with the envelope.
+    for (const args of [{}, { granularity: 'week' }]) {
+      const res = await mcpCall('retail_account_usage', args, key);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(90);
+      expect(remainingOf(res)).toMatch(new RegExp(`^"${TRICKLE}";r=0;t=\\d+$`));
+      const body = (await res.json()) as { error: { code: number; data: { errors: { code: number }[] } } };
+      expect(body.error).toMatchObject({ code: -32029, data: { errors: [{ code: 429 }] } });
+    }
   });
 });
