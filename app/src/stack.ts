@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express from 'express';
 import { createCoreServer, describeReachability, loadCoreConfig } from '@retail/core';
-import { createClientJobApi, createClientWatchApi, createConsoleFromEnv } from '@retail/console';
+import { createClientArchiveApi, createClientJobApi, createClientWatchApi, createConsoleFromEnv } from '@retail/console';
 import { createGraphqlGateway } from '@retail/graphql';
 import { createMcpGateway, listingSettingsOf } from '@retail/mcp';
 import { createMeteringFromEnv, DEVELOPMENT_PLAN, meteringCounters, type Plan } from '@retail/metering';
@@ -106,7 +106,7 @@ export async function startStack(config: AppConfig, env: NodeJS.ProcessEnv = pro
   let console_: ReturnType<typeof createConsoleFromEnv>;
   try {
     // Development defaults: the console is open for sign-up on a laptop; deployments default to closed.
-    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, database, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }) });
+    console_ = createConsoleFromEnv({ metering, plans: metering.plans, env, database, defaultSignupMode: 'open', watches: createClientWatchApi({ client: coreClient, meter: metering.meter }), jobs: createClientJobApi({ client: coreClient }), archive: createClientArchiveApi({ client: coreClient }) });
   } catch (error) {
     await watcher.stop();
     await metering.close();

@@ -10,6 +10,15 @@ export const PAGE_ARCHIVE_GROUP = 'page-archive-recorders';
 /** The stream's bound: past it the oldest unrecorded page is dropped (and counted), never the core slowed. */
 export const DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES = 500;
 
+/**
+ * The page kinds the core fetches and the archive may hold (the core's PageKind, one parser each),
+ * for those who look pages up by kind: the console's operator view offers them, and refuses others.
+ * test/console/operator-kinds.test.ts keeps this list equal to the core's.
+ */
+export const ARCHIVED_PAGE_KINDS = [
+  'product', 'offers', 'reviews', 'search', 'autocomplete', 'deals', 'bestsellers', 'bestseller-categories', 'seller', 'author', 'categories', 'category',
+] as const;
+
 /** Why a page was kept: the archive policy's verdict. */
 export type ArchiveReason = 'watch-refresh' | 'incomplete' | 'blocked' | 'unparseable' | 'sample';
 

@@ -83,7 +83,7 @@ describe('createConsoleFromEnv', () => {
     await Promise.all([dev.close(), configured.close(), metering.close()]);
   });
 
-  it('offers the Watches page when WATCHER_ADDRESS is set, and not otherwise', async () => {
+  it('offers the Watches page and the operators\' page archive when WATCHER_ADDRESS is set, and not otherwise', async () => {
     const metering = await createTestMetering();
     const env = { CONSOLE_SESSION_SECRET: 'x'.repeat(32) };
     for (const [extra, offered] of [[{}, false], [{ WATCHER_ADDRESS: '127.0.0.1:9', SERVICE_TOKEN: 'token' }, true]] as const) {
@@ -92,7 +92,8 @@ describe('createConsoleFromEnv', () => {
       const server = app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const session = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/console/api/session`);
-      expect(((await session.json()) as any).data.watches).toBe(offered);
+      const { data } = (await session.json()) as any;
+      expect([data.watches, data.archive]).toEqual([offered, offered]);
       await new Promise((resolve) => server.close(resolve));
       await deployment.close();
     }

@@ -71,7 +71,7 @@ describe('the page', () => {
 
   it('ships only the page files (no source maps or TypeScript in the public directory)', () => {
     const files = readdirSync(new URL('../../gateways/console/src/public/', import.meta.url)).sort();
-    expect(files).toEqual(['console.css', 'console.js', 'index.html', 'jobs.js', 'one-time-secret.js', 'page.js', 'usage-chart.js', 'watch-chart.js', 'watch-detail.js', 'watch-form.js', 'watch-text.js', 'watches.js']);
+    expect(files).toEqual(['console.css', 'console.js', 'index.html', 'jobs.js', 'one-time-secret.js', 'operator.js', 'page.js', 'usage-chart.js', 'watch-chart.js', 'watch-detail.js', 'watch-form.js', 'watch-text.js', 'watches.js']);
   });
 
   it('serves the chart library from its own origin, and nothing else of node_modules', async () => {

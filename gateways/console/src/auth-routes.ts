@@ -8,13 +8,14 @@ import type { ActiveSession } from './sessions.js';
 import type { ConsoleUser } from './store.js';
 import { parseSignIn, parseSignUp } from './validation.js';
 import { revokeReferenceKeys } from './reference-keys.js';
+import { isOperator } from './operator-role.js';
 
 export const hashInvite = (code: string) => createHash('sha256').update(code).digest('base64url');
 
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-/** What the page may know about its user. */
-const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt });
+/** What the page may know about its user (`operator`: show the Operator view; the API checks again). */
+const publicUser = (user: ConsoleUser) => ({ email: user.email, accountId: user.accountId, createdAt: user.createdAt, operator: isOperator(user) });
 
 export function sessionOf(res: Response): ActiveSession | undefined {
   return res.locals.session as ActiveSession | undefined;
@@ -102,7 +103,7 @@ export function createAuthRoutes(ctx: ConsoleContext): Router {
     let session = sessionOf(res);
     const user = session?.record.userId ? await users.getUser(session.record.userId) : undefined;
     if (!session || (session.record.userId && !user)) session = await sessions.start(req, res, undefined, session);
-    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs), usageHistory: Boolean(ctx.usageHistory) } });
+    res.json({ data: { user: user ? publicUser(user) : null, csrfToken: session.record.csrfToken, signupMode: ctx.signupMode, watches: Boolean(ctx.watches), jobs: Boolean(ctx.jobs), usageHistory: Boolean(ctx.usageHistory), archive: Boolean(ctx.archive) } });
   });
 
   return router;

@@ -22,6 +22,7 @@ import { createVendorRoutes } from './vendor.js';
 import { createJobRoutes } from './job-routes.js';
 import { createWatchRoutes } from './watch-routes.js';
 import { createReferenceKeyRoutes } from './reference-key-routes.js';
+import { createOperatorRoutes } from './operator-routes.js';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -86,6 +87,7 @@ export function createConsole(options: ConsoleOptions): Router {
     ...(options.watches ? { watches: options.watches } : {}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.usageHistory ? { usageHistory: options.usageHistory } : {}),
+    ...(options.archive ? { archive: options.archive } : {}),
   };
 
   const api = Router();
@@ -116,6 +118,8 @@ export function createConsole(options: ConsoleOptions): Router {
   api.use(createReferenceKeyRoutes(ctx));
   if (ctx.watches) api.use(createWatchRoutes(ctx, ctx.watches));
   if (ctx.jobs) api.use(createJobRoutes(ctx, ctx.jobs));
+  // Always mounted: a non-operator gets 403 whatever the deployment, and without an archive an operator gets 501.
+  api.use(createOperatorRoutes(ctx, ctx.archive));
   api.use((_req, res) => {
     res.status(404).json(errorEnvelope(404, 'Not found'));
   });

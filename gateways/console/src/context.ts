@@ -8,6 +8,7 @@ import type { SessionManager } from './sessions.js';
 import type { UserStore } from './store.js';
 import type { WatchApi } from './watch-api.js';
 import type { JobApi } from './job-api.js';
+import type { ArchiveApi } from './archive-api.js';
 import type { UsageHistoryQuery, UsageHistoryRow } from '@retail/metering/usage-query';
 
 /** The ledger record's usage history of an account (MeteringInstance.usageHistory). */
@@ -58,6 +59,8 @@ export interface ConsoleOptions {
   readonly jobs?: JobApi;
   /** The ledger record's usage history (MeteringInstance.usageHistory); without it the usage chart says there is none. */
   readonly usageHistory?: UsageHistoryReader;
+  /** The watcher's page archive, for operators' Operator view; without it that view's API answers 501. */
+  readonly archive?: ArchiveApi;
 }
 
 export interface ConsoleContext {
@@ -77,4 +80,5 @@ export interface ConsoleContext {
   readonly watches?: WatchApi;
   readonly jobs?: JobApi;
   readonly usageHistory?: UsageHistoryReader;
+  readonly archive?: ArchiveApi;
 }

@@ -7,6 +7,7 @@ import type { Database } from '@retail/database/database';
 import type { Metering } from '@retail/metering/api';
 import type { PlanTable } from '@retail/metering';
 import { createCoreClient } from '@retail/gateway-shared/core-client';
+import { createClientArchiveApi } from './client-archive-api.js';
 import { createClientJobApi } from './client-job-api.js';
 import { createClientWatchApi } from './client-watch-api.js';
 import { createConsole } from './console.js';
@@ -17,6 +18,7 @@ import { createRecordedUserStore } from './recorded-users.js';
 import { createRedisUserStore } from './redis-store.js';
 import type { UserStore } from './store.js';
 import type { JobApi } from './job-api.js';
+import type { ArchiveApi } from './archive-api.js';
 import type { WatchApi } from './watch-api.js';
 
 export interface ConsoleFromEnvOptions {
@@ -27,6 +29,8 @@ export interface ConsoleFromEnvOptions {
   readonly watches?: WatchApi;
   /** The job service for the Jobs page; default: over gRPC to WATCHER_ADDRESS when it is set. */
   readonly jobs?: JobApi;
+  /** The page archive for the Operator view; default: over gRPC to WATCHER_ADDRESS when it is set. */
+  readonly archive?: ArchiveApi;
   readonly env?: NodeJS.ProcessEnv;
   /**
    * Where users (and their password hashes and accounts) are kept for good: the ledger's database
@@ -51,10 +55,10 @@ export interface ConsoleDeployment {
   close(): Promise<void>;
 }
 
-/** The WatchApi and JobApi over gRPC to the watcher (the console calls no RetailService, so no core address). */
-function watcherApis(watcher: NonNullable<ConsoleConfig['watcher']>, metering: Metering): { watches: WatchApi; jobs: JobApi } {
+/** The WatchApi, JobApi and ArchiveApi over gRPC to the watcher (the console calls no RetailService, so no core address). */
+function watcherApis(watcher: NonNullable<ConsoleConfig['watcher']>, metering: Metering): { watches: WatchApi; jobs: JobApi; archive: ArchiveApi } {
   const client = createCoreClient({ address: watcher.address, watcherAddress: watcher.address, serviceToken: watcher.serviceToken });
-  return { watches: createClientWatchApi({ client, meter: metering.meter }), jobs: createClientJobApi({ client }) };
+  return { watches: createClientWatchApi({ client, meter: metering.meter }), jobs: createClientJobApi({ client }), archive: createClientArchiveApi({ client }) };
 }
 
 export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDeployment {
@@ -76,6 +80,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
   const fromWatcher = config.watcher ? watcherApis(config.watcher, options.metering) : undefined;
   const watches = options.watches ?? fromWatcher?.watches;
   const jobs = options.jobs ?? fromWatcher?.jobs;
+  const archive = options.archive ?? fromWatcher?.archive;
   const router = createConsole({
     metering: options.metering,
     ...(options.metering.usageHistory ? { usageHistory: options.metering.usageHistory } : {}),
@@ -88,6 +93,7 @@ export function createConsoleFromEnv(options: ConsoleFromEnvOptions): ConsoleDep
     log: (message, detail) => log('error', message, detail),
     ...(watches ? { watches } : {}),
     ...(jobs ? { jobs } : {}),
+    ...(archive ? { archive } : {}),
     ...options.overrides,
   });
   return {

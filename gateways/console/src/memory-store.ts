@@ -1,5 +1,5 @@
 /** The embedded UserStore: plain maps in this process (development, `npm start`, tests). */
-import type { ConsoleUser, SessionRecord, UserStore } from './store.js';
+import type { ConsoleUser, OperatorEvent, SessionRecord, UserStore } from './store.js';
 
 export function createMemoryUserStore(): UserStore {
   const users = new Map<string, ConsoleUser>();
@@ -10,6 +10,7 @@ export function createMemoryUserStore(): UserStore {
   const invites = new Set<string>();
   const usedInvites = new Set<string>();
   const attempts = new Map<string, number[]>();
+  const operatorEvents: OperatorEvent[] = [];
 
   const within = (bucket: string, now: number, windowMs: number): number[] =>
     (attempts.get(bucket) ?? []).filter((at) => at > now - windowMs && at <= now);
@@ -32,6 +33,18 @@ export function createMemoryUserStore(): UserStore {
     async findUserByEmail(email) {
       const userId = emails.get(email);
       return userId === undefined ? undefined : users.get(userId);
+    },
+    async setOperator(event) {
+      const user = users.get(event.userId);
+      if (!user) throw new Error(`no console user ${event.userId}`);
+      users.set(user.userId, { ...user, operator: event.action === 'grant' });
+      operatorEvents.push(event);
+    },
+    async listOperators() {
+      return [...users.values()].filter((user) => user.operator === true).sort((a, b) => a.email.localeCompare(b.email));
+    },
+    async operatorEvents(limit) {
+      return operatorEvents.slice(-limit).reverse();
     },
     async putSession(idHash, record, ttlMs) {
       if (++putsSinceSweep >= 1000) {

@@ -11,20 +11,24 @@
 import { fileURLToPath } from 'node:url';
 import type { Database } from '@retail/database/database';
 import { runMigrations } from '@retail/database/migrate';
-import type { ConsoleUser, UserStore } from './store.js';
+import type { ConsoleUser, OperatorEvent, UserStore } from './store.js';
 
 export const CONSOLE_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 /** The console's own bookkeeping table and lock ("cons"): it never waits on the ledger's or the watcher's. */
 const CONSOLE_MIGRATION_SET = { dir: CONSOLE_MIGRATIONS_DIR, table: 'console_migrations', lockId: 0x636f6e73 };
 
 interface UserRow {
-  user_id: string; email: string; password_hash: string; account_id: string; created_at: Date | string;
+  user_id: string; email: string; password_hash: string; account_id: string; created_at: Date | string; operator: boolean;
 }
 
 const userOf = (row: UserRow): ConsoleUser => ({
   userId: row.user_id, email: row.email, passwordHash: row.password_hash, accountId: row.account_id,
-  createdAt: new Date(row.created_at).toISOString(),
+  createdAt: new Date(row.created_at).toISOString(), ...(row.operator ? { operator: true } : {}),
 });
+
+interface OperatorEventRow {
+  at: Date | string; user_id: string; email: string; action: OperatorEvent['action']; actor: string;
+}
 
 export function createRecordedUserStore(options: { database: Database; fast: UserStore }): UserStore {
   const { database: db, fast } = options;
@@ -93,6 +97,24 @@ export function createRecordedUserStore(options: { database: Database; fast: Use
       // Only a user the fast store has and nobody here claimed: a sign-up in progress holds its claim.
       const [claim] = await query<{ user_id: string }>('SELECT user_id FROM console_emails WHERE email = $1', [email]);
       return claim ? undefined : adopt(await fast.findUserByEmail(email));
+    },
+    async setOperator(event) {
+      const changed = await query<{ n: number }>(
+        // One statement: the flag and its audit row are written together or not at all.
+        `WITH flagged AS (UPDATE console_users SET operator = $1 WHERE user_id = $2 RETURNING user_id)
+         INSERT INTO console_operator_events (at, user_id, email, action, actor)
+         SELECT $3, user_id, $4, $5, $6 FROM flagged RETURNING 1 AS n`,
+        [event.action === 'grant', event.userId, new Date(event.at), event.email, event.action, event.actor],
+      );
+      if (changed.length === 0) throw new Error(`no console user ${event.userId}`);
+    },
+    async listOperators() {
+      const rows = await query<UserRow>('SELECT * FROM console_users WHERE operator ORDER BY email', []);
+      return rows.map(userOf);
+    },
+    async operatorEvents(limit) {
+      const rows = await query<OperatorEventRow>('SELECT at, user_id, email, action, actor FROM console_operator_events ORDER BY id DESC LIMIT $1', [limit]);
+      return rows.map((row) => ({ at: new Date(row.at).toISOString(), userId: row.user_id, email: row.email, action: row.action, actor: row.actor }));
     },
     async consumeInvite(codeHash) {
       const rows = await query('INSERT INTO console_used_invites (code_hash) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1', [codeHash]);

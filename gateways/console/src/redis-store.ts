@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { ConsoleUser, SessionRecord, UserStore } from './store.js';
+import type { ConsoleUser, OperatorEvent, SessionRecord, UserStore } from './store.js';
 
 const NS = 'console:';
 const key = {
@@ -15,6 +15,9 @@ const key = {
   invites: `${NS}invites`,
   usedInvites: `${NS}invites:used`,
   attempts: (bucket: string) => `${NS}attempts:${bucket}`,
+  /** The operator role's holders (user ids) and its audit trail (a list, newest first). */
+  operators: `${NS}operators`,
+  operatorEvents: `${NS}operator-events`,
 };
 
 export interface RedisUserStoreOptions {
@@ -67,6 +70,25 @@ export function createRedisUserStore(options: RedisUserStoreOptions): UserStore 
     async findUserByEmail(email) {
       const userId = await redis.get(key.email(email));
       return userId === null ? undefined : getUser(userId);
+    },
+    async setOperator(event) {
+      const user = await getUser(event.userId);
+      if (!user) throw new Error(`no console user ${event.userId}`);
+      const granted = event.action === 'grant';
+      // One MULTI: the flag, the holders' set and the audit entry change together.
+      const change = redis.multi().set(key.user(user.userId), JSON.stringify({ ...user, operator: granted }));
+      if (granted) change.sadd(key.operators, user.userId);
+      else change.srem(key.operators, user.userId);
+      await change.lpush(key.operatorEvents, JSON.stringify(event)).exec();
+    },
+    async listOperators() {
+      const ids = await redis.smembers(key.operators);
+      const found = await Promise.all(ids.map(getUser));
+      return found.filter((user): user is ConsoleUser => user?.operator === true).sort((a, b) => a.email.localeCompare(b.email));
+    },
+    async operatorEvents(limit) {
+      const raw = await redis.lrange(key.operatorEvents, 0, limit - 1);
+      return raw.map((entry) => JSON.parse(entry) as OperatorEvent);
     },
     async putSession(idHash, record, ttlMs) {
       await redis.set(key.session(idHash), JSON.stringify(record), 'PX', Math.max(1, Math.ceil(ttlMs)));

@@ -15,6 +15,22 @@ export interface ConsoleUser {
   /** The metering account this user owns. */
   readonly accountId: string;
   readonly createdAt: string;
+  /**
+   * May use the operator view (docs/console.md, "Operator view"). Set only by the admin CLI
+   * (operator-role.ts); absent in users stored before the role existed, which means false.
+   */
+  readonly operator?: boolean;
+}
+
+/** One grant or revocation of the operator role: the audit trail, kept by the store. */
+export interface OperatorEvent {
+  /** ISO 8601. */
+  readonly at: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly action: 'grant' | 'revoke';
+  /** Who did it (`admin-cli:<os user>`). */
+  readonly actor: string;
 }
 
 export interface SessionRecord {
@@ -33,6 +49,16 @@ export interface UserStore {
   saveUser(user: ConsoleUser): Promise<void>;
   getUser(userId: string): Promise<ConsoleUser | undefined>;
   findUserByEmail(email: string): Promise<ConsoleUser | undefined>;
+
+  /**
+   * Sets the user's operator flag and appends `event` (whose action says which way) to the audit
+   * trail, together. The user must exist (callers find it first).
+   */
+  setOperator(event: OperatorEvent): Promise<void>;
+  /** The users with the operator flag, by email. */
+  listOperators(): Promise<ConsoleUser[]>;
+  /** The audit trail of the role, newest first. */
+  operatorEvents(limit: number): Promise<OperatorEvent[]>;
 
   /** Sessions are keyed by a hash of their id, so a store dump holds no usable cookie. */
   putSession(idHash: string, record: SessionRecord, ttlMs: number): Promise<void>;

@@ -1,16 +1,18 @@
 // The console page: plain DOM, no framework, no build. This module runs the session (sign in, sign
 // up, sign out), the account view (balance, API keys, usage and its chart: usage-chart.js) and switches to the Watches view
-// (watches.js) and the Jobs view (jobs.js) by the URL's hash.
+// (watches.js), the Jobs view (jobs.js) and, for operators, the Operator view (operator.js) by the URL's hash.
 
 import { $, api, button, complain, confirmWith, copyFrom, formatDate, labelColumns, say, setCsrfToken, textCell, timeCell, whenSessionProblem } from './page.js';
 import { hideJobs, showJobs } from './jobs.js';
 import { oneTimeSecret } from './one-time-secret.js';
+import { hideOperator, showOperator } from './operator.js';
 import { showUsageChart } from './usage-chart.js';
 import { hideWatches, showWatches } from './watches.js';
 
 let watchesOffered = false;
 let jobsOffered = false;
 let usageHistoryOffered = false;
+let operatorOffered = false;
 
 // ---------------------------------------------------------------- session and views
 
@@ -22,11 +24,16 @@ async function loadSession() {
   watchesOffered = signedIn && session.watches === true;
   jobsOffered = signedIn && session.jobs === true;
   usageHistoryOffered = signedIn && session.usageHistory === true;
+  // The role as the server holds it now: a revoked operator loses the view at the next session read.
+  operatorOffered = signedIn && session.user.operator === true;
   $('signed-in').hidden = !signedIn;
   $('signed-out').hidden = signedIn;
   $('whoami').hidden = !signedIn;
-  $('views').hidden = !watchesOffered && !jobsOffered;
+  $('views').hidden = !watchesOffered && !jobsOffered && !operatorOffered;
+  $('watches-link').hidden = !watchesOffered;
   $('jobs-link').hidden = !jobsOffered;
+  $('operator-link').hidden = !operatorOffered;
+  if (!operatorOffered) hideOperator();
   if (signedIn) {
     $('user-email').textContent = session.user.email;
     await showView();
@@ -41,12 +48,14 @@ async function loadSession() {
 }
 whenSessionProblem(loadSession);
 
-/** `#watches` and `#jobs` show their views (when the service offers them); anything else the account. */
+/** `#watches`, `#jobs` and `#operator` show their views (when offered to this user); anything else the account. */
 async function showView() {
-  const view = watchesOffered && location.hash === '#watches' ? '#watches' : jobsOffered && location.hash === '#jobs' ? '#jobs' : '#account';
+  const offered = { '#watches': watchesOffered, '#jobs': jobsOffered, '#operator': operatorOffered };
+  const view = offered[location.hash] ? location.hash : '#account';
   $('account-view').hidden = view !== '#account';
   $('watches-view').hidden = view !== '#watches';
   $('jobs-view').hidden = view !== '#jobs';
+  $('operator-view').hidden = view !== '#operator';
   for (const link of $('views').querySelectorAll('a')) {
     if (link.hash === view) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -54,6 +63,7 @@ async function showView() {
   if (view !== '#jobs') hideJobs();
   if (view === '#watches') await showWatches();
   else if (view === '#jobs') await showJobs();
+  else if (view === '#operator') await showOperator();
   else await Promise.all([loadKeys(), loadAccount()]);
 }
 
