@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES } from '@retail/contract/page-archive-handoff';
 import { ConfigError, loadCoreConfig } from './config.js';
 import { loadResilienceConfig } from './resilience/config.js';
 
@@ -18,6 +19,7 @@ describe('loadCoreConfig', () => {
       startupProbe: true,
       batchConcurrency: 4,
       resilience: loadResilienceConfig({}),
+      pageArchive: { enabled: true, sampleRate: 0.01, maxEntries: DEFAULT_PAGE_ARCHIVE_MAX_ENTRIES, redisUrl: undefined },
     });
   });
 
@@ -38,6 +40,9 @@ describe('loadCoreConfig', () => {
     expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, REDIS_URL: 'redis://shared:6379' }).cacheRedisUrl).toBe('redis://shared:6379');
     expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, CACHE_REDIS_URL: '' }).cacheRedisUrl).toBeUndefined();
     expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, UPSTREAM_STARTUP_PROBE: 'false' }).startupProbe).toBe(false);
+    // The archive's hand-off lives on the cache Redis, and is this config's, not the process environment's.
+    expect(config.pageArchive.redisUrl).toBe('redis://cache:6379');
+    expect(loadCoreConfig({ SERVICE_TOKEN: TOKEN, PAGE_ARCHIVE_DAYS: '0', PAGE_ARCHIVE_SAMPLE: '0.5' }).pageArchive).toMatchObject({ enabled: false, sampleRate: 0.5 });
   });
 
   it('lists every bad variable at once and never echoes a value', () => {

@@ -1,7 +1,7 @@
 import { blankToUndefined, EnvironmentError, readEnvironment } from '@retail/contract/environment';
 import { z } from 'zod';
 import { loadResilienceConfig, type ResilienceConfig } from './resilience/config.js';
-import { pageArchiveSettings } from './archive/archive-settings.js';
+import { pageArchiveSettings, type PageArchiveSettings } from './archive/archive-settings.js';
 
 /**
  * The core's configuration, read once at start from the environment (names fixed by the
@@ -34,6 +34,8 @@ export interface CoreConfig {
   readonly batchConcurrency: number;
   /** Retries, breaker, host caps, proxies, page cache and parse pool (resilience/config.ts; docs/resilience.md). */
   readonly resilience: ResilienceConfig;
+  /** PAGE_ARCHIVE_* and the hand-off's Redis (archive/archive-settings.ts; docs/page-archive.md). */
+  readonly pageArchive: PageArchiveSettings;
 }
 
 /** Items of one BatchLookup that run at once unless BATCH_CONCURRENCY says otherwise. */
@@ -78,7 +80,7 @@ export class ConfigError extends EnvironmentError {}
 /** Reads and validates the core's configuration; throws ConfigError naming every bad variable. */
 export function loadCoreConfig(env: Readonly<Record<string, string | undefined>> = process.env): CoreConfig {
   // Values are never echoed: SERVICE_TOKEN and cookies are secrets.
-  const { variables: e, resilience } = readEnvironment(EnvSchema.safeParse(env), { resilience: () => loadResilienceConfig(env), pageArchive: () => pageArchiveSettings(env) },
+  const { variables: e, resilience, pageArchive } = readEnvironment(EnvSchema.safeParse(env), { resilience: () => loadResilienceConfig(env), pageArchive: () => pageArchiveSettings(env) },
     (problems) => new ConfigError('core', problems));
   return Object.freeze({
     grpcHost: e.GRPC_HOST,
@@ -92,5 +94,6 @@ export function loadCoreConfig(env: Readonly<Record<string, string | undefined>>
     startupProbe: e.UPSTREAM_STARTUP_PROBE === 'true',
     batchConcurrency: e.BATCH_CONCURRENCY,
     resilience,
+    pageArchive,
   });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { createPageArchiveTapFrom, type PageArchiveSettings } from './archive/archive-settings.js';
 import { createMemoryPageCache } from './cache/memory-store.js';
 import type { PageCache } from './cache/page-cache.js';
 import { withPageCache } from './cache/page-html-cache.js';
@@ -38,6 +39,8 @@ export interface PageServicesOptions {
   readonly logger?: Logger;
   /** Time of the whole stack: back-off, breaker, host caps and the page cache's lifetimes. */
   readonly clock?: Clock;
+  /** The page archive's settings (CoreConfig.pageArchive); absent: the process environment's (benches, tests). */
+  readonly pageArchive?: PageArchiveSettings;
   /** Hears the marketplace's overall reachability when it changes (the gRPC health entry). */
   readonly onReachabilityChange?: (state: MarketplaceState) => void;
 }
@@ -61,6 +64,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
       ? createMemoryPageCache({ maxBytes: s.cacheMaxBytes, ...(options.clock ? { now: options.clock.now } : {}) })
       : undefined;
   const health = createHealthServices({ cacheRedisUrl: options.cacheRedisUrl, ...(options.logger ? { logger: options.logger } : {}) });
+  const archive = options.pageArchive ? createPageArchiveTapFrom(options.pageArchive, options.logger) : undefined;
   const parsedPages = withFieldHealth(createParsedPageSource({
     fetcher: resilient,
     ...(cache ? { cache } : {}),
@@ -68,6 +72,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     negativeTtlSeconds: s.cacheNegativeTtlSeconds,
     staleSeconds: s.cacheStaleSeconds,
     ...(options.clock ? { now: options.clock.now } : {}),
+    ...(options.pageArchive ? { archive: archive?.tap ?? false } : {}),
     metrics,
     ...(options.logger ? { logger: options.logger } : {}),
   }), health.fieldHealth);
@@ -84,7 +89,7 @@ export function createPageServices(options: PageServicesOptions): PageServices {
     metrics,
     health,
     async close() {
-      await Promise.all([parsePool.close(), cache?.close(), health.close(), options.raw.close?.()]);
+      await Promise.all([parsePool.close(), cache?.close(), health.close(), archive?.close(), options.raw.close?.()]);
     },
   };
 }

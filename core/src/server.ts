@@ -87,7 +87,7 @@ function defaultPageServices(config: CoreConfig, logger: Logger, onReachabilityC
     reviewsSessionCookie: config.reviewsSessionCookie,
     ...(proxies ? { proxies } : {}),
   });
-  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, logger, onReachabilityChange, ...(clock ? { clock } : {}) });
+  const services = createPageServices({ raw, settings: config.resilience, cacheRedisUrl: config.cacheRedisUrl, pageArchive: config.pageArchive, logger, onReachabilityChange, ...(clock ? { clock } : {}) });
   return {
     resilient: services.resilient,
     health: services.health,

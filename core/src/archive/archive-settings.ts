@@ -1,6 +1,6 @@
 /**
- * The page archive's settings, read from the environment by the archive alone (the core's config
- * stays as it is): PAGE_ARCHIVE_DAYS (0 turns archiving off; the watcher keeps pages that long),
+ * The page archive's settings, read from the environment with the core's config (CoreConfig.pageArchive):
+ * PAGE_ARCHIVE_DAYS (0 turns archiving off; the watcher keeps pages that long),
  * PAGE_ARCHIVE_SAMPLE (share of other pages kept), PAGE_ARCHIVE_STREAM_MAX (the hand-off's bound),
  * and the cache Redis the hand-off lives on (CACHE_REDIS_URL, else REDIS_URL; in memory without).
  */
@@ -35,23 +35,39 @@ export function pageArchiveSettings(env: Readonly<Record<string, string | undefi
   return { enabled: s.PAGE_ARCHIVE_DAYS > 0, sampleRate: s.PAGE_ARCHIVE_SAMPLE, maxEntries: s.PAGE_ARCHIVE_STREAM_MAX, redisUrl: s.CACHE_REDIS_URL || s.REDIS_URL || undefined };
 }
 
+/** A tap and what it opened (a Redis connection for the hand-off), to close with the page services. */
+export interface OwnedPageArchiveTap {
+  readonly tap: PageArchiveTap;
+  close(): Promise<void>;
+}
+
+/**
+ * The tap of a core's settings, none when archiving is off: the hand-off on the cache Redis, or
+ * without one on the process's in-memory stream (the one-process stack's watcher reads that).
+ */
+export function createPageArchiveTapFrom(settings: PageArchiveSettings, logger?: Pick<Logger, 'warn'>): OwnedPageArchiveTap | undefined {
+  if (!settings.enabled) return undefined;
+  const outbox = settings.redisUrl ? createRedisPageArchiveOutbox({ url: settings.redisUrl, maxEntries: settings.maxEntries }) : processPageArchiveStream().outbox;
+  return {
+    tap: createPageArchiveTap({ outbox, sampleRate: settings.sampleRate, ...(logger ? { logger } : {}) }),
+    // The process's stream outlives any one core: only a connection of this core's own is closed.
+    close: async () => {
+      if (settings.redisUrl) await outbox.close();
+    },
+  };
+}
+
 let processTap: PageArchiveTap | null | undefined;
 
 /**
- * The process's tap, built once from the environment (none when archiving is off). The core's
- * config check (config.ts) refuses bad settings at start; a process that skipped it (a test, a
- * bench) gets no archive and a warning rather than a failure.
+ * For a parsed-page source built without a core's settings (a bench, a unit test): the tap of the
+ * process's environment, built once (none when archiving is off). Settings it cannot read give no
+ * archive and a warning rather than a failure; the core's own config check refuses them at start.
  */
 export function processPageArchiveTap(logger?: Pick<Logger, 'warn'>): PageArchiveTap | undefined {
   if (processTap !== undefined) return processTap ?? undefined;
   try {
-    const settings = pageArchiveSettings();
-    if (!settings.enabled) {
-      processTap = null;
-      return undefined;
-    }
-    const outbox = settings.redisUrl ? createRedisPageArchiveOutbox({ url: settings.redisUrl, maxEntries: settings.maxEntries }) : processPageArchiveStream().outbox;
-    processTap = createPageArchiveTap({ outbox, sampleRate: settings.sampleRate, ...(logger ? { logger } : {}) });
+    processTap = createPageArchiveTapFrom(pageArchiveSettings(), logger)?.tap ?? null;
   } catch (error) {
     logger?.warn({ err: error }, 'page archive off: its settings are invalid');
     processTap = null;

@@ -1,7 +1,7 @@
 /**
  * Issue 23's repair end to end, every part real: a watch lives through a layout drift (the replay
  * server's `buybox-redesign`, switched on and off) read by a real core whose pages the page archive
- * keeps (the core's tap, the in-process hand-off, the watcher's recorder into PostgreSQL); its
+ * keeps (the core's tap, the hand-off stream on the test's own Redis, the watcher's recorder into PostgreSQL); its
  * webhooks go through BullMQ on a real redis-server to an HTTPS receiver that verifies them with
  * `standardwebhooks`. Then the parser is fixed (fixed-parser-pool.ts: a product parser one version
  * up that reads the redesigned buy box) and `npm run admin -- reparse` repairs the history from the
@@ -10,13 +10,13 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { processPageArchiveStream } from '@retail/contract/page-archive-memory';
 import { createCoreClient } from '@retail/gateway-shared';
 import { createMetering, type MeteringInstance } from '@retail/metering';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReparseCommand } from '../../../watcher/src/admin/reparse-command.js';
-import { createPageArchiveRecorder, type PageArchiveRecorder } from '../../../watcher/src/archive/page-archive-recorder.js';
+import type { PageArchiveRecorder } from '../../../watcher/src/archive/page-archive-recorder.js';
+import { startPageArchiveRecorder } from '../../../watcher/src/archive/start-page-archive.js';
 import type { Condition } from '../../../watcher/src/model.js';
 import { createBullJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
 import { createCoreSnapshotReader, createRefreshProcessor, DELIVERY_QUEUE } from '../../../watcher/src/refresh/index.js';
@@ -76,10 +76,12 @@ describe.skipIf(missing !== null)('re-parsing restores a drifted history from th
     replay = await createReplayServer({ corpusDirs: [resolve(import.meta.dirname, '../../fixtures/pages')], timeline, drift });
     // A refresh's two reads share one fetch (the product page stays cached ten minutes); the test moves
     // the core's clock an hour between rounds, so each round fetches the page again, however slow the machine.
-    core = await startCore({ marketplaceOrigin: replay.origin, env: { CACHE_TTL_SECONDS: 'product=600' }, parsePool: pool, clock: coreClock.clock });
-    // The core of this process hands its pages to the in-memory stream (no cache Redis): the watcher's recorder reads it.
-    recorder = createPageArchiveRecorder({ inbox: processPageArchiveStream().inbox(), pages: store.pages, log: () => undefined });
-    recorder.start();
+    // The core's cache Redis is this test's own: the page cache, and the hand-off stream the watcher's
+    // recorder reads as it does in a deployment. (Without one, the core would hand its pages to the
+    // process's in-memory stream, which other test files sharing this worker may have written to.)
+    const cacheRedisUrl = `${redis.url}/2`;
+    core = await startCore({ marketplaceOrigin: replay.origin, env: { CACHE_TTL_SECONDS: 'product=600', CACHE_REDIS_URL: cacheRedisUrl }, parsePool: pool, clock: coreClock.clock });
+    recorder = (await startPageArchiveRecorder({ CACHE_REDIS_URL: cacheRedisUrl }, store.pages, () => undefined))!;
     receiver = await startTestReceiver(certificate);
     const queueRedisUrl = `${redis.url}/3`;
     jobs = await createBullJobSystem({ redisUrl: queueRedisUrl });
