@@ -98,15 +98,19 @@ export function createMeter(options: MeterOptions): Meter {
     return refuse(ErrorReason.RATE_LIMITED, { rateLimit, retryAfterSeconds: retryAfterSeconds(plans[rateLimit.policyName]!, outcome.tokens ?? 0, rateCost) });
   }
 
+  /** Key, disabled and scope checks that hold nothing: 'peek' takes no token, 'token' takes one (a free read). */
+  const admitWithoutHold = (parsed: ParsedKey, iface: Interface | '', mode: 'peek' | 'token') =>
+    ask(() =>
+      store.admit({
+        accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
+        now: clock(), holdId: '', holdExpiresAt: 0, units: 0, rateCost: mode === 'token' ? 1 : 0, mode,
+      }),
+    );
+
   async function peek(key: string, iface: Interface | ''): Promise<AuthenticateResult> {
     const parsed = parse(key);
     if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
-    const outcome = await ask(() =>
-      store.admit({
-        accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
-        now: clock(), holdId: '', holdExpiresAt: 0, units: 0, rateCost: 0, mode: 'peek',
-      }),
-    );
+    const outcome = await admitWithoutHold(parsed, iface, 'peek');
     if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
     return earlyRefusal(outcome) ?? { ok: true, accountId: parsed.accountId, keyId: outcome.keyId ?? '', rateLimit: stateOf(outcome) };
   }
@@ -216,12 +220,7 @@ export function createMeter(options: MeterOptions): Meter {
       if (!parsed) return refuse(ErrorReason.INVALID_API_KEY);
       // One token, as a lookup takes: a read is a query of the record, and the rate limit is what
       // bounds how often a key may ask for one (docs/metering.md, Usage history).
-      const outcome = await ask(() =>
-        store.admit({
-          accountId: parsed.accountId, keyHash: parsed.hash, iface, operations: [], shapeValid: true,
-          now: clock(), holdId: '', holdExpiresAt: 0, units: 0, rateCost: 1, mode: 'token',
-        }),
-      );
+      const outcome = await admitWithoutHold(parsed, iface, 'token');
       if (outcome === UNAVAILABLE) return refuse(ErrorReason.LEDGER_UNAVAILABLE);
       const early = earlyRefusal(outcome);
       if (early) return early;
