@@ -278,10 +278,11 @@ describe.skipIf(!('helm' in lookup))(suiteName, () => {
 
   it('the billing export: its URL and settings in the watcher\'s ConfigMap, its secret from the operator\'s Secret; refused without either or the record', async () => {
     const base = ['metering.database.existingSecret=ledger-db', 'metering.billingExport.url=https://openmeter.example.com/api/v1/events'];
-    const objects = await render({ set: [...base, 'metering.billingExport.existingSecret=billing', 'metering.billingExport.batchSize=250', 'metering.billingExport.authorizationKey=openmeter-token'] });
+    const objects = await render({ set: [...base, 'metering.billingExport.existingSecret=billing', 'metering.billingExport.batchSize=250', 'metering.billingExport.authorizationKey=openmeter-token', 'metering.billingExport.start=now'] });
     const env = environmentOf(objects, 'watcher');
     expect(env.plain.BILLING_EXPORT_URL).toBe('https://openmeter.example.com/api/v1/events');
     expect(env.plain.BILLING_EXPORT_BATCH_SIZE).toBe('250');
+    expect(env.plain.BILLING_EXPORT_START).toBe('now');
     expect(env.refs.BILLING_EXPORT_SECRET).toBe('secret:billing/billing-export-secret');
     expect(env.refs.BILLING_EXPORT_AUTHORIZATION).toBe('secret:billing/openmeter-token');
     expect(env.plain.BILLING_EXPORT_SECRET).toBeUndefined();

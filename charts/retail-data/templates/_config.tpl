@@ -67,6 +67,7 @@ left out so the program's own default applies. Args: (list $ "rest").
 {{- $_ := set $env "BILLING_EXPORT_RETRY_MAX_MS" .retryMaxMs }}
 {{- $_ := set $env "BILLING_EXPORT_SOURCE" .source }}
 {{- $_ := set $env "BILLING_EXPORT_EVENT_TYPE" .eventType }}
+{{- $_ := set $env "BILLING_EXPORT_START" .start }}
 {{- end }}
 {{- end }}
 {{- else }}

@@ -27,7 +27,7 @@ export { rateLimitHeaders, parsePlans, DEFAULT_PLANS, DEFAULT_PLAN, DEVELOPMENT_
 export { meteringCounters, type MeteringCounters } from './metrics.js';
 export { MeteringAdminError, FREE_UNITS } from './admin.js';
 export { parseKey } from './keys.js';
-export { createUsageExport, DEFAULT_EXPORT_BATCH_SIZE, type UsageBatch, type UsageBatchOutcome, type UsageExport, type UsageExportOptions, type UsageExportRun, type UsageExportStatus } from './export/usage-export.js';
+export { createUsageExport, DEFAULT_EXPORT_BATCH_SIZE, USAGE_EXPORT_STARTS, type UsageExportStart, type UsageBatch, type UsageBatchOutcome, type UsageExport, type UsageExportOptions, type UsageExportRun, type UsageExportStatus } from './export/usage-export.js';
 export { CLOUDEVENTS_BATCH_CONTENT_TYPE, DEFAULT_USAGE_EVENT_SOURCE, DEFAULT_USAGE_EVENT_TYPE, usageEventId, type UsageCloudEvent, type UsageEventData } from './export/usage-events.js';
 export { usageCsv, parseUsageQuery, USAGE_GROUPS, USAGE_GRANULARITIES, type UsageGroup, type UsageHistoryQuery, type UsageHistoryRow } from './usage-query.js';
 

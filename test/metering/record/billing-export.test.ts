@@ -47,7 +47,7 @@ describe.skipIf(missing !== null)('usage export to a billing system', () => {
     const sendTimeoutMs = 2_000;
     const sender = createWebhookSender({ policy: { allowPrivateTargets: false, allowLoopback: true }, timeoutMs: sendTimeoutMs });
     const settings: BillingExportSettings = {
-      url: receiver.url, secret, batchSize, intervalMs: 150, retryMaxMs: 1_000, source: 'retail-data-test', eventType: 'io.retaildata.usage.v1',
+      url: receiver.url, secret, batchSize, intervalMs: 150, retryMaxMs: 1_000, source: 'retail-data-test', eventType: 'io.retaildata.usage.v1', start: 'beginning',
       authorization: 'Bearer om_test_token',
     };
     const exporter = await startBillingExport({ jobs, record, sender, settings, sendTimeoutMs, log: () => undefined, retryFirstMs: 200 });

@@ -12,8 +12,10 @@
  * - BILLING_EXPORT_INTERVAL_MS: how often the export runs (100 to 3 600 000, default 10 000).
  * - BILLING_EXPORT_RETRY_MAX_MS: the longest wait between failed sends (1000 to 86 400 000, default 600 000).
  * - BILLING_EXPORT_SOURCE, BILLING_EXPORT_EVENT_TYPE: the events' CloudEvents `source` and `type`.
+ * - BILLING_EXPORT_START: where an export with no cursor yet begins: `beginning` (default, the whole
+ *   log) or `now` (the log's end at the first run). Once the cursor exists it changes nothing.
  */
-import { DEFAULT_EXPORT_BATCH_SIZE, DEFAULT_USAGE_EVENT_SOURCE, DEFAULT_USAGE_EVENT_TYPE } from '@retail/metering';
+import { DEFAULT_EXPORT_BATCH_SIZE, DEFAULT_USAGE_EVENT_SOURCE, DEFAULT_USAGE_EVENT_TYPE, USAGE_EXPORT_STARTS, type UsageExportStart } from '@retail/metering';
 import type { TargetPolicy } from '../webhooks/address-rules.js';
 import { isWebhookSecret, WEBHOOK_SECRET_FORM } from '../webhooks/signer.js';
 import { checkWebhookUrl } from '../webhooks/url-check.js';
@@ -27,6 +29,7 @@ export const BILLING_EXPORT_VARIABLES = {
   retryMaxMs: 'BILLING_EXPORT_RETRY_MAX_MS',
   source: 'BILLING_EXPORT_SOURCE',
   eventType: 'BILLING_EXPORT_EVENT_TYPE',
+  start: 'BILLING_EXPORT_START',
 } as const;
 
 export interface BillingExportSettings {
@@ -39,6 +42,8 @@ export interface BillingExportSettings {
   readonly retryMaxMs: number;
   readonly source: string;
   readonly eventType: string;
+  /** Where an export with no cursor yet begins; ignored once the cursor exists. */
+  readonly start: UsageExportStart;
 }
 
 export const DEFAULT_BILLING_EXPORT_INTERVAL_MS = 10_000;
@@ -57,6 +62,13 @@ function attribute(env: NodeJS.ProcessEnv, name: string, fallback: string): stri
   const value = env[name]?.trim() || fallback;
   if (/\s/.test(value) || value.length > 200) throw new Error(`${name} must be at most 200 characters without spaces`);
   return value;
+}
+
+function startOf(env: NodeJS.ProcessEnv, name: string): UsageExportStart {
+  const raw = env[name]?.trim() || 'beginning';
+  const start = USAGE_EXPORT_STARTS.find((option) => option === raw);
+  if (!start) throw new Error(`${name} must be one of ${USAGE_EXPORT_STARTS.join(', ')}`);
+  return start;
 }
 
 /** The export's settings, or undefined when BILLING_EXPORT_URL is not set; throws naming the bad variable. */
@@ -83,5 +95,6 @@ export function loadBillingExport(env: NodeJS.ProcessEnv, policy: TargetPolicy):
     retryMaxMs: wholeNumber(env, v.retryMaxMs, 1000, 86_400_000, DEFAULT_BILLING_EXPORT_RETRY_MAX_MS),
     source: attribute(env, v.source, DEFAULT_USAGE_EVENT_SOURCE),
     eventType: attribute(env, v.eventType, DEFAULT_USAGE_EVENT_TYPE),
+    start: startOf(env, v.start),
   };
 }

@@ -34,6 +34,16 @@ export interface RunningBillingExport {
   readonly export: UsageExport;
 }
 
+/** Where the export goes on from, for the start log: BILLING_EXPORT_START matters only before the cursor exists. */
+async function startingPoint(usageExport: UsageExport, settings: BillingExportSettings): Promise<string> {
+  const status = await usageExport.status().catch(() => undefined);
+  if (!status) return `BILLING_EXPORT_START=${settings.start} (the record did not answer yet; it applies only while the export has no cursor)`;
+  if (status.positioned) return `it goes on from its cursor (${status.exported} events exported); BILLING_EXPORT_START=${settings.start} changes nothing any more`;
+  return settings.start === 'now'
+    ? 'no cursor yet: BILLING_EXPORT_START=now, the first run begins at the usage log\'s end then and skips every row committed before'
+    : `no cursor yet: BILLING_EXPORT_START=beginning, the first run begins at the usage log's first row (${status.pending} rows waiting, counted up to 100000)`;
+}
+
 export async function startBillingExport(deps: BillingExportDependencies): Promise<RunningBillingExport> {
   const { settings, sender, log } = deps;
   const usageExport = createUsageExport({
@@ -42,6 +52,7 @@ export async function startBillingExport(deps: BillingExportDependencies): Promi
     batchSize: settings.batchSize,
     retryMaxMs: settings.retryMaxMs,
     retryFirstMs: Math.min(deps.retryFirstMs ?? 5_000, settings.retryMaxMs),
+    start: settings.start,
     // Renewed at every batch; an exporter that died with it is replaced once it runs out.
     leaseMs: 3 * deps.sendTimeoutMs,
     log,
@@ -66,8 +77,10 @@ export async function startBillingExport(deps: BillingExportDependencies): Promi
     });
     if (run.result === 'exported' || run.result === 'waiting') lastProblem = '';
   }, { concurrency: 1 });
+  // Read before the schedule exists, so the line says where the first run will begin.
+  const startsFrom = await startingPoint(usageExport, settings);
   registerBillingExportMetrics(() => usageExport.status());
   await deps.jobs.queue(BILLING_EXPORT_QUEUE).upsertSchedule(BILLING_EXPORT_SCHEDULE_ID, { everyMs: settings.intervalMs }, {});
-  log(`billing export: usage goes to ${new URL(settings.url).origin} as CloudEvents batches of up to ${settings.batchSize}, every ${settings.intervalMs} ms`);
+  log(`billing export: usage goes to ${new URL(settings.url).origin} as CloudEvents batches of up to ${settings.batchSize}, every ${settings.intervalMs} ms; ${startsFrom}`);
   return { worker, export: usageExport };
 }

@@ -72,6 +72,25 @@ export async function readExportState(db: Queryable, destination: string): Promi
   return row ? stateOf(row) : null;
 }
 
+/**
+ * BILLING_EXPORT_START=now at the first run: the cursor is put at the log's current end, so every row
+ * committed before is skipped. The end is the oldest transaction still running (readRows' bound), not
+ * the last row: a row whose transaction is open now sorts at or after that transaction id, so it is
+ * still exported when it commits, and no row can slip in behind the cursor. `(xmin, '', '')` sorts
+ * before every row of transaction xmin (an account id is never empty). Only while the destination has
+ * no cursor and no batch in flight; once one exists this changes nothing. The new state, or null when
+ * the lease was lost.
+ */
+export async function startAtLogEnd(db: Queryable, destination: string, owner: string): Promise<ExportState | null> {
+  const [row] = await db.query<StateRow>(
+    `UPDATE ledger_usage_exports SET after_xid = pg_snapshot_xmin(pg_current_snapshot()), after_account = '', after_hold = ''
+     WHERE destination = $1 AND lease_owner = $2 AND after_xid IS NULL AND batch_xid IS NULL
+     RETURNING ${STATE_COLUMNS}`,
+    [destination, owner],
+  );
+  return row ? stateOf(row) : null;
+}
+
 /** Before the first row in export order. */
 const START: ExportPosition = { xid: '0', accountId: '', holdId: '' };
 

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@retail/database/database';
-import { advanceCursor, fixBatch, pendingRows, readExportState, readRows, recordFailure, releaseLease, takeLease, type ExportState } from './export-cursor.js';
+import { advanceCursor, fixBatch, pendingRows, readExportState, readRows, recordFailure, releaseLease, startAtLogEnd, takeLease, type ExportState } from './export-cursor.js';
 import { CLOUDEVENTS_BATCH_CONTENT_TYPE, usageBatchId, usageCloudEvent, type UsageEventAttributes } from './usage-events.js';
 
 /** One request to the receiver: the batch id (Standard Webhooks `webhook-id`), the media type, the JSON body. */
@@ -48,8 +48,17 @@ export interface UsageExportOptions {
   readonly retryMaxMs?: number;
   /** How long a run may hold the destination without renewing it; longer than one send (default 2 min). */
   readonly leaseMs?: number;
+  /**
+   * Where an export with no cursor yet begins (default `beginning`): the log's first row, or (`now`) its
+   * end at the first run, skipping every row committed before. Once the cursor exists this changes nothing.
+   */
+  readonly start?: UsageExportStart;
   readonly log?: (line: string) => void;
 }
+
+/** Where an export with no cursor yet begins; declared once, read by the operator's setting. */
+export const USAGE_EXPORT_STARTS = ['beginning', 'now'] as const;
+export type UsageExportStart = (typeof USAGE_EXPORT_STARTS)[number];
 
 export type UsageExportRun =
   | { readonly result: 'busy' }
@@ -66,6 +75,8 @@ export interface UsageExportStatus {
   readonly failures: number;
   readonly lastSuccessAt?: number;
   readonly lastError?: string;
+  /** Whether the export has a position (a cursor or a batch in flight): from then on the start setting changes nothing. */
+  readonly positioned: boolean;
 }
 
 export interface UsageExport {
@@ -123,10 +134,15 @@ export function createUsageExport(options: UsageExportOptions): UsageExport {
 
   return {
     async runOnce() {
-      const state = await takeLease(db, destination, owner, leaseMs);
+      let state = await takeLease(db, destination, owner, leaseMs);
       if (!state) return { result: 'busy' };
       try {
         if (state.waiting) return { result: 'waiting', retryAt: state.retryAt! };
+        if (options.start === 'now' && !state.after && !state.batch) {
+          state = await startAtLogEnd(db, destination, owner);
+          if (!state) return { result: 'busy' };
+          log(`usage export: no cursor yet, start "now": the export begins at the usage log's current end (transaction ${state.after!.xid}); rows committed before are not exported`);
+        }
         return await exportBatches(state);
       } finally {
         await releaseLease(db, destination, owner).catch(() => undefined);
@@ -140,6 +156,7 @@ export function createUsageExport(options: UsageExportOptions): UsageExport {
         pending: pending.rows,
         lagSeconds: pending.oldest === undefined ? 0 : Math.max(0, (Date.now() - pending.oldest) / 1000),
         failures: state?.failures ?? 0,
+        positioned: state?.after !== undefined || state?.batch !== undefined,
         ...(state?.lastSuccessAt !== undefined && { lastSuccessAt: state.lastSuccessAt }),
         ...(state?.lastError !== undefined && { lastError: state.lastError }),
       };
