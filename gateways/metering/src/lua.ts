@@ -112,7 +112,8 @@ local balance = tonumber(redis.call('HGET', acct, 'balance'))
 if mode == 'peek' or mode == 'token' or repeated then return {'ok', keyId, planName, num(tokens), tostring(balance)} end
 if ARGV[5] ~= '1' then return {'shape', keyId, planName, num(tokens)} end
 local units = tonumber(ARGV[9])
-if balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end
+-- A free call (0 units) is admitted below zero too (a late debit's debt): it overdraws nothing.
+if units > 0 and balance < units then return {'units', keyId, planName, num(tokens), tostring(balance)} end
 -- 0 - units, not -units: a free call holds 0 units, and Lua's -0 reaches Redis as "-0", which
 -- HINCRBY refuses as not an integer (the whole admit then failed as "ledger unavailable").
 redis.call('HINCRBY', acct, 'balance', 0 - units)

@@ -106,7 +106,8 @@ export function createMemoryStore(options: StoreOptions): LedgerStore {
     // 'token' (a free read): the token is taken; nothing is held and the balance is not asked.
     if (input.mode === 'peek' || input.mode === 'token' || repeated) return { code: 'ok', ...base, balance: account.balance };
     if (!input.shapeValid) return { code: 'shape', ...base };
-    if (account.balance < input.units) return { code: 'units', ...base, balance: account.balance };
+    // A free call (0 units) is admitted below zero too (a late debit's debt): it overdraws nothing.
+    if (input.units > 0 && account.balance < input.units) return { code: 'units', ...base, balance: account.balance };
     account.balance -= input.units;
     account.holds.set(input.holdId, { units: input.units, expiresAt: input.holdExpiresAt });
     return { code: 'ok', ...base, balance: account.balance };

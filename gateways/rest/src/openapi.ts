@@ -42,7 +42,7 @@ const METERED_HEADERS = {
   RateLimit: header('Remaining quota of the current window (IETF draft).'),
   // Plain strings: mock generators (Prism) write values that break header patterns.
   'X-Units-Charged': header('Units charged for this call (1 on success, 0 on any error), as a decimal integer.'),
-  'X-Units-Remaining': header('Units left on the account, as a decimal integer.'),
+  'X-Units-Remaining': header('Units left on the account, as a decimal integer; negative (e.g. -3) while the account owes units: calls charged late after a recovery of the service (a debt). Metered calls then answer 402 until a grant pays it; free ones keep working.'),
 };
 
 /** A free operation's headers: the same, but its charge is always zero. */
@@ -254,7 +254,7 @@ const ACCOUNT_SCHEMA: JsonSchema = {
       properties: {
         accountId: { type: 'string' },
         plan: { type: 'string' },
-        balance: { type: 'number' },
+        balance: { type: 'integer', description: 'Units left. Below zero while the account owes units (a late debit after a recovery of the service): metered calls answer 402 until a grant pays the debt.' },
         usage: {
           type: 'array',
           items: {

@@ -43,7 +43,7 @@ function lateDebitSuite(name: string, open: () => Promise<LedgerStore>) {
       expect(await store.lateDebit('nobody', late, NOW)).toBe(0);
     });
 
-    it('may leave the balance below zero (those units were spent), and refuses calls until a grant', async () => {
+    it('may leave the balance below zero (those units were spent), and refuses metered calls until a grant, free ones not', async () => {
       const store = await open();
       await store.restoreAccount(snapshot('acct-debt', 2, 1), audit);
       expect(await store.lateDebit('acct-debt', [debit('h1', 5, 0, 1)], NOW)).toBe(5);
@@ -53,6 +53,12 @@ function lateDebitSuite(name: string, open: () => Promise<LedgerStore>) {
         now: NOW, holdId: 'h2', holdExpiresAt: NOW + 60_000, units: 1, rateCost: 1, mode: 'admit',
       });
       expect(refused.code).toBe('units');
+      // A free call (0 units) overdraws nothing: admitted in debt as at zero, the debt unchanged.
+      const free = await store.admit({
+        accountId: 'acct-debt', keyHash: 'hash-acct-debt', iface: 'rest', operations: [], shapeValid: true,
+        now: NOW, holdId: 'h3', holdExpiresAt: NOW + 60_000, units: 0, rateCost: 1, mode: 'admit',
+      });
+      expect(free).toMatchObject({ code: 'ok', balance: -3 });
       // A settle of the late call sent again is answered from its mark and charges nothing more.
       const repeat = await store.settle({ accountId: 'acct-debt', holdId: 'h1', keyId: 'k1', iface: 'rest', chargedOperations: ['GetProduct'], now: NOW, day: '2026-03-01' });
       expect(repeat.charged).toBe(5);

@@ -99,6 +99,9 @@ function showNoUnits(account) {
   const empty = account.balance <= 0;
   $('no-units').hidden = !empty;
   if (!empty) return;
+  // Below zero is a debt (a late debit after a restore, docs/metering.md): shown as it is, not as 0.
+  $('debt-note').hidden = account.balance >= 0;
+  $('debt-units').textContent = (-account.balance).toLocaleString();
   $('no-units-account').textContent = account.accountId;
   $('no-units-command').value = `npm run admin -- account grant ${account.accountId} 1000`;
   $('copy-command-status').textContent = '';
