@@ -199,6 +199,8 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     await expect.poll(() => page.locator('#copy-command-status').textContent()).toBe('Copied to the clipboard.');
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`npm run admin -- account grant ${accountId} 1000`);
     for (const words of ['402', 'WATCH_PAUSED', 'WATCH_RESUMED', 'Bulk jobs']) expect(await panel.textContent()).toContain(words);
+    // Zero is not a debt: the debt line stays hidden.
+    expect(await page.locator('#debt-note').isHidden()).toBe(true);
 
     // Usage rows, stacked: each cell is one line, labelled with its column's name.
     const usage = async () =>
@@ -226,5 +228,26 @@ describe.skipIf(missing !== null)('the console in chromium', () => {
     await expect.poll(() => page.locator('#balance').textContent()).toBe('5');
     expect(await page.locator('#no-units').isHidden()).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  it('shows a balance below zero as the debt it is, in the out-of-units card', async () => {
+    // The server's answer with the balance a late debit leaves (made for real on npm start in
+    // test/app/negative-balance.test.ts); here only what the page makes of it.
+    await page.route('**/api/account', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { balance: number } };
+      await route.fulfill({ response, json: { ...body, data: { ...body.data, balance: -1234 } } });
+    });
+    try {
+      await page.reload();
+      const panel = page.getByRole('region', { name: 'You are out of units' });
+      await panel.waitFor();
+      expect(await page.locator('#balance').textContent()).toBe('-1,234');
+      expect(await page.locator('#debt-note').isVisible()).toBe(true);
+      expect(await page.locator('#debt-note').textContent()).toMatch(/below zero: 1,234 units of calls made before a recovery/);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.unroute('**/api/account');
+    }
   });
 });
