@@ -88,7 +88,9 @@ export function openWatcherLink(target: WatcherTarget): WatcherLink {
 export function linkFailureOf(error: unknown, address: string): { line: string; code: number } | undefined {
   if (!(error instanceof WatcherCallError)) return undefined;
   if (error.code === GrpcCode.UNAVAILABLE || error.code === GrpcCode.DEADLINE_EXCEEDED) {
-    return { line: `the watcher at ${address} does not answer (${error.message}): is npm start (or the watcher) running, and is this its "gRPC watcher" address?`, code: EXIT.unreachable };
+    // grpc-js's wording, without its preamble and its empty resolver note: "connect ECONNREFUSED 127.0.0.1:1".
+    const why = error.message.replace(/\s*Resolution note:.*$/s, '').replace(/^No connection established\. Last error: (Error: )?/, '');
+    return { line: `the watcher at ${address} does not answer (${why}): is npm start (or the watcher) running, and is this its "gRPC watcher" address?`, code: EXIT.unreachable };
   }
   if (error.code === GrpcCode.UNAUTHENTICATED) return { line: `the watcher at ${address} refused SERVICE_TOKEN: use the "Service token" its start printed`, code: EXIT.usage };
   if (error.code === GrpcCode.UNIMPLEMENTED) return { line: `the watcher at ${address} does not serve this (an older build, or not a watcher): ${error.message}`, code: EXIT.unreachable };
