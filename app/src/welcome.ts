@@ -67,7 +67,11 @@ export function formatBanner(stack: RunningStack, options: BannerOptions): strin
     `  curl -s -H "API-KEY: ${devKey}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" \\`,
     `       -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' ${url}/api/mcp`,
     `  ${grpcurl} -d '{"asin":"${asin}","domain":"DOMAIN_US"}' ${coreAddress} retail.v1.RetailService/GetProduct`,
-    ...(watcherAddress ? [`  ${grpcurl} -H "x-retail-account: ${stack.devAccountId}" ${watcherAddress} retail.v1.WatchService/ListWatches`] : []),
+    ...(watcherAddress ? [
+      `  ${grpcurl} -H "x-retail-account: ${stack.devAccountId}" ${watcherAddress} retail.v1.WatchService/ListWatches`,
+      // The admin CLI asks this running watcher (its PGlite is this process's alone): docs/page-archive.md.
+      `  WATCHER_ADDRESS=${watcherAddress} SERVICE_TOKEN=${serviceToken} npm run --silent admin -- pages --domain US --kind product --asin ${asin}`,
+    ] : []),
     `  More: ${url}/docs/grpc.md (gRPC), ${url}/api/docs/ (REST), ${url}/api/graphql (GraphiQL)`,
     '',
   ].join('\n');

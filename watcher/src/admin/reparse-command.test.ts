@@ -21,6 +21,8 @@ describe('npm run admin -- reparse, its arguments', () => {
     [['--domain', 'US', '--kind', 'product', '--since', '2026-11-28T10:00:00Z', '--until', '2026-11-28T09:00:00Z'], '--until must be after --since'],
     [['status'], 'reparse status takes the job id'],
     [['cancel'], 'reparse cancel takes the job id'],
+    [['status', 'job-1'], 'reparse status takes the job id (a UUID'],
+    [['status', '00000000-0000-4000-8000-000000000000', '--watcher', '127.0.0.1:50052'], 'needs SERVICE_TOKEN'],
   ])('refuses %j with exit code 2, saying why, before touching any database', async (argv, message) => {
     const { code, err } = await refused(argv);
     expect(code).toBe(2);

@@ -10,33 +10,39 @@
  * 3, naming the active job; the database decides, store/reparse-jobs.ts): refused rather than
  * queued behind it, because the second would mostly skip what the first corrects, and an operator
  * who meant a different window learns now, not hours later. `reparse cancel ID` ends an active job.
+ *
+ * With `--watcher host:port` or WATCHER_ADDRESS (and SERVICE_TOKEN) every subcommand asks the running
+ * watcher instead (reparse-remote.ts): it queues the job on its own job system, so an operator repairs
+ * a running `npm start`, whose PGlite no second process may open. Same output and exit codes; exit 4
+ * when the watcher does not answer.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createCoreClient } from '@retail/gateway-shared';
 import { createJobSystemFromEnv, queueRedisUrl } from '../queue/index.js';
 import { reparseConcurrencyFromEnv } from '../config.js';
-import { REPARSE_QUEUE, startReparseWorker } from '../reparse/index.js';
+import { CANCELLED_BY_OPERATOR, REPARSED_KINDS, startReparseJob, startReparseWorker } from '../reparse/index.js';
 import { createWatchStore, openDatabase, storeSettingsFromEnv, type WatchStore } from '../store/index.js';
 import type { ReparseJobDraft, ReparseJobRecord } from '../store/reparse-jobs.js';
 import type { CliIo } from './pages-command.js';
+import { runRemoteReparse } from './reparse-remote.js';
+import { POLL_MS, reportOf } from './reparse-report.js';
+import { EXIT, openWatcherLink, UsageError, watcherTargetOf } from './watcher-link.js';
 
-export const REPARSE_USAGE = `usage: npm run --silent admin -- reparse --domain US --kind product --since RFC3339-TIME [--until RFC3339-TIME] [--force] [--no-wait]
-       npm run --silent admin -- reparse status JOB-ID
-       npm run --silent admin -- reparse cancel JOB-ID
+export { refusalOf } from '../reparse/index.js';
+export { reportOf } from './reparse-report.js';
+
+export const REPARSE_USAGE = `usage: npm run --silent admin -- reparse --domain US --kind product --since RFC3339-TIME [--until RFC3339-TIME] [--force] [--no-wait] [--watcher HOST:PORT]
+       npm run --silent admin -- reparse status JOB-ID [--watcher HOST:PORT]
+       npm run --silent admin -- reparse cancel JOB-ID [--watcher HOST:PORT]
   reads the archived pages of a marketplace and kind fetched in [since, until) again with the core's
   current parser, corrects the history points that came from them (marked revised, the old values
   kept for audit, no event or webhook), skips pages already read by the current parser unless --force,
-  and prints what it corrected; one job per marketplace and kind at a time (exit 3 while one is active)`;
+  and prints what it corrected; one job per marketplace and kind at a time (exit 3 while one is active)
+  --watcher (or WATCHER_ADDRESS, with SERVICE_TOKEN): ask the running watcher (npm start's "gRPC watcher"
+  and "Service token") instead of opening its database; exit 4 when it does not answer`;
 
-/** Exit codes: the job done (or found, or cancelled), failed (or not found), a bad argument, refused for the active job. */
-const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
-
-/** The kinds re-parsing re-derives history from: history points come from product pages only. */
-const REPARSED_KINDS = ['product'];
-const POLL_MS = 500;
-
-class UsageError extends Error {}
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function timeArg(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -59,23 +65,6 @@ export function reparseDraftOf(argv: string[]): ReparseJobDraft & { readonly wai
   return { id: randomUUID(), domain: values.domain.toUpperCase(), kind: values.kind, since, ...(until ? { until } : {}), force: values.force ?? false, wait: !values['no-wait'] };
 }
 
-/** The report as printed: what the job walked and what it corrected, per field. */
-export function reportOf(job: ReparseJobRecord) {
-  return {
-    id: job.id,
-    state: job.state,
-    domain: job.domain,
-    kind: job.kind,
-    since: job.since.toISOString(),
-    ...(job.until ? { until: job.until.toISOString() } : {}),
-    force: job.force,
-    ...job.counts,
-    corrected: job.fields,
-    ...(job.error ? { error: job.error } : {}),
-    ...(job.finishedAt ? { finishedAt: job.finishedAt.toISOString() } : {}),
-  };
-}
-
 async function waitForEnd(store: WatchStore, id: string): Promise<ReparseJobRecord> {
   for (;;) {
     const job = await store.reparseJobs.get(id);
@@ -85,24 +74,29 @@ async function waitForEnd(store: WatchStore, id: string): Promise<ReparseJobReco
   }
 }
 
-/** What `reparse` refused, worded for the operator: the active job, and what to do. */
-export function refusalOf(draft: ReparseJobDraft, active: ReparseJobRecord | undefined): string {
-  if (!active) return `a reparse job over ${draft.domain} ${draft.kind} was active a moment ago and has just ended: run the command again`;
-  const window = `since ${active.since.toISOString()}${active.until ? ` until ${active.until.toISOString()}` : ''}`;
-  return `refused: reparse job ${active.id} over ${draft.domain} ${draft.kind} is ${active.state} (${window}, ${active.counts.pages} page(s) done); `
-    + `one job per marketplace and kind at a time. Follow it with \`reparse status ${active.id}\` and run this one when it ends, `
-    + `or end it with \`reparse cancel ${active.id}\` (what it corrected stays corrected)`;
-}
-
-export async function runReparseCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
-  const [sub, jobId] = argv[0] === 'status' || argv[0] === 'cancel' ? [argv[0], argv[1]] : [undefined, undefined];
+export async function runReparseCommand(commandArgv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof watcherTargetOf>;
   let draft: ReturnType<typeof reparseDraftOf> | undefined;
+  let sub: 'status' | 'cancel' | undefined;
+  let jobId: string | undefined;
   try {
+    parsed = watcherTargetOf(commandArgv, env);
+    const { argv } = parsed;
+    [sub, jobId] = argv[0] === 'status' || argv[0] === 'cancel' ? [argv[0], argv[1]] : [undefined, undefined];
     if (sub && !jobId) throw new UsageError(`reparse ${sub} takes the job id`);
+    if (sub && !JOB_ID.test(jobId!)) throw new UsageError(`reparse ${sub} takes the job id (a UUID, as \`reparse\` printed it), got ${JSON.stringify(jobId)}`);
     if (!sub) draft = reparseDraftOf(argv);
   } catch (error) {
     io.err(`${(error as Error).message}\n${REPARSE_USAGE}`);
     return EXIT.usage;
+  }
+  if (parsed.target) {
+    const link = openWatcherLink(parsed.target);
+    try {
+      return await runRemoteReparse(link, sub ? { sub, jobId: jobId! } : { draft: draft! }, io);
+    } finally {
+      link.close();
+    }
   }
   const db = await openDatabase(storeSettingsFromEnv(env));
   const store = createWatchStore(db);
@@ -124,7 +118,7 @@ export async function runReparseCommand(argv: string[], env: NodeJS.ProcessEnv, 
 }
 
 async function cancel(store: WatchStore, id: string, io: CliIo): Promise<number> {
-  if (!(await store.reparseJobs.cancel(id, 'cancelled by the operator'))) {
+  if (!(await store.reparseJobs.cancel(id, CANCELLED_BY_OPERATOR))) {
     const job = await store.reparseJobs.get(id);
     io.err(job ? `reparse job ${id} is already ${job.state}` : `no reparse job ${id}`);
     return EXIT.failed;
@@ -151,17 +145,10 @@ async function queueAndWait(store: WatchStore, draft: ReparseJobDraft & { readon
   const core = local ? createCoreClient({ address: env.CORE_ADDRESS || '127.0.0.1:50051', serviceToken: env.SERVICE_TOKEN!, deadlineMs: 60_000 }) : undefined;
   const worker = core ? startReparseWorker(jobs, { store, core, log: io.err, concurrency }) : undefined;
   try {
-    const created = await store.reparseJobs.create(draft);
-    if (!created.created) {
-      io.err(refusalOf(draft, created.active));
+    const started = await startReparseJob(store, jobs, draft);
+    if (!started.queued) {
+      io.err(started.refusal);
       return EXIT.refused;
-    }
-    try {
-      await jobs.queue(REPARSE_QUEUE).add({ jobId: draft.id }, { id: draft.id });
-    } catch (error) {
-      // Never queued: the row must not hold the marketplace and kind for a job nothing will run.
-      await store.reparseJobs.setState(draft.id, 'failed', `could not be queued: ${(error as Error).message}`);
-      throw error;
     }
     io.err(`reparse job ${draft.id} queued${local ? ` (run here: no queue Redis; ${concurrency} page(s) at once)` : ''}`);
     if (!draft.wait && !local) {

@@ -4,3 +4,4 @@ export { createReparseProcessor, type ReparseDependencies } from './run-reparse.
 export { parserOfPage } from '../store/archived-pages.js';
 export { REPARSED_FIELDS, reviseFields, revisedPoint, type FieldRevision, type ReparsedField } from './point-revision.js';
 export { startReparseWorker } from './reparse-worker.js';
+export { CANCELLED_BY_OPERATOR, REPARSED_KINDS, refusalOf, startReparseJob, type ReparseStart } from './start-reparse-job.js';

@@ -49,7 +49,7 @@ function summaryOf(row: ArchivedPageSummaryRow) {
   return create(ArchivedPageSummarySchema, {
     id: row.id, fetchedAt: timestampFromDate(row.fetchedAt), marketplace: row.domain, kind: row.kind, identifier: row.identifier,
     url: row.url, status: row.status, parser: row.parser, reparsedWith: row.reparsedWith ?? '', reason: row.reason,
-    missingFields: [...row.missingFields], storedBytes: BigInt(row.storedBytes),
+    missingFields: [...row.missingFields], storedBytes: BigInt(row.storedBytes), recordedAt: timestampFromDate(row.recordedAt),
   });
 }
 

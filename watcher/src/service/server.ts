@@ -1,12 +1,12 @@
 /**
  * The watcher's gRPC server: retail.v1.WatchService behind the service-token and account check, the
- * JobService, DataIncidentService and ArchivedPageService when given, grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
+ * JobService, DataIncidentService, ArchivedPageService and ReparseService when given, grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
  * NOT_SERVING, ends the open event streams (UNAVAILABLE: resume elsewhere from the last cursor),
  * waits up to `graceMs` for unary calls, then forces.
  */
 import type { DescService } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { ArchivedPageService, DataIncidentService, JobService, WatchService } from '@retail/contract';
+import { ArchivedPageService, DataIncidentService, JobService, ReparseService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
 import { stopGrpcServer } from '@retail/contract/grpc-server-stop';
@@ -16,6 +16,7 @@ import { grpcImplementation, SERVER_STOPPING } from './grpc-calls.js';
 import { addHealth } from './health.js';
 import { archivedPageImplementation } from './archived-page-service.js';
 import { dataIncidentImplementation } from './data-incident-service.js';
+import { reparseImplementation, type ReparseServiceDeps } from './reparse-service.js';
 import type { WatchStore } from '../store/index.js';
 import type { JobServiceHandlers } from './job-service.js';
 import type { WatchServiceHandlers } from './watch-service.js';
@@ -39,6 +40,8 @@ export interface WatcherGrpcServerOptions {
   readonly incidents?: Pick<WatchStore, 'incidents'>;
   /** retail.v1.ArchivedPageService (the page archive, docs/page-archive.md), served when given. */
   readonly archive?: Pick<WatchStore, 'pages'>;
+  /** retail.v1.ReparseService (re-parse jobs for the admin CLI, docs/page-archive.md), served when given. */
+  readonly reparse?: ReparseServiceDeps;
   readonly log?: ServiceLog;
 }
 
@@ -60,6 +63,7 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
   if (options.jobs) served.push([JobService, grpcImplementation(JobService, options.jobs, bind)]);
   if (options.incidents) served.push([DataIncidentService, dataIncidentImplementation(options.incidents, options.log)]);
   if (options.archive) served.push([ArchivedPageService, archivedPageImplementation(options.archive, options.log)]);
+  if (options.reparse) served.push([ReparseService, reparseImplementation(options.reparse, options.log)]);
   for (const [service, implementation] of served) server.addService(grpcServiceDefinition(service), implementation);
   const health = addHealth(server, served.map(([service]) => service.typeName));
   addReflection(server, served.map(([service]) => service));

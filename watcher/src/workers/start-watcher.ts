@@ -90,7 +90,7 @@ export async function startWatcher(options: StartWatcherOptions): Promise<Runnin
         ...watchLimitsFromEnv(env), planOf: createPlanOf(metering),
       });
       const jobService = createJobService({ store, jobs, webhooks: { policy: config.webhooks.policy, keyring: secretBox }, chunkSize: config.jobChunkSize, log: serviceLog });
-      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, jobs: jobService, incidents: store, archive: store, log: serviceLog });
+      server = createWatcherGrpcServer({ host: config.grpcHost, port: config.grpcPort, serviceToken: config.serviceToken, service, jobs: jobService, incidents: store, archive: store, reparse: { store, jobs }, log: serviceLog });
       const { port } = await server.start();
       closers.push(() => server!.stop({ graceMs: config.shutdownGraceMs }));
       grpcAddress = `${config.grpcHost === '0.0.0.0' ? '127.0.0.1' : config.grpcHost}:${port}`;

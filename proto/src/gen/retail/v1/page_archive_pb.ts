@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file retail/v1/page_archive.proto.
  */
 export const file_retail_v1_page_archive: GenFile = /*@__PURE__*/
-  fileDesc("ChxyZXRhaWwvdjEvcGFnZV9hcmNoaXZlLnByb3RvEglyZXRhaWwudjEikAEKGlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0EhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSEgoKaWRlbnRpZmllchgDIAEoCRILCgN1cmwYBCABKAkSDgoGc3RhdHVzGAUgASgFEhAKCGVuY29kaW5nGAYgASgJEgwKBGJvZHkYByABKAwijgEKG1JlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZRIOCgZwYXJzZXIYASABKAkSIwoHcHJvZHVjdBgCIAEoCzISLnJldGFpbC52MS5Qcm9kdWN0EiYKBXNhbGVzGAMgASgLMhcucmV0YWlsLnYxLlByb2R1Y3RTYWxlcxISCgp1bnJlYWRhYmxlGAQgASgJIncKFkdldEFyY2hpdmVkUGFnZVJlcXVlc3QSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRISCgppZGVudGlmaWVyGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKKAgoTQXJjaGl2ZWRQYWdlU3VtbWFyeRIKCgJpZBgBIAEoCRIuCgpmZXRjaGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgttYXJrZXRwbGFjZRgDIAEoCRIMCgRraW5kGAQgASgJEhIKCmlkZW50aWZpZXIYBSABKAkSCwoDdXJsGAYgASgJEg4KBnN0YXR1cxgHIAEoBRIOCgZwYXJzZXIYCCABKAkSFQoNcmVwYXJzZWRfd2l0aBgJIAEoCRIOCgZyZWFzb24YCiABKAkSFgoObWlzc2luZ19maWVsZHMYCyADKAkSFAoMc3RvcmVkX2J5dGVzGAwgASgDIpIBChdHZXRBcmNoaXZlZFBhZ2VSZXNwb25zZRIsCgRwYWdlGAEgASgLMh4ucmV0YWlsLnYxLkFyY2hpdmVkUGFnZVN1bW1hcnkSEwoLcGFyc2VkX2pzb24YAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhAKCGVuY29kaW5nGAQgASgJEgwKBGJvZHkYBSABKAwisgEKGExpc3RBcmNoaXZlZFBhZ2VzUmVxdWVzdBITCgttYXJrZXRwbGFjZRgBIAEoCRIMCgRraW5kGAIgASgJEhIKCmlkZW50aWZpZXIYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWxpbWl0GAYgASgFIkoKGUxpc3RBcmNoaXZlZFBhZ2VzUmVzcG9uc2USLQoFcGFnZXMYASADKAsyHi5yZXRhaWwudjEuQXJjaGl2ZWRQYWdlU3VtbWFyeTJ6ChJQYWdlQXJjaGl2ZVNlcnZpY2USZAoTUmVwYXJzZUFyY2hpdmVkUGFnZRIlLnJldGFpbC52MS5SZXBhcnNlQXJjaGl2ZWRQYWdlUmVxdWVzdBomLnJldGFpbC52MS5SZXBhcnNlQXJjaGl2ZWRQYWdlUmVzcG9uc2UyzwEKE0FyY2hpdmVkUGFnZVNlcnZpY2USWAoPR2V0QXJjaGl2ZWRQYWdlEiEucmV0YWlsLnYxLkdldEFyY2hpdmVkUGFnZVJlcXVlc3QaIi5yZXRhaWwudjEuR2V0QXJjaGl2ZWRQYWdlUmVzcG9uc2USXgoRTGlzdEFyY2hpdmVkUGFnZXMSIy5yZXRhaWwudjEuTGlzdEFyY2hpdmVkUGFnZXNSZXF1ZXN0GiQucmV0YWlsLnYxLkxpc3RBcmNoaXZlZFBhZ2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_retail_v1_product]);
+  fileDesc("ChxyZXRhaWwvdjEvcGFnZV9hcmNoaXZlLnByb3RvEglyZXRhaWwudjEikAEKGlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0EhMKC21hcmtldHBsYWNlGAEgASgJEgwKBGtpbmQYAiABKAkSEgoKaWRlbnRpZmllchgDIAEoCRILCgN1cmwYBCABKAkSDgoGc3RhdHVzGAUgASgFEhAKCGVuY29kaW5nGAYgASgJEgwKBGJvZHkYByABKAwijgEKG1JlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZRIOCgZwYXJzZXIYASABKAkSIwoHcHJvZHVjdBgCIAEoCzISLnJldGFpbC52MS5Qcm9kdWN0EiYKBXNhbGVzGAMgASgLMhcucmV0YWlsLnYxLlByb2R1Y3RTYWxlcxISCgp1bnJlYWRhYmxlGAQgASgJIncKFkdldEFyY2hpdmVkUGFnZVJlcXVlc3QSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRISCgppZGVudGlmaWVyGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK7AgoTQXJjaGl2ZWRQYWdlU3VtbWFyeRIKCgJpZBgBIAEoCRIuCgpmZXRjaGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgttYXJrZXRwbGFjZRgDIAEoCRIMCgRraW5kGAQgASgJEhIKCmlkZW50aWZpZXIYBSABKAkSCwoDdXJsGAYgASgJEg4KBnN0YXR1cxgHIAEoBRIOCgZwYXJzZXIYCCABKAkSFQoNcmVwYXJzZWRfd2l0aBgJIAEoCRIOCgZyZWFzb24YCiABKAkSFgoObWlzc2luZ19maWVsZHMYCyADKAkSFAoMc3RvcmVkX2J5dGVzGAwgASgDEi8KC3JlY29yZGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKSAQoXR2V0QXJjaGl2ZWRQYWdlUmVzcG9uc2USLAoEcGFnZRgBIAEoCzIeLnJldGFpbC52MS5BcmNoaXZlZFBhZ2VTdW1tYXJ5EhMKC3BhcnNlZF9qc29uGAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIQCghlbmNvZGluZxgEIAEoCRIMCgRib2R5GAUgASgMIrIBChhMaXN0QXJjaGl2ZWRQYWdlc1JlcXVlc3QSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRISCgppZGVudGlmaWVyGAMgASgJEigKBGZyb20YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgGIAEoBSJKChlMaXN0QXJjaGl2ZWRQYWdlc1Jlc3BvbnNlEi0KBXBhZ2VzGAEgAygLMh4ucmV0YWlsLnYxLkFyY2hpdmVkUGFnZVN1bW1hcnkioAEKFlN0YXJ0UmVwYXJzZUpvYlJlcXVlc3QSEwoLbWFya2V0cGxhY2UYASABKAkSDAoEa2luZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWZvcmNlGAUgASgIIj0KF1N0YXJ0UmVwYXJzZUpvYlJlc3BvbnNlEiIKA2pvYhgBIAEoCzIVLnJldGFpbC52MS5SZXBhcnNlSm9iIiIKFEdldFJlcGFyc2VKb2JSZXF1ZXN0EgoKAmlkGAEgASgJIjsKFUdldFJlcGFyc2VKb2JSZXNwb25zZRIiCgNqb2IYASABKAsyFS5yZXRhaWwudjEuUmVwYXJzZUpvYiIlChdDYW5jZWxSZXBhcnNlSm9iUmVxdWVzdBIKCgJpZBgBIAEoCSI+ChhDYW5jZWxSZXBhcnNlSm9iUmVzcG9uc2USIgoDam9iGAEgASgLMhUucmV0YWlsLnYxLlJlcGFyc2VKb2Ii/wMKClJlcGFyc2VKb2ISCgoCaWQYASABKAkSDQoFc3RhdGUYAiABKAkSEwoLbWFya2V0cGxhY2UYAyABKAkSDAoEa2luZBgEIAEoCRIpCgVzaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWZvcmNlGAcgASgIEg0KBXBhZ2VzGAggASgFEhAKCHJlcGFyc2VkGAkgASgFEg8KB3NraXBwZWQYCiABKAUSEgoKdW5yZWFkYWJsZRgLIAEoBRIVCg13aXRob3V0X3BvaW50GAwgASgFEhYKDnBvaW50c19yZXZpc2VkGA0gASgFEjcKCWNvcnJlY3RlZBgOIAMoCzIkLnJldGFpbC52MS5SZXBhcnNlSm9iLkNvcnJlY3RlZEVudHJ5Eg0KBWVycm9yGA8gASgJEi4KCmNyZWF0ZWRfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2ZpbmlzaGVkX2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBowCg5Db3JyZWN0ZWRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBMnoKElBhZ2VBcmNoaXZlU2VydmljZRJkChNSZXBhcnNlQXJjaGl2ZWRQYWdlEiUucmV0YWlsLnYxLlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXF1ZXN0GiYucmV0YWlsLnYxLlJlcGFyc2VBcmNoaXZlZFBhZ2VSZXNwb25zZTLPAQoTQXJjaGl2ZWRQYWdlU2VydmljZRJYCg9HZXRBcmNoaXZlZFBhZ2USIS5yZXRhaWwudjEuR2V0QXJjaGl2ZWRQYWdlUmVxdWVzdBoiLnJldGFpbC52MS5HZXRBcmNoaXZlZFBhZ2VSZXNwb25zZRJeChFMaXN0QXJjaGl2ZWRQYWdlcxIjLnJldGFpbC52MS5MaXN0QXJjaGl2ZWRQYWdlc1JlcXVlc3QaJC5yZXRhaWwudjEuTGlzdEFyY2hpdmVkUGFnZXNSZXNwb25zZTKbAgoOUmVwYXJzZVNlcnZpY2USWAoPU3RhcnRSZXBhcnNlSm9iEiEucmV0YWlsLnYxLlN0YXJ0UmVwYXJzZUpvYlJlcXVlc3QaIi5yZXRhaWwudjEuU3RhcnRSZXBhcnNlSm9iUmVzcG9uc2USUgoNR2V0UmVwYXJzZUpvYhIfLnJldGFpbC52MS5HZXRSZXBhcnNlSm9iUmVxdWVzdBogLnJldGFpbC52MS5HZXRSZXBhcnNlSm9iUmVzcG9uc2USWwoQQ2FuY2VsUmVwYXJzZUpvYhIiLnJldGFpbC52MS5DYW5jZWxSZXBhcnNlSm9iUmVxdWVzdBojLnJldGFpbC52MS5DYW5jZWxSZXBhcnNlSm9iUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_retail_v1_product]);
 
 /**
  * An archived page to read again (a row of the watcher's archived_pages).
@@ -252,6 +252,13 @@ export type ArchivedPageSummary = Message<"retail.v1.ArchivedPageSummary"> & {
    * @generated from field: int64 stored_bytes = 12;
    */
   storedBytes: bigint;
+
+  /**
+   * When the watcher recorded the page (after the core's hand-off).
+   *
+   * @generated from field: google.protobuf.Timestamp recorded_at = 13;
+   */
+  recordedAt?: Timestamp | undefined;
 };
 
 /**
@@ -388,6 +395,293 @@ export const ListArchivedPagesResponseSchema: GenMessage<ListArchivedPagesRespon
   messageDesc(file_retail_v1_page_archive, 6);
 
 /**
+ * A re-parse to queue.
+ *
+ * @generated from message retail.v1.StartReparseJobRequest
+ */
+export type StartReparseJobRequest = Message<"retail.v1.StartReparseJobRequest"> & {
+  /**
+   * Marketplace domain code ("US").
+   *
+   * @generated from field: string marketplace = 1;
+   */
+  marketplace: string;
+
+  /**
+   * Page kind ("product": the only kind history comes from).
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * The oldest fetch to read again (required).
+   *
+   * @generated from field: google.protobuf.Timestamp since = 3;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * The end of the window (exclusive); unset: no end.
+   *
+   * @generated from field: google.protobuf.Timestamp until = 4;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * Read again pages the current parser already read.
+   *
+   * @generated from field: bool force = 5;
+   */
+  force: boolean;
+};
+
+/**
+ * Describes the message retail.v1.StartReparseJobRequest.
+ * Use `create(StartReparseJobRequestSchema)` to create a new message.
+ */
+export const StartReparseJobRequestSchema: GenMessage<StartReparseJobRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 7);
+
+/**
+ * The job as queued.
+ *
+ * @generated from message retail.v1.StartReparseJobResponse
+ */
+export type StartReparseJobResponse = Message<"retail.v1.StartReparseJobResponse"> & {
+  /**
+   * The job (state "queued"); its id follows it with GetReparseJob.
+   *
+   * @generated from field: retail.v1.ReparseJob job = 1;
+   */
+  job?: ReparseJob | undefined;
+};
+
+/**
+ * Describes the message retail.v1.StartReparseJobResponse.
+ * Use `create(StartReparseJobResponseSchema)` to create a new message.
+ */
+export const StartReparseJobResponseSchema: GenMessage<StartReparseJobResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 8);
+
+/**
+ * Names a job.
+ *
+ * @generated from message retail.v1.GetReparseJobRequest
+ */
+export type GetReparseJobRequest = Message<"retail.v1.GetReparseJobRequest"> & {
+  /**
+   * The job's id (a UUID).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message retail.v1.GetReparseJobRequest.
+ * Use `create(GetReparseJobRequestSchema)` to create a new message.
+ */
+export const GetReparseJobRequestSchema: GenMessage<GetReparseJobRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 9);
+
+/**
+ * A job's report.
+ *
+ * @generated from message retail.v1.GetReparseJobResponse
+ */
+export type GetReparseJobResponse = Message<"retail.v1.GetReparseJobResponse"> & {
+  /**
+   * The job as it stands.
+   *
+   * @generated from field: retail.v1.ReparseJob job = 1;
+   */
+  job?: ReparseJob | undefined;
+};
+
+/**
+ * Describes the message retail.v1.GetReparseJobResponse.
+ * Use `create(GetReparseJobResponseSchema)` to create a new message.
+ */
+export const GetReparseJobResponseSchema: GenMessage<GetReparseJobResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 10);
+
+/**
+ * Names a job to end.
+ *
+ * @generated from message retail.v1.CancelReparseJobRequest
+ */
+export type CancelReparseJobRequest = Message<"retail.v1.CancelReparseJobRequest"> & {
+  /**
+   * The job's id (a UUID).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message retail.v1.CancelReparseJobRequest.
+ * Use `create(CancelReparseJobRequestSchema)` to create a new message.
+ */
+export const CancelReparseJobRequestSchema: GenMessage<CancelReparseJobRequest> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 11);
+
+/**
+ * The job as cancelled.
+ *
+ * @generated from message retail.v1.CancelReparseJobResponse
+ */
+export type CancelReparseJobResponse = Message<"retail.v1.CancelReparseJobResponse"> & {
+  /**
+   * The job, now "failed" with the cancel as its error.
+   *
+   * @generated from field: retail.v1.ReparseJob job = 1;
+   */
+  job?: ReparseJob | undefined;
+};
+
+/**
+ * Describes the message retail.v1.CancelReparseJobResponse.
+ * Use `create(CancelReparseJobResponseSchema)` to create a new message.
+ */
+export const CancelReparseJobResponseSchema: GenMessage<CancelReparseJobResponse> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 12);
+
+/**
+ * A re-parse job and its report (the watcher's reparse_jobs row).
+ *
+ * @generated from message retail.v1.ReparseJob
+ */
+export type ReparseJob = Message<"retail.v1.ReparseJob"> & {
+  /**
+   * The job's id (a UUID).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * "queued", "running", "done" or "failed" (a cancelled job is failed, its error says so).
+   *
+   * @generated from field: string state = 2;
+   */
+  state: string;
+
+  /**
+   * Marketplace domain code ("US").
+   *
+   * @generated from field: string marketplace = 3;
+   */
+  marketplace: string;
+
+  /**
+   * Page kind ("product").
+   *
+   * @generated from field: string kind = 4;
+   */
+  kind: string;
+
+  /**
+   * The oldest fetch the job reads again.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 5;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * The end of its window (exclusive); unset: none.
+   *
+   * @generated from field: google.protobuf.Timestamp until = 6;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * Whether pages the current parser already read are read again.
+   *
+   * @generated from field: bool force = 7;
+   */
+  force: boolean;
+
+  /**
+   * Archived pages the job walked.
+   *
+   * @generated from field: int32 pages = 8;
+   */
+  pages: number;
+
+  /**
+   * Pages read again by the current parser.
+   *
+   * @generated from field: int32 reparsed = 9;
+   */
+  reparsed: number;
+
+  /**
+   * Pages already read by the current parser (skipped unless force).
+   *
+   * @generated from field: int32 skipped = 10;
+   */
+  skipped: number;
+
+  /**
+   * Pages the current parser could not read a product from.
+   *
+   * @generated from field: int32 unreadable = 11;
+   */
+  unreadable: number;
+
+  /**
+   * Pages read again that no history point came from.
+   *
+   * @generated from field: int32 without_point = 12;
+   */
+  withoutPoint: number;
+
+  /**
+   * History points the job changed.
+   *
+   * @generated from field: int32 points_revised = 13;
+   */
+  pointsRevised: number;
+
+  /**
+   * Corrected points by field name ("price": 3).
+   *
+   * @generated from field: map<string, int32> corrected = 14;
+   */
+  corrected: { [key: string]: number };
+
+  /**
+   * Why the job failed (or "cancelled by the operator"); empty otherwise.
+   *
+   * @generated from field: string error = 15;
+   */
+  error: string;
+
+  /**
+   * When the job was queued.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 16;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * When it ended; unset while it is active.
+   *
+   * @generated from field: google.protobuf.Timestamp finished_at = 17;
+   */
+  finishedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message retail.v1.ReparseJob.
+ * Use `create(ReparseJobSchema)` to create a new message.
+ */
+export const ReparseJobSchema: GenMessage<ReparseJob> = /*@__PURE__*/
+  messageDesc(file_retail_v1_page_archive, 13);
+
+/**
  * The core's side of the page archive (docs/page-archive.md). Served by the core for internal
  * callers with the service token: the watcher's re-parsing job sends it the pages it archived and
  * gets back what the current parser reads from them.
@@ -443,4 +737,50 @@ export const ArchivedPageService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_retail_v1_page_archive, 1);
+
+/**
+ * Re-parsing archived pages (docs/page-archive.md, "Repairing history"): the admin CLI's jobs when it
+ * is pointed at a running watcher (WATCHER_ADDRESS), so a repair needs no access to the watcher's
+ * database and no stop of `npm start`. Served by the watcher for internal callers with the service
+ * token; no account (an operator's repair of shared history charges nobody). The job runs on the
+ * watcher's own job system, as a job the CLI queues directly does.
+ *
+ * @generated from service retail.v1.ReparseService
+ */
+export const ReparseService: GenService<{
+  /**
+   * Queues a re-parse of the archived pages of a marketplace and kind fetched in [since, until).
+   * FAILED_PRECONDITION, naming the active job, while a job over the same marketplace and kind is
+   * queued or running (one at a time: the database decides).
+   *
+   * @generated from rpc retail.v1.ReparseService.StartReparseJob
+   */
+  startReparseJob: {
+    methodKind: "unary";
+    input: typeof StartReparseJobRequestSchema;
+    output: typeof StartReparseJobResponseSchema;
+  },
+  /**
+   * A job's report: its state, what it walked and what it corrected. NOT_FOUND for an unknown id.
+   *
+   * @generated from rpc retail.v1.ReparseService.GetReparseJob
+   */
+  getReparseJob: {
+    methodKind: "unary";
+    input: typeof GetReparseJobRequestSchema;
+    output: typeof GetReparseJobResponseSchema;
+  },
+  /**
+   * Ends a queued or running job as failed ("cancelled by the operator"); what it corrected stays
+   * corrected. NOT_FOUND for an unknown id, FAILED_PRECONDITION for a job that already ended.
+   *
+   * @generated from rpc retail.v1.ReparseService.CancelReparseJob
+   */
+  cancelReparseJob: {
+    methodKind: "unary";
+    input: typeof CancelReparseJobRequestSchema;
+    output: typeof CancelReparseJobResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_retail_v1_page_archive, 2);
 
