@@ -5,7 +5,8 @@
  * waits up to `graceMs` for unary calls, then forces.
  */
 import type { DescService } from '@bufbuild/protobuf';
-import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, setLogger, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { grpcLoggerWithoutBindFailure } from '@retail/contract/grpc-bind-log';
 import { ArchivedPageService, DataIncidentService, JobService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
@@ -67,6 +68,7 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
 
   return {
     start: () => new Promise((resolve, reject) => {
+      setLogger(grpcLoggerWithoutBindFailure); // a port clash is said once, by the entry point
       server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, port) => {
         if (error) return reject(error);
         started = true;
