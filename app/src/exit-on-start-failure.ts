@@ -1,5 +1,6 @@
 import { EnvironmentError } from '@retail/contract/environment';
 import { describeStartFailure, type StartSettings } from '@retail/contract/start-failure';
+import { probeServers } from '@retail/contract/start-probe';
 import { loadAppConfig } from './config.js';
 
 /** The ports `npm start` listens on and the servers it connects to, by the variables that set them. */
@@ -42,4 +43,13 @@ export async function exitOnStartFailure<T>(start: () => T | Promise<T>, env: No
     process.stderr.write(`${line}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * Before `npm start` builds anything on its servers: does each Redis and PostgreSQL its variables name
+ * take a connection (one try, a few seconds at most: start-probe.ts)? Run inside exitOnStartFailure, a
+ * server that does not stops it with the line that names the variable, instead of the clients retrying.
+ */
+export function probeStartServers(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return probeServers(startSettings(env).servers);
 }

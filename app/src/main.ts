@@ -4,13 +4,12 @@
  * MARKETPLACE_ORIGIN is set (`npm run demo` does that for you).
  */
 import { loadAppConfig } from './config.js';
-import { exitOnStartFailure } from './exit-on-start-failure.js';
-import { probeRedisServers } from './redis-probe.js';
+import { exitOnStartFailure, probeStartServers } from './exit-on-start-failure.js';
 import { printWelcome } from './welcome.js';
 import { startStack } from './stack.js';
 
 const config = await exitOnStartFailure(() => loadAppConfig());
-await exitOnStartFailure(() => probeRedisServers(process.env));
+await exitOnStartFailure(() => probeStartServers(process.env));
 const stack = await exitOnStartFailure(() => startStack(config));
 void printWelcome(stack, { upstream: config.marketplaceOrigin ?? 'the live marketplace', tokenFromEnvironment: Boolean(process.env.SERVICE_TOKEN?.trim()) });
 

@@ -1,4 +1,5 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, setLogger } from '@grpc/grpc-js';
+import { grpcLoggerWithoutBindFailure } from '@retail/contract/grpc-bind-log';
 import { DataHealthService, PageArchiveService, RetailService } from '@retail/contract';
 import type { CoreConfig } from './config.js';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
@@ -147,6 +148,7 @@ export function createCoreServer(options: CoreServerOptions): CoreServer {
   return {
     start: () =>
       new Promise((resolve, reject) => {
+        setLogger(grpcLoggerWithoutBindFailure); // a port clash is said once, by the entry point
         server.bindAsync(`${config.grpcHost}:${config.grpcPort}`, ServerCredentials.createInsecure(), (error, port) => {
           if (error) {
             reject(error);

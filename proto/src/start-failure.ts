@@ -20,6 +20,12 @@ export interface ServerSetting {
   readonly url: string | undefined;
   /** What to do instead, e.g. "unset it to use the embedded PGlite". */
   readonly otherwise: string;
+  /**
+   * The process serves without this server and connects when it comes (the ledger's record,
+   * docs/metering.md): the start probe (start-probe.ts) stops it only for a host name that does not
+   * exist, which is a wrong URL, not an outage.
+   */
+  readonly optionalAtStart?: boolean;
 }
 
 export interface StartSettings {
@@ -27,12 +33,33 @@ export interface StartSettings {
   readonly servers: readonly ServerSetting[];
 }
 
+/**
+ * A server a URL variable names that did not answer the start probe (start-probe.ts). The message is
+ * Node's own words with the address only: never the URL, which may carry a password.
+ */
+export class ServerUnreachableError extends Error {
+  constructor(
+    readonly server: ServerSetting,
+    readonly code: string,
+    /** host:port, no credentials. */
+    readonly address: string,
+  ) {
+    super(`connect ${code} ${address}`);
+    this.name = 'ServerUnreachableError';
+  }
+}
+
+/** The one line for a server that does not answer: the variable, the code and the address, what to do. */
+function serverDoesNotAnswer(server: ServerSetting, code: string, where: string): string {
+  return `${server.variable} names a server that does not answer (${code} ${where}): start it, correct ${server.variable}, or ${server.otherwise}`;
+}
+
 function messagesOf(error: unknown): string {
   if (error instanceof AggregateError) return [error.message, ...error.errors.map(messagesOf)].join('\n');
   return error instanceof Error ? error.message : String(error);
 }
 
-const defaultPort = (protocol: string) => ({ 'postgres:': '5432', 'postgresql:': '5432', 'redis:': '6379', 'rediss:': '6379' })[protocol] ?? '';
+export const defaultPort = (protocol: string) => ({ 'postgres:': '5432', 'postgresql:': '5432', 'redis:': '6379', 'rediss:': '6379' })[protocol] ?? '';
 
 /** Whether `address` (host:port, or only a port) is the server the URL names. */
 function names(url: string | undefined, host: string | undefined, port: string): boolean {
@@ -47,6 +74,7 @@ function names(url: string | undefined, host: string | undefined, port: string):
 }
 
 export function describeStartFailure(error: unknown, settings: StartSettings): string | undefined {
+  if (error instanceof ServerUnreachableError) return serverDoesNotAnswer(error.server, error.code, error.address);
   const text = messagesOf(error);
   const listen = /listen (EADDRINUSE|EACCES|EADDRNOTAVAIL)[^\n]*\s([^\s\]]+?)(?::(\d+))?(?:\]|$)/m.exec(text);
   if (listen) {
@@ -64,7 +92,7 @@ export function describeStartFailure(error: unknown, settings: StartSettings): s
     const [, code, host, port] = connect;
     const server = settings.servers.find((s) => (port ? names(s.url, host, port) : s.url?.includes(host!)));
     const where = port ? `${host}:${port}` : host;
-    if (server) return `${server.variable} names a server that does not answer (${code} ${where}): start it, correct ${server.variable}, or ${server.otherwise}`;
+    if (server) return serverDoesNotAnswer(server, code!, where!);
   }
   return undefined;
 }

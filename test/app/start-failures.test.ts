@@ -121,6 +121,7 @@ describe('the core and the watcher on their own, stopped by a port another proce
   it('start:core: names GRPC_PORT, exit 2', async () => {
     const { code, stderr } = await start({ SERVICE_TOKEN, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) }, 'core/src/main.ts');
     expect(code).toBe(2);
+    expect(stderr, "grpc-js's own bind-failure line is dropped: the line below says it").not.toContain('No address added');
     expect(oneLine(stderr)).toBe(`port ${port} (GRPC_PORT, the gRPC core) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set GRPC_PORT to another port (0 picks a free one)`);
   }, STARTS);
 
@@ -131,6 +132,58 @@ describe('the core and the watcher on their own, stopped by a port another proce
     const env = { SERVICE_TOKEN, HOST: '127.0.0.1', GRPC_HOST: '127.0.0.1', ...others, [variable]: String(port) };
     const { code, stderr } = await start(env, 'watcher/src/main.ts');
     expect(code).toBe(2);
+    expect(stderr).not.toContain('No address added');
     expect(oneLine(stderr)).toBe(`port ${port} (${variable}, ${listener}) is already in use on 127.0.0.1: stop the process that listens there (ss -ltnp 'sport = :${port}') or set ${variable} to another port (0 picks a free one)`);
+  }, STARTS);
+});
+
+/**
+ * The standalone deployables (start:core, start:watcher, each gateway's and the console's main), as a
+ * pod runs them: a Redis or PostgreSQL URL that points nowhere used to leave them retrying behind a
+ * "listening" (the core, the gateways, the console) or hanging; now one line, exit 2, the password in
+ * the URL never printed. SERVICE_TOKEN and the console's secret are there so that only the URL is wrong.
+ */
+describe('a standalone process stopped by a server its URL names that does not answer', () => {
+  const common = {
+    SERVICE_TOKEN: 'a-service-token-of-at-least-32-characters',
+    HOST: '127.0.0.1',
+    GRPC_HOST: '127.0.0.1',
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  };
+  const cacheOtherwise = 'unset it to keep the page cache in memory';
+  const queueOtherwise = 'unset it (with no Redis URL at all the queues and the ledger stay in this process)';
+  const ledgerOtherwise = 'unset it to keep the ledger in this process (one replica only)';
+  const GATEWAYS = ['gateways/rest/src/main.ts', 'gateways/graphql/src/main.ts', 'gateways/mcp/src/main.ts', 'gateways/console/src/main.ts'];
+  const cases: Array<[entry: string, variable: string, scheme: string, otherwise: string]> = [
+    ['core/src/main.ts', 'CACHE_REDIS_URL', 'redis', cacheOtherwise],
+    ['core/src/main.ts', 'REDIS_URL', 'redis', cacheOtherwise],
+    ['watcher/src/main.ts', 'QUEUE_REDIS_URL', 'redis', queueOtherwise],
+    ['watcher/src/main.ts', 'REDIS_URL', 'redis', queueOtherwise],
+    ['watcher/src/main.ts', 'CACHE_REDIS_URL', 'redis', "unset it (with no Redis URL at all the page archive's hand-off stays in this process)"],
+    ['watcher/src/main.ts', 'DATABASE_URL', 'postgres', 'set WATCHER_DATA_DIR instead for the embedded PGlite'],
+    ...GATEWAYS.flatMap((entry) => [
+      [entry, 'LEDGER_REDIS_URL', 'redis', ledgerOtherwise] as [string, string, string, string],
+      [entry, 'REDIS_URL', 'redis', ledgerOtherwise] as [string, string, string, string],
+    ]),
+  ];
+
+  it.each(cases)('%s with a dead %s: one line naming it and the address, no password, exit 2', async (entry, variable, scheme, otherwise) => {
+    const closed = await closedPort();
+    const began = Date.now();
+    const { code, stderr } = await start({ ...common, PORT: String(closed), [variable]: `${scheme}://user:secret@127.0.0.1:${closed}/0` }, entry);
+    expect(code).toBe(2);
+    // A refused port answers at once: the bound is the process's own start on a busy machine, not the probe's timeout.
+    expect(Date.now() - began).toBeLessThan(40_000);
+    expect(stderr).not.toContain('secret');
+    expect(oneLine(stderr)).toBe(`${variable} names a server that does not answer (ECONNREFUSED 127.0.0.1:${closed}): start it, correct ${variable}, or ${otherwise}`);
+  }, STARTS);
+
+  // The ledger's record is optional at start (docs/metering.md): only a host that does not exist stops a process for it.
+  it.each([...GATEWAYS, 'watcher/src/main.ts'])('%s with LEDGER_DATABASE_URL naming a host that does not exist: one line, no password, exit 2', async (entry) => {
+    const closed = await closedPort();
+    const { code, stderr } = await start({ ...common, PORT: String(closed), LEDGER_DATABASE_URL: 'postgres://user:secret@no-such-host.invalid:5432/ledger' }, entry);
+    expect(code).toBe(2);
+    expect(stderr).not.toContain('secret');
+    expect(oneLine(stderr)).toBe("LEDGER_DATABASE_URL names a server that does not answer (ENOTFOUND no-such-host.invalid:5432): start it, correct LEDGER_DATABASE_URL, or unset it to run without the ledger's record");
   }, STARTS);
 });

@@ -9,13 +9,17 @@ import { answerHalfClosedRequests } from '@retail/gateway-shared/half-close';
 import { logAccess } from '@retail/gateway-shared/access-log';
 import { createGatewayLogger } from '@retail/gateway-shared/logger';
 import { createPostgresDatabase } from '@retail/database/pg-database';
+import { probeServersOrExit } from '@retail/contract/start-probe';
 import { createMeteringFromEnv } from '@retail/metering';
+import { meteringServers } from '@retail/metering/servers';
 import { ConsoleConfigError } from './config.js';
 import { createConsoleFromEnv } from './from-env.js';
 
 const log = (level: string, message: string, detail: Record<string, unknown> = {}) =>
   console.log(JSON.stringify({ level, time: new Date().toISOString(), message, ...detail }));
 
+// A ledger Redis that does not take a connection stops the console here (one line, exit 2), not a "listening" that cannot sign anyone in.
+await probeServersOrExit(meteringServers(process.env));
 const metering = await createMeteringFromEnv(process.env);
 // The users beside the accounts they own: the ledger's record (docs/console.md, Users).
 const database = process.env.LEDGER_DATABASE_URL ? createPostgresDatabase({ connectionString: process.env.LEDGER_DATABASE_URL }) : undefined;

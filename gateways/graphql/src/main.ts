@@ -5,11 +5,15 @@
  * GRAPHQL_LANDING_PAGE (`false` turns off GraphiQL on a browser's GET; on by default).
  */
 import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway } from '@retail/gateway-shared';
+import { probeServersOrExit } from '@retail/contract/start-probe';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
+import { meteringServers } from '@retail/metering/servers';
 import { createGraphqlApp } from './app.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
+// A ledger Redis that does not take a connection stops the gateway here (one line, exit 2), not a "listening" that cannot charge.
+await probeServersOrExit(meteringServers(env));
 const metering = await createMeteringFromEnv(env);
 registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);

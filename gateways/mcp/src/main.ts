@@ -5,12 +5,16 @@
  * and MCP_OUTPUT_SCHEMAS (whether it carries output schemas by default: false).
  */
 import { createCoreClient, positiveSetting, readGatewaySettings, registerMeteringMetrics, serveGateway, settingsOrExit } from '@retail/gateway-shared';
+import { probeServersOrExit } from '@retail/contract/start-probe';
 import { createMeteringFromEnv, meteringCounters } from '@retail/metering';
+import { meteringServers } from '@retail/metering/servers';
 import { createMcpApp } from './app.js';
 import { listingSettingsOf } from './listing-settings.js';
 
 const env = process.env;
 const settings = readGatewaySettings(env);
+// A ledger Redis that does not take a connection stops the gateway here (one line, exit 2), not a "listening" that cannot charge.
+await probeServersOrExit(meteringServers(env));
 const metering = await createMeteringFromEnv(env);
 registerMeteringMetrics(meteringCounters);
 const core = createCoreClient(settings.core);

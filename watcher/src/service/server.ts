@@ -1,11 +1,12 @@
 /**
  * The watcher's gRPC server: retail.v1.WatchService behind the service-token and account check, the
- * JobService, DataIncidentService, ArchivedPageService and ReparseService when given, grpc.health.v1 and reflection. `start()` binds (port 0 picks a free one); `stop()` reports
- * NOT_SERVING, ends the open event streams (UNAVAILABLE: resume elsewhere from the last cursor),
+ * JobService, DataIncidentService, ArchivedPageService and ReparseService when given, grpc.health.v1
+ * and reflection. `start()` binds (port 0 picks a free one); `stop()` reports NOT_SERVING, ends the open event streams (UNAVAILABLE: resume elsewhere from the last cursor),
  * waits up to `graceMs` for unary calls, then forces.
  */
 import type { DescService } from '@bufbuild/protobuf';
-import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, setLogger, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { grpcLoggerWithoutBindFailure } from '@retail/contract/grpc-bind-log';
 import { ArchivedPageService, DataIncidentService, JobService, ReparseService, WatchService } from '@retail/contract';
 import { grpcServiceDefinition } from '@retail/contract/grpc-service-definition';
 import { addReflection } from '@retail/contract/grpc-reflection';
@@ -71,6 +72,7 @@ export function createWatcherGrpcServer(options: WatcherGrpcServerOptions): Watc
 
   return {
     start: () => new Promise((resolve, reject) => {
+      setLogger(grpcLoggerWithoutBindFailure); // a port clash is said once, by the entry point
       server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, port) => {
         if (error) return reject(error);
         started = true;
