@@ -17,6 +17,7 @@ import { prepareRecord } from './record/prepare-record.js';
 import { createRecordedStore, lateDebitsTo } from './record/recorded-store.js';
 import { createUsageHandoff } from './record/usage-handoff.js';
 import { startUsageStream } from './record/usage-stream.js';
+import { recordedUsageDays } from './record/usage-days.js';
 import { usageHistory } from './record/usage-history.js';
 import type { UsageHistoryQuery, UsageHistoryRow } from './usage-query.js';
 import { AUDIT_RETENTION, LAST_USED_INTERVAL_MS, USAGE_RETENTION, type LedgerStore, type StoreOptions } from './store.js';
@@ -159,7 +160,10 @@ async function withRecord(store: LedgerStore, database: Database, setup: RecordS
   const usage = setup.stream
     ? startUsageStream({ redisUrl: setup.stream.redisUrl, stream: setup.stream.name, record, log, consume: setup.stream.consume, lateDebits })
     : createUsageHandoff({ record, log, lateDebits });
-  const recorded = createRecordedStore({ store, record, usage, clock, log, auditRetention: AUDIT_RETENTION });
+  const recorded = createRecordedStore({
+    store, record, usage, clock, log, auditRetention: AUDIT_RETENTION,
+    usageDays: (accountId, days) => recordedUsageDays(database, accountId, days),
+  });
   return {
     ...recorded,
     async close() {

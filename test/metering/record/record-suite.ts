@@ -96,6 +96,37 @@ export function recordSuite(name: string, open: DatabaseFactory, suite: RecordSu
       await db.close();
     });
 
+    it('shows the same recent days in the account summary after a restart: the log fills in what the empty store\'s counters lost', async () => {
+      const db = await open();
+      const clock = fakeClock();
+      const first = await createMetering({ clock: clock.now, record: db, ...options() });
+      const { accountId } = await first.admin.createAccount({ units: 40 });
+      const { key } = await first.admin.createKey(accountId);
+      expect(await spend(first, key, 3)).toBe(3);
+      const today = new Date(clock.now()).toISOString().slice(0, 10);
+      const before = (await first.admin.summary(accountId)).usage;
+      expect(before).toEqual([{ date: today, operation: 'GetProduct', interface: 'rest', calls: 3 }]);
+      await first.close();
+
+      await emptyStore();
+      const second = await createMetering({ clock: clock.now, record: db, ...options() });
+      // The restored account's counters start empty; the summary still has the day's three calls.
+      expect((await second.admin.summary(accountId)).usage).toEqual(before);
+      const summary = await second.meter.accountSummary(key);
+      expect('usage' in summary && summary.usage).toEqual(before);
+      // A call after the restart: the counters (1) trail the log until it has the call, then the log counts it (4).
+      expect(await spend(second, key, 1)).toBe(1);
+      const deadline = Date.now() + 10_000;
+      let usage = (await second.admin.summary(accountId)).usage;
+      while (usage[0]?.calls !== 4 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        usage = (await second.admin.summary(accountId)).usage;
+      }
+      expect(usage).toEqual([{ date: today, operation: 'GetProduct', interface: 'rest', calls: 4 }]);
+      await second.close();
+      await db.close();
+    });
+
     it('answers usage history per day or hour, grouped by key, operation and interface, and as CSV', async () => {
       const db = await open();
       const clock = fakeClock(Date.parse('2026-03-01T12:00:00Z'));

@@ -7,10 +7,11 @@
  * Metered calls never wait on PostgreSQL: admit and settle answer from the store; only an account the
  * store does not know costs one record read, once (then it is in the store again).
  */
-import type { AuditEntry } from '../api.js';
+import type { AuditEntry, UsageDay } from '../api.js';
 import type { AccountSnapshot, LedgerStore } from '../store.js';
 import type { LateDebit, LedgerRecord } from './ledger-record.js';
 import type { UsageHandoff } from './usage-handoff.js';
+import { mergeUsageDays } from './usage-days.js';
 
 export interface RecordedStoreOptions {
   readonly store: LedgerStore;
@@ -27,6 +28,8 @@ export interface RecordedStoreOptions {
    * restores without them (default 5 s); those then reach the ledger as late debits.
    */
   readonly barrierMs?: number;
+  /** The record's per-day counts (usage-days.ts), which the summary's days take where the store's counters lost theirs. */
+  readonly usageDays?: (accountId: string, days: readonly string[]) => Promise<UsageDay[]>;
 }
 
 /**
@@ -212,7 +215,11 @@ export function createRecordedStore(options: RecordedStoreOptions): LedgerStore 
       return stored || (recorded && (await restore(accountId)) !== null);
     },
     async summary(accountId, now, days) {
-      return orRestored(accountId, await store.summary(accountId, now, days), () => store.summary(accountId, now, days));
+      const summary = await orRestored(accountId, await store.summary(accountId, now, days), () => store.summary(accountId, now, days));
+      if (!summary || !options.usageDays) return summary;
+      // A record that does not answer leaves the counters' view: the summary never waits on an outage to fail.
+      const recorded = await options.usageDays(accountId, days).catch(() => undefined);
+      return recorded ? { ...summary, usage: mergeUsageDays(summary.usage, recorded) } : summary;
     },
     async accountPlan(accountId) {
       return orRestored(accountId, await store.accountPlan(accountId), () => store.accountPlan(accountId));
