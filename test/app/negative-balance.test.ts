@@ -19,17 +19,10 @@ import { createRedisStore } from '../../gateways/metering/src/redis-store.js';
 import { startOneProcess, type OneProcess } from '../harness/one-process.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../harness/postgres.js';
 import { redisMissing, startRedis, type RedisServer } from '../harness/redis.js';
+import { until } from '../harness/until.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(missing !== null)('a balance below zero after a late debit', () => {
   let redis: RedisServer;

@@ -18,6 +18,7 @@ import { makeTestCertificate, startTestReceiver, type TestReceiver } from '../ha
 import type { LayoutDrift } from './layout-drift.js';
 import { createReplayServer, type ReplayServer } from './server.js';
 import { createTimeline } from './timeline.js';
+import { until } from '../harness/until.js';
 
 const ASIN = 'B0FXTIME01';
 /** Longer than the core's batch of parses (50 ms) and its judgement of the window. */
@@ -67,14 +68,6 @@ async function readProducts(times: number): Promise<void> {
 async function productStatus() {
   const status = await client.unaryCall(DataHealthService.method.getDataStatus, {}, { requestId: 'status' });
   return status.kinds.find((k) => k.marketplace === 'US' && k.kind === 'product');
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The receiver's deliveries, each verified with the operator's secret. */

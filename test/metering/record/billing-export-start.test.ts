@@ -9,27 +9,20 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type Database } from '@retail/database';
 import { createMetering, type MeteringInstance } from '../../../gateways/metering/src/index.js';
-import { startBillingExport, type RunningBillingExport } from '../../../watcher/src/billing-export/start-billing-export.js';
 import type { BillingExportSettings } from '../../../watcher/src/billing-export/billing-export-config.js';
 import { loadWatcherConfig } from '../../../watcher/src/config.js';
-import { createBullJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
-import { createWebhookSender, generateWebhookSecret } from '../../../watcher/src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../watcher/src/webhooks/index.js';
 import { BillingReceiver as Receiver } from '../../harness/billing-receiver.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { freePort } from '../../harness/ports.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
 import { spend } from './record-suite.js';
+import { until } from '../../harness/until.js';
+import { startTestExporter, type TestExporter } from './test-exporter.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(missing !== null)('where a new billing export begins (BILLING_EXPORT_START)', () => {
@@ -38,16 +31,11 @@ describe.skipIf(missing !== null)('where a new billing export begins (BILLING_EX
   let record: Database;
   let metering: MeteringInstance;
   const secret = generateWebhookSecret();
-  const running: Array<{ exporter: RunningBillingExport; lines: string[]; close: () => Promise<void> }> = [];
+  const running: TestExporter[] = [];
   let queues = 0;
 
   async function startExporter(receiver: Receiver, start: BillingExportSettings['start']) {
-    const jobs: JobSystem = await createBullJobSystem({ redisUrl: redis.url, prefix: `export-start-${++queues}`, lockDurationMs: 2_000, stalledIntervalMs: 1_000, warn: () => undefined });
-    const sender = createWebhookSender({ policy: { allowPrivateTargets: false, allowLoopback: true }, timeoutMs: 2_000 });
-    const settings: BillingExportSettings = { url: receiver.url, secret, batchSize: 4, intervalMs: 150, retryMaxMs: 1_000, source: 'retail-data-test', eventType: 'io.retaildata.usage.v1', start };
-    const lines: string[] = [];
-    const exporter = await startBillingExport({ jobs, record, sender, settings, sendTimeoutMs: 2_000, log: (line) => lines.push(line), retryFirstMs: 200 });
-    const entry = { exporter, lines, close: async () => { await exporter.worker.close(); await jobs.close(); await sender.close(); } };
+    const entry = await startTestExporter({ redisUrl: redis.url, record, prefix: `export-start-${++queues}`, url: receiver.url, secret, batchSize: 4, start });
     running.push(entry);
     return entry;
   }

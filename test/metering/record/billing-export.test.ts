@@ -10,27 +10,18 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type Database } from '@retail/database';
 import { createMetering, type MeteringInstance } from '../../../gateways/metering/src/index.js';
-import { startBillingExport, type RunningBillingExport } from '../../../watcher/src/billing-export/start-billing-export.js';
-import type { BillingExportSettings } from '../../../watcher/src/billing-export/billing-export-config.js';
 import { loadWatcherConfig } from '../../../watcher/src/config.js';
-import { createBullJobSystem, type JobSystem } from '../../../watcher/src/queue/index.js';
-import { createWebhookSender, generateWebhookSecret } from '../../../watcher/src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../watcher/src/webhooks/index.js';
 import { BillingReceiver as Receiver } from '../../harness/billing-receiver.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { freePort } from '../../harness/ports.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
 import { spend } from './record-suite.js';
+import { until } from '../../harness/until.js';
+import { startTestExporter, type TestExporter } from './test-exporter.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(missing !== null)('usage export to a billing system', () => {
   let redis: RedisServer;
@@ -38,27 +29,12 @@ describe.skipIf(missing !== null)('usage export to a billing system', () => {
   let record: Database;
   let metering: MeteringInstance;
   const secret = generateWebhookSecret();
-  const running: Array<{ jobs: JobSystem; exporter: RunningBillingExport; close: () => Promise<void> }> = [];
+  const running: TestExporter[] = [];
 
   const usageIds = async () => new Set((await record.query<{ id: string }>(`SELECT account_id || '/' || hold_id AS id FROM ledger_usage`)).map((row) => row.id));
 
   async function startExporter(receiver: Receiver, prefix: string, batchSize = 7) {
-    const jobs = await createBullJobSystem({ redisUrl: redis.url, prefix, lockDurationMs: 2_000, stalledIntervalMs: 1_000, warn: () => undefined });
-    const sendTimeoutMs = 2_000;
-    const sender = createWebhookSender({ policy: { allowPrivateTargets: false, allowLoopback: true }, timeoutMs: sendTimeoutMs });
-    const settings: BillingExportSettings = {
-      url: receiver.url, secret, batchSize, intervalMs: 150, retryMaxMs: 1_000, source: 'retail-data-test', eventType: 'io.retaildata.usage.v1', start: 'beginning',
-      authorization: 'Bearer om_test_token',
-    };
-    const exporter = await startBillingExport({ jobs, record, sender, settings, sendTimeoutMs, log: () => undefined, retryFirstMs: 200 });
-    const entry = {
-      jobs, exporter,
-      close: async () => {
-        await exporter.worker.close();
-        await jobs.close();
-        await sender.close();
-      },
-    };
+    const entry = await startTestExporter({ redisUrl: redis.url, record, prefix, url: receiver.url, secret, batchSize, authorization: 'Bearer om_test_token' });
     running.push(entry);
     return entry;
   }

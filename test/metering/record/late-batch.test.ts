@@ -25,6 +25,7 @@ import type { LedgerStore } from '../../../gateways/metering/src/store.js';
 import { createTestDatabase, postgresMissing, type TestDatabase } from '../../harness/postgres.js';
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
 import { startTcpProxy, type TcpProxy } from '../../harness/tcp-proxy.js';
+import { until } from '../../harness/until.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
@@ -47,14 +48,6 @@ async function spend(metering: MeteringInstance, key: string, n: number): Promis
   const charged = await spendAll(metering, key, n);
   expect(charged).toBe(n);
   return charged;
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A promise and the function that settles it. */

@@ -10,6 +10,7 @@ import { createMetering, usageCsv, type UsageGroup } from '../../../gateways/met
 import { generateKey } from '../../../gateways/metering/src/keys.js';
 import { createLedgerRecord } from '../../../gateways/metering/src/record/ledger-record.js';
 import { migrateRecord } from '../../../gateways/metering/src/record/migrate.js';
+import { until } from '../../harness/until.js';
 import { fakeClock } from '../ledger-suite.js';
 
 export type DatabaseFactory = () => Promise<Database>;
@@ -116,13 +117,8 @@ export function recordSuite(name: string, open: DatabaseFactory, suite: RecordSu
       expect('usage' in summary && summary.usage).toEqual(before);
       // A call after the restart: the counters (1) trail the log until it has the call, then the log counts it (4).
       expect(await spend(second, key, 1)).toBe(1);
-      const deadline = Date.now() + 10_000;
-      let usage = (await second.admin.summary(accountId)).usage;
-      while (usage[0]?.calls !== 4 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        usage = (await second.admin.summary(accountId)).usage;
-      }
-      expect(usage).toEqual([{ date: today, operation: 'GetProduct', interface: 'rest', calls: 4 }]);
+      await until(async () => (await second.admin.summary(accountId)).usage[0]?.calls === 4, 'the fourth call in the summary');
+      expect((await second.admin.summary(accountId)).usage).toEqual([{ date: today, operation: 'GetProduct', interface: 'rest', calls: 4 }]);
       await second.close();
       await db.close();
     });

@@ -13,17 +13,10 @@ import { createTestDatabase, postgresMissing, type TestDatabase } from '../../ha
 import { redisMissing, startRedis, type RedisServer } from '../../harness/redis.js';
 import { startTcpProxy, type TcpProxy } from '../../harness/tcp-proxy.js';
 import { spend } from './record-suite.js';
+import { until } from '../../harness/until.js';
 
 const missing = (await postgresMissing()) ?? redisMissing();
 if (missing) console.warn(`[skip] ${missing}`);
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(missing !== null)('usage hand-off to the record', () => {
   let redis: RedisServer;

@@ -190,14 +190,8 @@ export function watcherProcessEnv(world: World, scenario: Scenario, core: { addr
   };
 }
 
-/** Waits (real time: every part is real) until `check` holds. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The harness's wait, for the files that import it from here. */
+export { until } from '../../harness/until.js';
 
 /** True when a snapshot shows what the timeline state says (price, stock, buy-box seller). */
 export function showsState(snapshot: { price?: { value: number }; isInStock?: boolean; buyboxSellerId?: string } | undefined, state: TimelineState): boolean {

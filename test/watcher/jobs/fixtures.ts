@@ -108,13 +108,7 @@ export async function openJobWorld(options: { chunkSize?: number } = {}): Promis
   };
 }
 
-/** Waits (real time) until `check` holds. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The harness's wait, for the files that import it from here. */
+export { until } from '../../harness/until.js';
 
 export const newAccountId = () => `acct-${randomUUID()}`;

@@ -16,6 +16,7 @@ import { secretKey } from '../../../watcher/src/webhooks/secret-box.js';
 import { makeTestCertificate, startTestReceiver, type TestReceiver } from '../../harness/https-receiver.js';
 import { fakeTimers } from '../../queue/fake-timers.js';
 import { HOUR, newAsin, newWatch, openTestMetering, openTestStore, PRICE_STORY, runOf, scriptedReader, START } from './fixtures.js';
+import { until } from '../../harness/until.js';
 
 let store: WatchStore;
 let metering: MeteringInstance;
@@ -46,14 +47,6 @@ afterAll(async () => {
 });
 
 /** Waits (in real time: the network is real) until `check` holds. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /**
  * A watch with a webhook to `port`, its delivery worker and its refresh processor on `system`: what
  * the single-scenario tests below set up alike.
