@@ -95,6 +95,7 @@ describe.skipIf(missing !== null)('the watcher serves the page archive to intern
       [{ marketplace: 'UNSPECIFIED', kind: 'product', identifier: ASIN }, 'marketplace'],
       [{ marketplace: '1', kind: 'product', identifier: ASIN }, 'marketplace'],
       [{ marketplace: 'US', kind: 'Product;DROP', identifier: ASIN }, 'kind'],
+      [{ marketplace: 'US', kind: 'widgets', identifier: ASIN }, 'kind'],
       [{ marketplace: 'US', kind: 'product', identifier: '  ' }, 'identifier'],
       [{ marketplace: 'US', kind: 'product', identifier: ASIN, limit: 201 }, 'limit'],
       [{ marketplace: 'US', kind: 'product', identifier: ASIN, from: timestampFromDate(new Date('2026-11-29T00:00:00Z')), to: timestampFromDate(new Date('2026-11-28T00:00:00Z')) }, 'from'],

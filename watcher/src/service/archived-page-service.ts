@@ -11,6 +11,7 @@ import {
   ArchivedPageService, ArchivedPageSummarySchema, Domain, ErrorReason, GetArchivedPageResponseSchema, ListArchivedPagesResponseSchema,
   type GetArchivedPageRequest, type ListArchivedPagesRequest,
 } from '@retail/contract';
+import { ARCHIVED_PAGE_KINDS } from '@retail/contract/page-archive-handoff';
 import type { ArchivedPageSummaryRow } from '../store/archived-pages.js';
 import type { WatchStore } from '../store/index.js';
 import type { ServiceLog } from './deps.js';
@@ -18,8 +19,6 @@ import { grpcStatusOf, invalidArgument, toWatchServiceError, WatchServiceError }
 
 export const DEFAULT_PAGE_LIST_LIMIT = 50;
 export const MAX_PAGE_LIST_LIMIT = 200;
-/** Kinds are the core's page kinds ("product", "bestseller-categories"); the watcher may not import the core's list. */
-const KIND = /^[a-z][a-z-]{0,39}$/;
 const MAX_IDENTIFIER_LENGTH = 300;
 
 interface PageKey {
@@ -32,7 +31,7 @@ interface PageKey {
 function pageKeyOf(request: { marketplace: string; kind: string; identifier: string }): PageKey {
   const domain = request.marketplace.toUpperCase();
   if (domain === 'UNSPECIFIED' || !(domain in Domain) || !Number.isNaN(Number(domain))) throw invalidArgument(`unknown marketplace ${JSON.stringify(request.marketplace)}`, 'marketplace');
-  if (!KIND.test(request.kind)) throw invalidArgument('kind must be a page kind such as "product"', 'kind');
+  if (!(ARCHIVED_PAGE_KINDS as readonly string[]).includes(request.kind)) throw invalidArgument(`kind must be one of ${ARCHIVED_PAGE_KINDS.join(', ')}`, 'kind');
   const identifier = request.identifier.trim();
   if (identifier === '' || identifier.length > MAX_IDENTIFIER_LENGTH) throw invalidArgument(`identifier must be 1 to ${MAX_IDENTIFIER_LENGTH} characters`, 'identifier');
   return { domain, kind: request.kind, identifier };
