@@ -8,7 +8,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
-  ArchivedPageService, ArchivedPageSummarySchema, Domain, ErrorReason, GetArchivedPageResponseSchema, ListArchivedPagesResponseSchema,
+  ArchivedPageService, ArchivedPageSummarySchema, ErrorReason, GetArchivedPageResponseSchema, ListArchivedPagesResponseSchema,
   type GetArchivedPageRequest, type ListArchivedPagesRequest,
 } from '@retail/contract';
 import { ARCHIVED_PAGE_KINDS } from '@retail/contract/page-archive-handoff';
@@ -16,6 +16,7 @@ import type { ArchivedPageSummaryRow } from '../store/archived-pages.js';
 import type { WatchStore } from '../store/index.js';
 import type { ServiceLog } from './deps.js';
 import { grpcStatusOf, invalidArgument, toWatchServiceError, WatchServiceError } from './errors.js';
+import { marketplaceCodeOf } from './request-checks.js';
 
 export const DEFAULT_PAGE_LIST_LIMIT = 50;
 export const MAX_PAGE_LIST_LIMIT = 200;
@@ -29,8 +30,7 @@ interface PageKey {
 
 /** The marketplace, kind and identifier of a request, checked: INVALID_ARGUMENT naming the field otherwise. */
 function pageKeyOf(request: { marketplace: string; kind: string; identifier: string }): PageKey {
-  const domain = request.marketplace.toUpperCase();
-  if (domain === 'UNSPECIFIED' || !(domain in Domain) || !Number.isNaN(Number(domain))) throw invalidArgument(`unknown marketplace ${JSON.stringify(request.marketplace)}`, 'marketplace');
+  const domain = marketplaceCodeOf(request.marketplace);
   if (!(ARCHIVED_PAGE_KINDS as readonly string[]).includes(request.kind)) throw invalidArgument(`kind must be one of ${ARCHIVED_PAGE_KINDS.join(', ')}`, 'kind');
   const identifier = request.identifier.trim();
   if (identifier === '' || identifier.length > MAX_IDENTIFIER_LENGTH) throw invalidArgument(`identifier must be 1 to ${MAX_IDENTIFIER_LENGTH} characters`, 'identifier');

@@ -15,7 +15,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
-  CancelReparseJobResponseSchema, Domain, ErrorReason, GetReparseJobResponseSchema, ReparseJobSchema, ReparseService, StartReparseJobResponseSchema,
+  CancelReparseJobResponseSchema, ErrorReason, GetReparseJobResponseSchema, ReparseJobSchema, ReparseService, StartReparseJobResponseSchema,
   type CancelReparseJobRequest, type GetReparseJobRequest, type StartReparseJobRequest,
 } from '@retail/contract';
 import type { JobSystem } from '../queue/index.js';
@@ -24,6 +24,7 @@ import type { WatchStore } from '../store/index.js';
 import type { ReparseJobRecord } from '../store/reparse-jobs.js';
 import type { ServiceLog } from './deps.js';
 import { grpcStatusOf, invalidArgument, toWatchServiceError, WatchServiceError } from './errors.js';
+import { marketplaceCodeOf } from './request-checks.js';
 
 export interface ReparseServiceDeps {
   readonly store: Pick<WatchStore, 'reparseJobs'>;
@@ -60,8 +61,7 @@ function jobIdOf(request: { id: string }): string {
 }
 
 function draftOf(request: StartReparseJobRequest) {
-  const domain = request.marketplace.toUpperCase();
-  if (domain === 'UNSPECIFIED' || !(domain in Domain) || !Number.isNaN(Number(domain))) throw invalidArgument(`unknown marketplace ${JSON.stringify(request.marketplace)}`, 'marketplace');
+  const domain = marketplaceCodeOf(request.marketplace);
   if (!REPARSED_KINDS.includes(request.kind)) throw invalidArgument(`kind must be one of ${REPARSED_KINDS.join(', ')} (history comes from product pages)`, 'kind');
   const since = timeOf(request.since, 'since');
   if (!since) throw invalidArgument('since is required: the oldest fetch to read again', 'since');

@@ -39,6 +39,14 @@ export function checkDeclaredRules(desc: DescMessage, message: Message): void {
   if (group) throw invalidArgument(group.message, group.parameter.field.name);
 }
 
+/** A marketplace named by its code in an internal request ("us", "DE"), upper-cased; INVALID_ARGUMENT on `marketplace` otherwise. */
+export function marketplaceCodeOf(marketplace: string): DomainCode {
+  const code = marketplace.toUpperCase();
+  // The enum object maps numbers back to names too: "1" is no marketplace.
+  if (code === 'UNSPECIFIED' || !(code in Domain) || !Number.isNaN(Number(code))) throw invalidArgument(`unknown marketplace ${JSON.stringify(marketplace)}`, 'marketplace');
+  return code as DomainCode;
+}
+
 /** A request's marketplace: UNSPECIFIED is the declared default, US. */
 export function domainCodeOf(domain: Domain): DomainCode {
   return domain === Domain.UNSPECIFIED ? 'US' : (Domain[domain] as DomainCode);
